@@ -1,0 +1,67 @@
+// Turns a DistBenchmark into one process description per rank: what the
+// operator makes into pods and `distbench run` into local processes. Nothing
+// here knows about either: addresses and paths come in through RenderOptions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::api {
+
+enum class Role { Master, ParameterServer, Trainer };
+const char* toString(Role);  // "master", "ps", "trainer"
+
+struct EnvVar {
+  std::string name;
+  std::string value;
+};
+
+struct RankProcess {
+  std::string name;        // <benchmark>-master-0, <benchmark>-ps-<i>, <benchmark>-trainer-<i>
+  std::string rankLabel;   // master, ps0.., trainer0..: how logs and errors name it
+  Role role;
+  int rank;                // global rank: 0 master, 1..P ps, P+1..P+T trainers
+  int roleIndex;
+  std::vector<EnvVar> env;
+  std::vector<std::string> command;  // argv, command[0] is the worker binary
+  std::vector<int> ports;            // container ports (master: store, all: metrics)
+};
+
+struct RenderOptions {
+  // Where every rank finds the rendezvous store. Empty: the master Service,
+  // "<name>-master.<namespace>.svc".
+  std::string masterAddr;
+  std::string workerBinary = "distbench-worker";
+  std::string configPath = "/etc/distbench/config.yaml";
+};
+
+struct RenderedBenchmark {
+  std::string configYaml;  // the resolved spec every rank reads
+  std::vector<RankProcess> ranks;
+};
+
+RenderedBenchmark render(const DistBenchmark& benchmark, const RenderOptions& options = {});
+
+// Global rank layout, shared by the renderer and the worker.
+int masterRank();
+int parameterServerRank(int psIndex);
+int trainerRank(const TopologySpec& topology, int trainerIndex);
+std::string rankLabel(const TopologySpec& topology, int globalRank);
+
+// Environment variable names (DESIGN.md).
+inline constexpr const char* kEnvRank = "RANK";
+inline constexpr const char* kEnvWorldSize = "WORLD_SIZE";
+inline constexpr const char* kEnvMasterAddr = "MASTER_ADDR";
+inline constexpr const char* kEnvMasterPort = "MASTER_PORT";
+inline constexpr const char* kEnvRole = "DISTBENCH_ROLE";
+inline constexpr const char* kEnvRoleIndex = "DISTBENCH_ROLE_INDEX";
+inline constexpr const char* kEnvNumPs = "DISTBENCH_NUM_PS";
+inline constexpr const char* kEnvNumTrainers = "DISTBENCH_NUM_TRAINERS";
+inline constexpr const char* kEnvConfig = "DISTBENCH_CONFIG";
+inline constexpr const char* kEnvBenchmarkName = "DISTBENCH_BENCHMARK";
+inline constexpr const char* kEnvMetricsPort = "DISTBENCH_METRICS_PORT";
+inline constexpr const char* kEnvMetricsLinger = "DISTBENCH_METRICS_LINGER_SECONDS";
+
+}  // namespace distbench::api

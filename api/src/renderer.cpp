@@ -1,0 +1,104 @@
+#include "distbench/api/renderer.h"
+
+#include <stdexcept>
+
+#include "distbench/api/spec_validation.h"
+#include "distbench/api/spec_yaml.h"
+
+namespace distbench::api {
+
+const char* toString(Role role) {
+  switch (role) {
+    case Role::Master: return "master";
+    case Role::ParameterServer: return "ps";
+    case Role::Trainer: return "trainer";
+  }
+  return "?";
+}
+
+int masterRank() { return 0; }
+
+int parameterServerRank(int psIndex) {
+  if (psIndex < 0) throw std::out_of_range("negative parameter server index");
+  return 1 + psIndex;
+}
+
+int trainerRank(const TopologySpec& topology, int trainerIndex) {
+  if (trainerIndex < 0 || trainerIndex >= topology.trainers) {
+    throw std::out_of_range("trainer index " + std::to_string(trainerIndex) + " not in 0.." +
+                            std::to_string(topology.trainers - 1));
+  }
+  return 1 + topology.parameterServers + trainerIndex;
+}
+
+std::string rankLabel(const TopologySpec& topology, int globalRank) {
+  if (globalRank == masterRank()) return "master";
+  if (globalRank >= 1 && globalRank <= topology.parameterServers) {
+    return "ps" + std::to_string(globalRank - 1);
+  }
+  const int trainer = globalRank - 1 - topology.parameterServers;
+  if (trainer >= 0 && trainer < topology.trainers) return "trainer" + std::to_string(trainer);
+  throw std::out_of_range("rank " + std::to_string(globalRank) + " not in a world of " +
+                          std::to_string(1 + topology.parameterServers + topology.trainers));
+}
+
+namespace {
+
+RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Role role,
+                        int roleIndex, int rank) {
+  const DistBenchmarkSpec& s = b.spec;
+  const std::string& name = b.metadata.name;
+  const std::string masterAddr = options.masterAddr.empty()
+                                     ? name + "-master." + b.metadata.namespace_ + ".svc"
+                                     : options.masterAddr;
+
+  RankProcess p;
+  // The master is a one-pod gang of its own: "-0" keeps pod names uniform.
+  p.name = role == Role::Master ? name + "-master-0"
+                                : name + "-" + toString(role) + "-" + std::to_string(roleIndex);
+  p.rankLabel = rankLabel(s.topology, rank);
+  p.role = role;
+  p.rank = rank;
+  p.roleIndex = roleIndex;
+  p.env = {
+      {kEnvRank, std::to_string(rank)},
+      {kEnvWorldSize, std::to_string(worldSize(s))},
+      {kEnvMasterAddr, masterAddr},
+      {kEnvMasterPort, std::to_string(s.runtime.masterPort)},
+      {kEnvRole, toString(role)},
+      {kEnvRoleIndex, std::to_string(roleIndex)},
+      {kEnvNumPs, std::to_string(s.topology.parameterServers)},
+      {kEnvNumTrainers, std::to_string(s.topology.trainers)},
+      {kEnvConfig, options.configPath},
+      {kEnvBenchmarkName, name},
+      {kEnvMetricsPort, std::to_string(s.runtime.metricsPort)},
+      {kEnvMetricsLinger, std::to_string(s.runtime.metricsLingerSeconds)},
+  };
+  p.command = {options.workerBinary, "--config", options.configPath};
+  // Only the master listens for rendezvous (it hosts the TCPStore).
+  if (role == Role::Master) p.ports.push_back(s.runtime.masterPort);
+  p.ports.push_back(s.runtime.metricsPort);
+  return p;
+}
+
+}  // namespace
+
+RenderedBenchmark render(const DistBenchmark& benchmark, const RenderOptions& options) {
+  validateOrThrow(benchmark);
+  const TopologySpec& t = benchmark.spec.topology;
+
+  RenderedBenchmark rendered;
+  rendered.configYaml = toYaml(benchmark);
+  rendered.ranks.reserve(worldSize(benchmark.spec));
+  rendered.ranks.push_back(rankProcess(benchmark, options, Role::Master, 0, masterRank()));
+  for (int i = 0; i < t.parameterServers; ++i) {
+    rendered.ranks.push_back(
+        rankProcess(benchmark, options, Role::ParameterServer, i, parameterServerRank(i)));
+  }
+  for (int i = 0; i < t.trainers; ++i) {
+    rendered.ranks.push_back(rankProcess(benchmark, options, Role::Trainer, i, trainerRank(t, i)));
+  }
+  return rendered;
+}
+
+}  // namespace distbench::api

@@ -1,0 +1,666 @@
+#include "distbench/api/spec_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+#include "distbench/api/dense_layers.h"
+#include "distbench/api/spec_error.h"
+#include "distbench/api/spec_validation.h"
+
+namespace distbench::api {
+namespace {
+
+constexpr const char* kDocument = "<document>";
+
+// --- Scalar resolution -------------------------------------------------------
+// yaml-cpp hands back every scalar as text, so typing is ours. We follow the
+// YAML 1.2 core schema, which is also how JSON reads: a quoted scalar is always
+// a string; a plain one is an integer, a float, a bool or else a string.
+
+enum class ScalarType { String, Integer, Float, Bool, Null };
+
+// Hand-written rather than std::regex, whose backtracking recurses once per
+// character and can exhaust the stack on a long annotation.
+std::size_t skipDigits(const std::string& s, std::size_t i) {
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  return i;
+}
+
+std::size_t skipSign(const std::string& s, std::size_t i) {
+  return i < s.size() && (s[i] == '-' || s[i] == '+') ? i + 1 : i;
+}
+
+// [-+]?[0-9]+
+bool isInteger(const std::string& s) {
+  const std::size_t digits = skipSign(s, 0);
+  const std::size_t end = skipDigits(s, digits);
+  return end > digits && end == s.size();
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, or .inf/.nan spelled as YAML does.
+bool isFloat(const std::string& s) {
+  static const std::set<std::string> special = {".inf",  ".Inf",  ".INF",  "+.inf",
+                                                "+.Inf", "+.INF", "-.inf", "-.Inf",
+                                                "-.INF", ".nan",  ".NaN",  ".NAN"};
+  if (special.count(s)) return true;
+  std::size_t i = skipSign(s, 0);
+  const std::size_t intStart = i;
+  i = skipDigits(s, i);
+  std::size_t mantissaDigits = i - intStart;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t fracStart = ++i;
+    i = skipDigits(s, i);
+    mantissaDigits += i - fracStart;
+  }
+  if (mantissaDigits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    const std::size_t expStart = skipSign(s, i + 1);
+    i = skipDigits(s, expStart);
+    if (i == expStart) return false;
+  }
+  return i == s.size();
+}
+
+ScalarType resolve(const std::string& text) {
+  static const std::set<std::string> bools = {"true", "True", "TRUE", "false", "False", "FALSE"};
+  static const std::set<std::string> nulls = {"", "~", "null", "Null", "NULL"};
+  if (isInteger(text)) return ScalarType::Integer;
+  if (isFloat(text)) return ScalarType::Float;
+  if (bools.count(text)) return ScalarType::Bool;
+  if (nulls.count(text)) return ScalarType::Null;
+  return ScalarType::String;
+}
+
+ScalarType resolve(const YAML::Node& node) {
+  // yaml-cpp tags quoted and block scalars "!" and plain ones "?"; an explicit
+  // !!str forces a string too.
+  const std::string& tag = node.Tag();
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return ScalarType::String;
+  return resolve(node.Scalar());
+}
+
+bool isString(const YAML::Node& node) {
+  return node.IsScalar() && resolve(node) == ScalarType::String;
+}
+
+// --- Reading -------------------------------------------------------------------
+
+std::string childPath(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string indexPath(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+template <typename E>
+std::string allowedValues(std::initializer_list<E> values) {
+  std::string list;
+  for (E v : values) list += (list.empty() ? "" : ", ") + std::string(toString(v));
+  return list;
+}
+
+// Reads into a DistBenchmark whose members already hold the defaults, so an
+// absent or null field keeps its default. Errors are collected, not thrown, so
+// one pass reports everything wrong with a document.
+class Reader {
+ public:
+  using ReadField = std::function<void(const YAML::Node& value, const std::string& path)>;
+  struct Field {
+    const char* key;
+    ReadField read;
+  };
+  // metadata belongs to Kubernetes and grows fields (uid, managedFields, ...)
+  // that are not ours to police.
+  enum class UnknownFields { Reject, Ignore };
+
+  void fail(const std::string& path, std::string message) {
+    errors_.push_back({path.empty() ? kDocument : path, std::move(message)});
+  }
+  std::vector<FieldError>& errors() { return errors_; }
+
+  void object(const YAML::Node& node, const std::string& path, const std::vector<Field>& fields,
+              UnknownFields unknown = UnknownFields::Reject) {
+    if (!node.IsMap()) return fail(path, "must be an object");
+    std::set<std::string> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) {
+        fail(path, "field names must be strings");
+        continue;
+      }
+      const std::string& key = entry.first.Scalar();
+      const std::string fieldPath = childPath(path, key);
+      if (!seen.insert(key).second) {
+        fail(fieldPath, "duplicate field");
+        continue;
+      }
+      auto field =
+          std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return key == f.key; });
+      if (field == fields.end()) {
+        if (unknown == UnknownFields::Reject) fail(fieldPath, "unknown field");
+      } else if (!entry.second.IsNull()) {
+        field->read(entry.second, fieldPath);
+      }
+    }
+  }
+
+  template <typename Int>
+  void integer(const YAML::Node& node, const std::string& path, Int& out) {
+    if (!node.IsScalar() || resolve(node) != ScalarType::Integer) {
+      return fail(path, "must be an integer");
+    }
+    std::string text = node.Scalar();
+    if (text[0] == '+') text.erase(0, 1);  // from_chars takes '-' but not '+'
+    Int value{};
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || ptr != text.data() + text.size()) {
+      return fail(path, "must be an integer between " +
+                            std::to_string(std::numeric_limits<Int>::min()) + " and " +
+                            std::to_string(std::numeric_limits<Int>::max()));
+    }
+    out = value;
+  }
+
+  void number(const YAML::Node& node, const std::string& path, double& out) {
+    const ScalarType type = node.IsScalar() ? resolve(node) : ScalarType::String;
+    if (type != ScalarType::Integer && type != ScalarType::Float) {
+      return fail(path, "must be a number");
+    }
+    std::string text = node.Scalar();
+    if (text[0] == '+') text.erase(0, 1);
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    // .inf and .nan resolve as YAML floats but from_chars does not read them;
+    // JSON has neither, and no field here wants one.
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value)) {
+      return fail(path, "must be a finite number");
+    }
+    out = value;
+  }
+
+  void string(const YAML::Node& node, const std::string& path, std::string& out) {
+    if (!isString(node)) return fail(path, "must be a string");
+    out = node.Scalar();
+  }
+
+  template <typename E>
+  void enumeration(const YAML::Node& node, const std::string& path, E& out,
+                   std::initializer_list<E> values) {
+    if (isString(node)) {
+      for (E v : values) {
+        if (node.Scalar() == toString(v)) {
+          out = v;
+          return;
+        }
+      }
+    }
+    fail(path, "must be one of " + allowedValues(values));
+  }
+
+  // Strings, or integers (YAML `[256, 128, ReLU]`) kept as written.
+  void denseLayers(const YAML::Node& node, const std::string& path, std::vector<std::string>& out) {
+    if (!node.IsSequence()) return fail(path, "must be a list");
+    std::vector<std::string> tokens;
+    bool ok = true;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const YAML::Node item = node[i];
+      const ScalarType type = item.IsScalar() ? resolve(item) : ScalarType::Null;
+      if (type == ScalarType::String || type == ScalarType::Integer) {
+        tokens.push_back(item.Scalar());
+      } else {
+        fail(indexPath(path, i), "must be a string or an integer");
+        ok = false;
+      }
+    }
+    if (ok) out = std::move(tokens);
+  }
+
+  void stringMap(const YAML::Node& node, const std::string& path,
+                 std::map<std::string, std::string>& out) {
+    if (!node.IsMap()) return fail(path, "must be an object");
+    std::map<std::string, std::string> values;
+    bool ok = true;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) {
+        fail(path, "keys must be strings");
+        ok = false;
+      } else if (!isString(entry.second)) {
+        fail(childPath(path, entry.first.Scalar()), "must be a string");
+        ok = false;
+      } else if (!values.emplace(entry.first.Scalar(), entry.second.Scalar()).second) {
+        fail(childPath(path, entry.first.Scalar()), "duplicate field");
+        ok = false;
+      }
+    }
+    if (ok) out = std::move(values);
+  }
+
+ private:
+  std::vector<FieldError> errors_;
+};
+
+using Node = YAML::Node;
+using Path = std::string;
+
+void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m) {
+  r.object(
+      node, path,
+      {
+          {"name", [&](const Node& v, const Path& p) { r.string(v, p, m.name); }},
+          {"namespace", [&](const Node& v, const Path& p) { r.string(v, p, m.namespace_); }},
+          {"labels", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.labels); }},
+          {"annotations", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.annotations); }},
+      },
+      Reader::UnknownFields::Ignore);
+}
+
+void readTopology(Reader& r, const Node& node, const Path& path, TopologySpec& t) {
+  r.object(node, path,
+           {
+               {"trainers", [&](const Node& v, const Path& p) { r.integer(v, p, t.trainers); }},
+               {"parameterServers",
+                [&](const Node& v, const Path& p) { r.integer(v, p, t.parameterServers); }},
+           });
+}
+
+void readHybrid(Reader& r, const Node& node, const Path& path, HybridDDPRPCSpec& h) {
+  auto integer = [&](auto& field) {
+    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
+  };
+  r.object(
+      node, path,
+      {
+          {"numEmbeddings", integer(h.numEmbeddings)},
+          {"embeddingDim", integer(h.embeddingDim)},
+          {"embeddingMode",
+           [&](const Node& v, const Path& p) {
+             r.enumeration(v, p, h.embeddingMode,
+                           {EmbeddingMode::Sum, EmbeddingMode::Mean, EmbeddingMode::Max});
+           }},
+          {"denseLayers",
+           [&](const Node& v, const Path& p) { r.denseLayers(v, p, h.denseLayers); }},
+          {"epochs", integer(h.epochs)},
+          {"warmupEpochs", integer(h.warmupEpochs)},
+          {"batchesPerEpoch", integer(h.batchesPerEpoch)},
+          {"minBagIndices", integer(h.minBagIndices)},
+          {"maxBagIndices", integer(h.maxBagIndices)},
+          {"maxOffsetStep", integer(h.maxOffsetStep)},
+          {"learningRate", [&](const Node& v, const Path& p) { r.number(v, p, h.learningRate); }},
+          {"parameterServerMode",
+           [&](const Node& v, const Path& p) {
+             r.enumeration(v, p, h.parameterServerMode,
+                           {ParameterServerMode::Async, ParameterServerMode::Sync});
+           }},
+      });
+}
+
+void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b) {
+  r.object(
+      node, path,
+      {
+          {"kind",
+           [&](const Node& v, const Path& p) {
+             r.enumeration(v, p, b.kind, {BenchmarkKind::HybridDDPRPC});
+           }},
+          {"seed", [&](const Node& v, const Path& p) { r.integer(v, p, b.seed); }},
+          {"bucketCapMB", [&](const Node& v, const Path& p) { r.number(v, p, b.bucketCapMB); }},
+          {"hybridDDPRPC",
+           [&](const Node& v, const Path& p) { readHybrid(r, v, p, b.hybridDDPRPC); }},
+      });
+}
+
+void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt) {
+  auto integer = [&](int& field) {
+    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
+  };
+  r.object(node, path,
+           {
+               {"backend",
+                [&](const Node& v, const Path& p) {
+                  r.enumeration(v, p, rt.backend, {Backend::Gloo, Backend::NCCL});
+                }},
+               {"device",
+                [&](const Node& v, const Path& p) {
+                  r.enumeration(v, p, rt.device, {Device::CPU, Device::CUDA});
+                }},
+               {"masterPort", integer(rt.masterPort)},
+               {"metricsPort", integer(rt.metricsPort)},
+               {"rendezvousTimeoutSeconds", integer(rt.rendezvousTimeoutSeconds)},
+               {"peerTimeoutSeconds", integer(rt.peerTimeoutSeconds)},
+               {"metricsLingerSeconds", integer(rt.metricsLingerSeconds)},
+               {"image", [&](const Node& v, const Path& p) { r.string(v, p, rt.image); }},
+           });
+}
+
+void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
+  r.object(
+      node, path,
+      {
+          {"topology", [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology); }},
+          {"benchmark", [&](const Node& v, const Path& p) { readBenchmark(r, v, p, s.benchmark); }},
+          {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
+      });
+}
+
+std::string describe(const YAML::Exception& e) {
+  if (e.mark.is_null()) return e.msg;
+  return "line " + std::to_string(e.mark.line + 1) + ", column " +
+         std::to_string(e.mark.column + 1) + ": " + e.msg;
+}
+
+DistBenchmark parseDocument(const std::string& text, const std::string& documentName) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw SpecError({{documentName, describe(e)}});
+  }
+  if (documents.size() != 1) {
+    throw SpecError({{documentName, "expected one DistBenchmark document, found " +
+                                        std::to_string(documents.size())}});
+  }
+  const YAML::Node& root = documents.front();
+  if (!root.IsMap()) throw SpecError({{documentName, "must be a DistBenchmark object"}});
+
+  DistBenchmark benchmark;
+  Reader r;
+  bool sawApiVersion = false;
+  bool sawKind = false;
+  r.object(root, "",
+           {
+               {"apiVersion",
+                [&](const Node& v, const Path& p) {
+                  sawApiVersion = true;
+                  r.string(v, p, benchmark.apiVersion);
+                }},
+               {"kind",
+                [&](const Node& v, const Path& p) {
+                  sawKind = true;
+                  r.string(v, p, benchmark.kind);
+                }},
+               {"metadata",
+                [&](const Node& v, const Path& p) { readMetadata(r, v, p, benchmark.metadata); }},
+               {"spec", [&](const Node& v, const Path& p) { readSpec(r, v, p, benchmark.spec); }},
+               // Written by the operator; what the API server returns carries it.
+               {"status", [](const Node&, const Path&) {}},
+           });
+  if (!sawApiVersion) r.fail("apiVersion", "required");
+  if (!sawKind) r.fail("kind", "required");
+
+  // Validate what did parse; a field that failed to parse still holds its
+  // default, so skip validation's opinion of it rather than report it twice.
+  std::vector<FieldError>& errors = r.errors();
+  std::set<std::string> failed;
+  for (const FieldError& e : errors) failed.insert(e.field);
+  for (FieldError& e : validate(benchmark)) {
+    if (!failed.count(e.field)) errors.push_back(std::move(e));
+  }
+  for (FieldError& e : errors) {
+    if (e.field == kDocument) e.field = documentName;
+  }
+  if (!errors.empty()) throw SpecError(std::move(errors));
+  return benchmark;
+}
+
+// --- Writing -------------------------------------------------------------------
+
+// Shortest text that reads back as the same double (at most 24 characters).
+std::string formatDouble(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
+// A string that a YAML reader would take for something else gets quotes.
+// YAML 1.1's yes/no/on/off are included for readers older than ours.
+bool needsQuotes(const std::string& s) {
+  static const std::set<std::string> yaml11 = {"y",  "Y",   "yes", "Yes", "YES", "n",
+                                               "N",  "no",  "No",  "NO",  "on",  "On",
+                                               "ON", "off", "Off", "OFF"};
+  return resolve(s) != ScalarType::String || yaml11.count(s) > 0;
+}
+
+void emitString(YAML::Emitter& out, const std::string& s) {
+  if (needsQuotes(s)) out << YAML::DoubleQuoted;
+  out << s;
+}
+
+void emitStringMap(YAML::Emitter& out, const std::map<std::string, std::string>& map) {
+  if (map.empty()) out << YAML::Flow;
+  out << YAML::BeginMap;
+  for (const auto& [key, value] : map) {
+    out << YAML::Key;
+    emitString(out, key);
+    out << YAML::Value;
+    emitString(out, value);
+  }
+  out << YAML::EndMap;
+}
+
+// Canonical widths go out as integers, the way people write the list.
+void emitDenseLayers(YAML::Emitter& out, const std::vector<std::string>& tokens) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const std::string& token : tokens) {
+    std::optional<DenseLayer> layer = parseDenseLayer(token);
+    if (layer && layer->type == DenseLayer::Type::Linear &&
+        std::to_string(layer->outFeatures) == token) {
+      out << layer->outFeatures;
+    } else {
+      emitString(out, token);
+    }
+  }
+  out << YAML::EndSeq;
+}
+
+// --- JSON ----------------------------------------------------------------------
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escape[7];
+          std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned char>(c));
+          out += escape;
+        } else {
+          out += c;  // UTF-8 passes through: JSON text is UTF-8
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// JSON has no NaN or infinity; null at least keeps the document parseable.
+std::string jsonNumber(double value) { return std::isfinite(value) ? formatDouble(value) : "null"; }
+
+class JsonObject {
+ public:
+  JsonObject& field(const std::string& key, const std::string& json) {
+    body_ += (body_.empty() ? "" : ",") + jsonString(key) + ":" + json;
+    return *this;
+  }
+  JsonObject& field(const std::string& key, int64_t value) {
+    return field(key, std::to_string(value));
+  }
+  std::string str() const { return "{" + body_ + "}"; }
+
+ private:
+  std::string body_;
+};
+
+std::string jsonStringMap(const std::map<std::string, std::string>& map) {
+  JsonObject object;
+  for (const auto& [key, value] : map) object.field(key, jsonString(value));
+  return object.str();
+}
+
+std::string jsonStringList(const std::vector<std::string>& list) {
+  std::string out;
+  for (const std::string& s : list) out += (out.empty() ? "" : ",") + jsonString(s);
+  return "[" + out + "]";
+}
+
+}  // namespace
+
+DistBenchmark parseDistBenchmark(const std::string& yamlText) {
+  return parseDocument(yamlText, kDocument);
+}
+
+DistBenchmark loadDistBenchmarkFile(const std::string& path) {
+  auto fail = [&path]() {
+    return std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                       &std::fclose);
+  if (!file) throw fail();
+  std::string text;
+  char buffer[65536];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, n);
+  if (std::ferror(file.get())) throw fail();  // e.g. EISDIR: fopen accepts a directory
+  return parseDocument(text, path);
+}
+
+std::string toYaml(const DistBenchmark& b) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "apiVersion" << YAML::Value;
+  emitString(out, b.apiVersion);
+  out << YAML::Key << "kind" << YAML::Value;
+  emitString(out, b.kind);
+
+  out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value;
+  emitString(out, b.metadata.name);
+  out << YAML::Key << "namespace" << YAML::Value;
+  emitString(out, b.metadata.namespace_);
+  out << YAML::Key << "labels" << YAML::Value;
+  emitStringMap(out, b.metadata.labels);
+  out << YAML::Key << "annotations" << YAML::Value;
+  emitStringMap(out, b.metadata.annotations);
+  out << YAML::EndMap;
+
+  const DistBenchmarkSpec& s = b.spec;
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+
+  out << YAML::Key << "topology" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "trainers" << YAML::Value << s.topology.trainers;
+  out << YAML::Key << "parameterServers" << YAML::Value << s.topology.parameterServers;
+  out << YAML::EndMap;
+
+  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
+  out << YAML::Key << "benchmark" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "kind" << YAML::Value << toString(s.benchmark.kind);
+  out << YAML::Key << "seed" << YAML::Value << s.benchmark.seed;
+  out << YAML::Key << "bucketCapMB" << YAML::Value << formatDouble(s.benchmark.bucketCapMB);
+  out << YAML::Key << "hybridDDPRPC" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "numEmbeddings" << YAML::Value << h.numEmbeddings;
+  out << YAML::Key << "embeddingDim" << YAML::Value << h.embeddingDim;
+  out << YAML::Key << "embeddingMode" << YAML::Value << toString(h.embeddingMode);
+  out << YAML::Key << "denseLayers" << YAML::Value;
+  emitDenseLayers(out, h.denseLayers);
+  out << YAML::Key << "epochs" << YAML::Value << h.epochs;
+  out << YAML::Key << "warmupEpochs" << YAML::Value << h.warmupEpochs;
+  out << YAML::Key << "batchesPerEpoch" << YAML::Value << h.batchesPerEpoch;
+  out << YAML::Key << "minBagIndices" << YAML::Value << h.minBagIndices;
+  out << YAML::Key << "maxBagIndices" << YAML::Value << h.maxBagIndices;
+  out << YAML::Key << "maxOffsetStep" << YAML::Value << h.maxOffsetStep;
+  out << YAML::Key << "learningRate" << YAML::Value << formatDouble(h.learningRate);
+  out << YAML::Key << "parameterServerMode" << YAML::Value << toString(h.parameterServerMode);
+  out << YAML::EndMap << YAML::EndMap;
+
+  const RuntimeSpec& rt = s.runtime;
+  out << YAML::Key << "runtime" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "backend" << YAML::Value << toString(rt.backend);
+  out << YAML::Key << "device" << YAML::Value << toString(rt.device);
+  out << YAML::Key << "masterPort" << YAML::Value << rt.masterPort;
+  out << YAML::Key << "metricsPort" << YAML::Value << rt.metricsPort;
+  out << YAML::Key << "rendezvousTimeoutSeconds" << YAML::Value << rt.rendezvousTimeoutSeconds;
+  out << YAML::Key << "peerTimeoutSeconds" << YAML::Value << rt.peerTimeoutSeconds;
+  out << YAML::Key << "metricsLingerSeconds" << YAML::Value << rt.metricsLingerSeconds;
+  out << YAML::Key << "image" << YAML::Value;
+  emitString(out, rt.image);
+  out << YAML::EndMap;
+
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string toJson(const DistBenchmark& b) {
+  const DistBenchmarkSpec& s = b.spec;
+  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
+  const RuntimeSpec& rt = s.runtime;
+  auto str = [](const std::string& v) { return jsonString(v); };
+  return JsonObject()
+      .field("apiVersion", str(b.apiVersion))
+      .field("kind", str(b.kind))
+      .field("metadata", JsonObject()
+                             .field("name", str(b.metadata.name))
+                             .field("namespace", str(b.metadata.namespace_))
+                             .field("labels", jsonStringMap(b.metadata.labels))
+                             .field("annotations", jsonStringMap(b.metadata.annotations))
+                             .str())
+      .field("spec",
+             JsonObject()
+                 .field("topology", JsonObject()
+                                        .field("trainers", s.topology.trainers)
+                                        .field("parameterServers", s.topology.parameterServers)
+                                        .str())
+                 .field("benchmark",
+                        JsonObject()
+                            .field("kind", str(toString(s.benchmark.kind)))
+                            .field("seed", s.benchmark.seed)
+                            .field("bucketCapMB", jsonNumber(s.benchmark.bucketCapMB))
+                            .field("hybridDDPRPC",
+                                   JsonObject()
+                                       .field("numEmbeddings", h.numEmbeddings)
+                                       .field("embeddingDim", h.embeddingDim)
+                                       .field("embeddingMode", str(toString(h.embeddingMode)))
+                                       .field("denseLayers", jsonStringList(h.denseLayers))
+                                       .field("epochs", h.epochs)
+                                       .field("warmupEpochs", h.warmupEpochs)
+                                       .field("batchesPerEpoch", h.batchesPerEpoch)
+                                       .field("minBagIndices", h.minBagIndices)
+                                       .field("maxBagIndices", h.maxBagIndices)
+                                       .field("maxOffsetStep", h.maxOffsetStep)
+                                       .field("learningRate", jsonNumber(h.learningRate))
+                                       .field("parameterServerMode",
+                                              str(toString(h.parameterServerMode)))
+                                       .str())
+                            .str())
+                 .field("runtime",
+                        JsonObject()
+                            .field("backend", str(toString(rt.backend)))
+                            .field("device", str(toString(rt.device)))
+                            .field("masterPort", rt.masterPort)
+                            .field("metricsPort", rt.metricsPort)
+                            .field("rendezvousTimeoutSeconds", rt.rendezvousTimeoutSeconds)
+                            .field("peerTimeoutSeconds", rt.peerTimeoutSeconds)
+                            .field("metricsLingerSeconds", rt.metricsLingerSeconds)
+                            .field("image", str(rt.image))
+                            .str())
+                 .str())
+      .str();
+}
+
+}  // namespace distbench::api

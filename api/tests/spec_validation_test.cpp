@@ -1,0 +1,246 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "distbench/api/presets.h"
+#include "test_util.h"
+
+namespace distbench::api {
+namespace {
+
+using test::minimalBenchmark;
+using test::validationErrors;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// The errors of minimalBenchmark() after `change`.
+std::vector<std::string> errorsAfter(const std::function<void(DistBenchmark&)>& change) {
+  DistBenchmark b = minimalBenchmark();
+  change(b);
+  return validationErrors(b);
+}
+
+const std::string kDnsMessage =
+    "metadata.name: must be a DNS-1123 label: at most 63 lowercase letters, digits and '-', "
+    "starting and ending with a letter or digit";
+
+TEST(ValidationTest, DefaultsAndPresetsAreValid) {
+  EXPECT_THAT(validationErrors(minimalBenchmark()), IsEmpty());
+  for (const std::string& name : presetNames()) {
+    SCOPED_TRACE(name);
+    EXPECT_THAT(validationErrors(preset(name)), IsEmpty());
+  }
+}
+
+TEST(ValidationTest, ApiVersionAndKind) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.apiVersion = "v1"; }),
+              ElementsAre("apiVersion: must be distbench.io/v1alpha1"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.kind = "Pod"; }),
+              ElementsAre("kind: must be DistBenchmark"));
+}
+
+TEST(ValidationTest, Topology) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.topology.trainers = 0; }),
+              ElementsAre("spec.topology.trainers: must be ≥ 1"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.topology.parameterServers = -1; }),
+              ElementsAre("spec.topology.parameterServers: must be ≥ 1"));
+}
+
+TEST(ValidationTest, NameIsRequired) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.metadata.name = ""; }),
+              ElementsAre("metadata.name: required"));
+}
+
+TEST(ValidationTest, NameIsADnsLabel) {
+  for (const char* bad : {"Small", "-small", "small-", "sm_all", "sm.all", "smäll"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THAT(errorsAfter([&](DistBenchmark& b) { b.metadata.name = bad; }),
+                ElementsAre(kDnsMessage));
+  }
+  for (const char* good : {"a", "small-2", "a-b-c"}) {
+    SCOPED_TRACE(good);
+    EXPECT_THAT(errorsAfter([&](DistBenchmark& b) { b.metadata.name = good; }), IsEmpty());
+  }
+}
+
+TEST(ValidationTest, NameStartsWithALetterForTheServiceName) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.metadata.name = "1bench"; }),
+              ElementsAre("metadata.name: must start with a letter: it prefixes the master "
+                          "Service's name, which Kubernetes requires to be a DNS-1035 label"));
+}
+
+TEST(ValidationTest, NameLeavesRoomForDerivedNames) {
+  // With 3 trainers the longest derived name is "<name>-trainer-2": 10 more characters.
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.metadata.name = std::string(53, 'a'); }),
+              IsEmpty());
+  const std::string name(54, 'a');
+  EXPECT_THAT(errorsAfter([&](DistBenchmark& b) { b.metadata.name = name; }),
+              ElementsAre("metadata.name: too long: the pod name \"" + name +
+                          "-trainer-2\" would be 64 characters, and pod and Service names "
+                          "must be ≤ 63"));
+  // More trainers, more digits.
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.metadata.name = std::string(53, 'a');
+                b.spec.topology.trainers = 11;
+              }),
+              ElementsAre(::testing::HasSubstr("-trainer-10\" would be 64 characters")));
+  // Many parameter servers can make "-ps-<i>" the longest.
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.metadata.name = std::string(52, 'a');
+                b.spec.topology.parameterServers = 100000000;
+              }),
+              ElementsAre(::testing::HasSubstr("-ps-99999999\" would be 64 characters")));
+}
+
+TEST(ValidationTest, Namespace) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.metadata.namespace_ = "Team_A"; }),
+              ElementsAre("metadata.namespace: must be a DNS-1123 label: at most 63 lowercase "
+                          "letters, digits and '-', starting and ending with a letter or digit"));
+}
+
+TEST(ValidationTest, EmbeddingShape) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.benchmark.hybridDDPRPC.numEmbeddings = 0;
+                b.spec.benchmark.hybridDDPRPC.embeddingDim = 0;
+              }),
+              ElementsAre("spec.benchmark.hybridDDPRPC.numEmbeddings: must be ≥ 1",
+                          "spec.benchmark.hybridDDPRPC.embeddingDim: must be ≥ 1"));
+}
+
+TEST(ValidationTest, DenseLayers) {
+  using Tokens = std::vector<std::string>;
+  auto errorsFor = [](const Tokens& tokens) {
+    return errorsAfter(
+        [&](DistBenchmark& b) { b.spec.benchmark.hybridDDPRPC.denseLayers = tokens; });
+  };
+  EXPECT_THAT(errorsFor({}), ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers: must not be "
+                                         "empty: the last entry is the class count"));
+  EXPECT_THAT(errorsFor({"16", "ReLU", "relu", "0", "8"}),
+              ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers[2]: must be a positive "
+                          "integer or ReLU, got \"relu\"",
+                          "spec.benchmark.hybridDDPRPC.denseLayers[3]: must be a positive "
+                          "integer or ReLU, got \"0\""));
+  EXPECT_THAT(
+      errorsFor({"-4", "+4", "4x", "8"}),
+      ElementsAre(::testing::EndsWith("[0]: must be a positive integer or ReLU, got \"-4\""),
+                  ::testing::EndsWith("[1]: must be a positive integer or ReLU, got \"+4\""),
+                  ::testing::EndsWith("[2]: must be a positive integer or ReLU, got \"4x\"")));
+  const std::string lastMessage = "the last entry is the class count: must be an integer ≥ 2";
+  EXPECT_THAT(errorsFor({"16", "ReLU"}),
+              ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers[1]: " + lastMessage));
+  EXPECT_THAT(errorsFor({"1"}),
+              ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers[0]: " + lastMessage));
+  EXPECT_THAT(errorsFor({"ReLU", "2"}), IsEmpty());
+}
+
+TEST(ValidationTest, TrainingLoop) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                auto& h = b.spec.benchmark.hybridDDPRPC;
+                h.epochs = 0;
+                h.warmupEpochs = -1;
+                h.batchesPerEpoch = 0;
+                h.maxOffsetStep = 0;
+              }),
+              ElementsAre("spec.benchmark.hybridDDPRPC.epochs: must be ≥ 1",
+                          "spec.benchmark.hybridDDPRPC.warmupEpochs: must be ≥ 0",
+                          "spec.benchmark.hybridDDPRPC.batchesPerEpoch: must be ≥ 1",
+                          "spec.benchmark.hybridDDPRPC.maxOffsetStep: must be ≥ 1"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.benchmark.hybridDDPRPC.warmupEpochs = 0; }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, BagSizes) {
+  EXPECT_THAT(
+      errorsAfter([](DistBenchmark& b) { b.spec.benchmark.hybridDDPRPC.minBagIndices = 0; }),
+      ElementsAre("spec.benchmark.hybridDDPRPC.minBagIndices: must be ≥ 1"));
+  EXPECT_THAT(
+      errorsAfter([](DistBenchmark& b) {
+        b.spec.benchmark.hybridDDPRPC.minBagIndices = 30;
+        b.spec.benchmark.hybridDDPRPC.maxBagIndices = 29;
+      }),
+      ElementsAre("spec.benchmark.hybridDDPRPC.maxBagIndices: must be ≥ minBagIndices (30)"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.benchmark.hybridDDPRPC.minBagIndices = 30;
+                b.spec.benchmark.hybridDDPRPC.maxBagIndices = 30;
+              }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, PositiveReals) {
+  for (double bad : {0.0, -0.1, std::nan(""), HUGE_VAL}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THAT(errorsAfter([&](DistBenchmark& b) {
+                  b.spec.benchmark.hybridDDPRPC.learningRate = bad;
+                  b.spec.benchmark.bucketCapMB = bad;
+                }),
+                ElementsAre("spec.benchmark.bucketCapMB: must be > 0",
+                            "spec.benchmark.hybridDDPRPC.learningRate: must be > 0"));
+  }
+}
+
+TEST(ValidationTest, Ports) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runtime.masterPort = 0;
+                b.spec.runtime.metricsPort = 65536;
+              }),
+              ElementsAre("spec.runtime.masterPort: must be in 1..65535",
+                          "spec.runtime.metricsPort: must be in 1..65535"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.metricsPort = 29500; }),
+              ElementsAre("spec.runtime.metricsPort: must differ from spec.runtime.masterPort"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runtime.masterPort = 1;
+                b.spec.runtime.metricsPort = 65535;
+              }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, Timeouts) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runtime.rendezvousTimeoutSeconds = 0;
+                b.spec.runtime.peerTimeoutSeconds = 0;
+                b.spec.runtime.metricsLingerSeconds = -1;
+              }),
+              ElementsAre("spec.runtime.rendezvousTimeoutSeconds: must be ≥ 1",
+                          "spec.runtime.peerTimeoutSeconds: must be ≥ 1",
+                          "spec.runtime.metricsLingerSeconds: must be ≥ 0"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.metricsLingerSeconds = 0; }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, BackendMatchesDevice) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.backend = Backend::NCCL; }),
+              ElementsAre("spec.runtime.backend: nccl needs spec.runtime.device cuda"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.device = Device::CUDA; }),
+              ElementsAre("spec.runtime.device: cuda needs spec.runtime.backend nccl"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runtime.backend = Backend::NCCL;
+                b.spec.runtime.device = Device::CUDA;
+              }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, Image) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.image.clear(); }),
+              ElementsAre("spec.runtime.image: must not be empty"));
+}
+
+TEST(ValidationTest, ValidateOrThrowCarriesEveryError) {
+  DistBenchmark b = minimalBenchmark();
+  EXPECT_NO_THROW(validateOrThrow(b));
+  b.spec.topology.trainers = 0;
+  b.spec.runtime.image = "";
+  try {
+    validateOrThrow(b);
+    FAIL() << "expected SpecError";
+  } catch (const SpecError& e) {
+    EXPECT_THAT(test::strings(e.errors()), ElementsAre("spec.topology.trainers: must be ≥ 1",
+                                                       "spec.runtime.image: must not be empty"));
+    EXPECT_STREQ(e.what(),
+                 "spec.topology.trainers: must be ≥ 1\nspec.runtime.image: must not be empty");
+  }
+}
+
+}  // namespace
+}  // namespace distbench::api

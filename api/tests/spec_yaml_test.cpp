@@ -1,0 +1,540 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "distbench/api/presets.h"
+#include "test_util.h"
+
+namespace distbench::api {
+namespace {
+
+using test::document;
+using test::kHeader;
+using test::kMinimal;
+using test::minimalBenchmark;
+using test::parseErrors;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// A benchmark with every field away from its default, and strings that a
+// careless writer would mangle.
+DistBenchmark everythingSet() {
+  DistBenchmark b;
+  b.metadata.name = "everything";
+  b.metadata.namespace_ = "bench-ns";
+  b.metadata.labels = {{"app.kubernetes.io/name", "distbench"},
+                       {"numeric", "123"},
+                       {"booly", "true"},
+                       {"empty", ""},
+                       {"yes", "no"}};
+  b.metadata.annotations = {{"note", "a: b # not a comment\n\"quoted\" \\ back\ttab é"},
+                            {"control", std::string("bell\x07")},
+                            {"float", "1e3"}};
+  b.spec.topology = {5, 3};
+  b.spec.benchmark.seed = -9007199254740993;  // needs all 64 bits
+  b.spec.benchmark.bucketCapMB = 0.1;
+  HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
+  h.numEmbeddings = 5000000000;
+  h.embeddingDim = 7;
+  h.embeddingMode = EmbeddingMode::Max;
+  h.denseLayers = {"ReLU", "1024", "ReLU", "3"};
+  h.epochs = 2;
+  h.warmupEpochs = 0;
+  h.batchesPerEpoch = 3;
+  h.minBagIndices = 4;
+  h.maxBagIndices = 4;
+  h.maxOffsetStep = 1;
+  h.learningRate = 1.0 / 3.0;
+  h.parameterServerMode = ParameterServerMode::Sync;
+  RuntimeSpec& r = b.spec.runtime;
+  r.backend = Backend::NCCL;
+  r.device = Device::CUDA;
+  r.masterPort = 1;
+  r.metricsPort = 65535;
+  r.rendezvousTimeoutSeconds = 1;
+  r.peerTimeoutSeconds = 2;
+  r.metricsLingerSeconds = 0;
+  r.image = "registry.example:5000/distbench/worker@sha256:abc";
+  return b;
+}
+
+TEST(ParseTest, SmallestDocumentTakesStructDefaults) {
+  EXPECT_EQ(parseDistBenchmark(kMinimal), minimalBenchmark());
+}
+
+TEST(ParseTest, EveryFieldIsRead) {
+  const std::string yaml = R"(apiVersion: distbench.io/v1alpha1
+kind: DistBenchmark
+metadata:
+  name: full
+  namespace: team-a
+  labels: {team: a}
+  annotations: {owner: "someone"}
+spec:
+  topology: {trainers: 4, parameterServers: 1}
+  benchmark:
+    kind: HybridDDPRPC
+    seed: 42
+    bucketCapMB: 12.5
+    hybridDDPRPC:
+      numEmbeddings: 1000
+      embeddingDim: 32
+      embeddingMode: mean
+      denseLayers: [64, ReLU, "10"]
+      epochs: 3
+      warmupEpochs: 1
+      batchesPerEpoch: 7
+      minBagIndices: 2
+      maxBagIndices: 9
+      maxOffsetStep: 3
+      learningRate: 1e-2
+      parameterServerMode: Sync
+  runtime:
+    backend: gloo
+    device: cpu
+    masterPort: 30000
+    metricsPort: 9401
+    rendezvousTimeoutSeconds: 20
+    peerTimeoutSeconds: 10
+    metricsLingerSeconds: 0
+    image: example/worker:1.0
+)";
+  DistBenchmark expected;
+  expected.metadata = {"full", "team-a", {{"team", "a"}}, {{"owner", "someone"}}};
+  expected.spec.topology = {4, 1};
+  expected.spec.benchmark.seed = 42;
+  expected.spec.benchmark.bucketCapMB = 12.5;
+  HybridDDPRPCSpec& h = expected.spec.benchmark.hybridDDPRPC;
+  h = {1000, 32,   EmbeddingMode::Mean,      {"64", "ReLU", "10"}, 3, 1, 7, 2, 9,
+       3,    0.01, ParameterServerMode::Sync};
+  expected.spec.runtime = {Backend::Gloo,       Device::CPU, 30000, 9401, 20, 10, 0,
+                           "example/worker:1.0"};
+  EXPECT_EQ(parseDistBenchmark(yaml), expected);
+}
+
+TEST(ParseTest, NullFieldsKeepTheirDefaults) {
+  const DistBenchmark b = parseDistBenchmark(
+      document("spec:\n  topology:\n    trainers: ~\n    parameterServers: null\n  runtime:\n"));
+  EXPECT_EQ(b.spec.topology, TopologySpec{});
+  EXPECT_EQ(b.spec.runtime, RuntimeSpec{});
+}
+
+TEST(ParseTest, MissingSpecTakesAllDefaults) {
+  DistBenchmark expected;
+  expected.metadata.name = "small";
+  EXPECT_EQ(parseDistBenchmark(kHeader), expected);
+}
+
+TEST(ParseTest, UnknownFieldNamesItsFullPath) {
+  EXPECT_THAT(parseErrors(document("spec:\n  benchmark:\n    hybridDDPRPC:\n"
+                                   "      embedingDim: 8\n")),
+              ElementsAre("spec.benchmark.hybridDDPRPC.embedingDim: unknown field"));
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    trainer: 2\n")),
+              ElementsAre("spec.topology.trainer: unknown field"));
+  EXPECT_THAT(parseErrors(kMinimal + "extra: 1\n"), ElementsAre("extra: unknown field"));
+  EXPECT_THAT(parseErrors(kMinimal + "  scheduling: {}\n"),
+              ElementsAre("spec.scheduling: unknown field"));
+}
+
+TEST(ParseTest, DuplicateFieldIsAnError) {
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    trainers: 2\n    trainers: 3\n")),
+              ElementsAre("spec.topology.trainers: duplicate field"));
+}
+
+TEST(ParseTest, IntegerFieldRejectsEverythingButIntegers) {
+  for (const char* value : {"3.5", "abc", "true", "\"3\"", "[3]", "{n: 3}", "0x10", "3e2"}) {
+    SCOPED_TRACE(value);
+    EXPECT_THAT(
+        parseErrors(document(std::string("spec:\n  topology:\n    trainers: ") + value + "\n")),
+        ElementsAre("spec.topology.trainers: must be an integer"));
+  }
+}
+
+TEST(ParseTest, IntegerFieldAcceptsSignsAndRejectsOverflow) {
+  EXPECT_EQ(
+      parseDistBenchmark(document("spec:\n  topology:\n    trainers: +4\n")).spec.topology.trainers,
+      4);
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    trainers: 2147483648\n")),
+              ElementsAre("spec.topology.trainers: must be an integer between -2147483648 and "
+                          "2147483647"));
+  EXPECT_EQ(parseDistBenchmark(document("spec:\n  benchmark:\n    seed: -9223372036854775808\n"))
+                .spec.benchmark.seed,
+            INT64_MIN);
+}
+
+TEST(ParseTest, NumberFieldAcceptsIntegersAndFloatsOnly) {
+  const auto rate = [](const std::string& v) {
+    return document("spec:\n  benchmark:\n    hybridDDPRPC:\n      learningRate: " + v + "\n");
+  };
+  EXPECT_EQ(parseDistBenchmark(rate("1")).spec.benchmark.hybridDDPRPC.learningRate, 1.0);
+  EXPECT_EQ(parseDistBenchmark(rate(".5")).spec.benchmark.hybridDDPRPC.learningRate, 0.5);
+  EXPECT_EQ(parseDistBenchmark(rate("2.5E-1")).spec.benchmark.hybridDDPRPC.learningRate, 0.25);
+  EXPECT_EQ(parseDistBenchmark(rate("1.")).spec.benchmark.hybridDDPRPC.learningRate, 1.0);
+  EXPECT_EQ(parseDistBenchmark(rate("+5e+2")).spec.benchmark.hybridDDPRPC.learningRate, 500.0);
+  for (const char* bad : {"fast", "\"0.1\"", "true", "[0.1]", ".", "1e", "e5", "1.5.2", "0x1p3"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THAT(parseErrors(rate(bad)),
+                ElementsAre("spec.benchmark.hybridDDPRPC.learningRate: must be a number"));
+  }
+  for (const char* nonFinite : {".inf", ".nan", "1e999"}) {
+    SCOPED_TRACE(nonFinite);
+    EXPECT_THAT(parseErrors(rate(nonFinite)),
+                ElementsAre("spec.benchmark.hybridDDPRPC.learningRate: must be a finite number"));
+  }
+}
+
+TEST(ParseTest, StringFieldRejectsNumbersBoolsAndObjects) {
+  for (const char* value : {"5", "1.5", "false", "{a: b}"}) {
+    SCOPED_TRACE(value);
+    EXPECT_THAT(parseErrors(kMinimal + "  runtime:\n    image: " + value + "\n"),
+                ElementsAre("spec.runtime.image: must be a string"));
+  }
+  // Quoting, or an explicit tag, makes anything a string.
+  EXPECT_EQ(parseDistBenchmark(kMinimal + "  runtime:\n    image: \"5\"\n").spec.runtime.image,
+            "5");
+  EXPECT_EQ(parseDistBenchmark(kMinimal + "  runtime:\n    image: !!str 5\n").spec.runtime.image,
+            "5");
+}
+
+TEST(ParseTest, ObjectFieldRejectsScalarsAndLists) {
+  EXPECT_THAT(parseErrors(document("spec:\n  topology: 3\n")),
+              ElementsAre("spec.topology: must be an object"));
+  EXPECT_THAT(parseErrors(document("spec: [1, 2]\n")), ElementsAre("spec: must be an object"));
+}
+
+TEST(ParseTest, BadEnumListsAllowedValues) {
+  EXPECT_THAT(parseErrors(kMinimal + "  benchmark:\n    kind: DDP\n"),
+              ElementsAre("spec.benchmark.kind: must be one of HybridDDPRPC"));
+  EXPECT_THAT(
+      parseErrors(kMinimal + "  benchmark:\n    hybridDDPRPC:\n      embeddingMode: Sum\n"),
+      ElementsAre("spec.benchmark.hybridDDPRPC.embeddingMode: must be one of sum, mean, max"));
+  EXPECT_THAT(
+      parseErrors(kMinimal + "  benchmark:\n    hybridDDPRPC:\n      parameterServerMode: 1\n"),
+      ElementsAre("spec.benchmark.hybridDDPRPC.parameterServerMode: must be one of Async, Sync"));
+  EXPECT_THAT(parseErrors(kMinimal + "  runtime:\n    backend: mpi\n"),
+              ElementsAre("spec.runtime.backend: must be one of gloo, nccl"));
+  EXPECT_THAT(parseErrors(kMinimal + "  runtime:\n    device: [gpu]\n"),
+              ElementsAre("spec.runtime.device: must be one of cpu, cuda"));
+}
+
+TEST(ParseTest, EnumSpellingsAreAccepted) {
+  const DistBenchmark b = parseDistBenchmark(
+      kMinimal +
+      "  benchmark:\n    kind: \"HybridDDPRPC\"\n    hybridDDPRPC:\n      embeddingMode: max\n"
+      "      parameterServerMode: Sync\n  runtime:\n    backend: nccl\n    device: cuda\n");
+  EXPECT_EQ(b.spec.benchmark.kind, BenchmarkKind::HybridDDPRPC);
+  EXPECT_EQ(b.spec.benchmark.hybridDDPRPC.embeddingMode, EmbeddingMode::Max);
+  EXPECT_EQ(b.spec.benchmark.hybridDDPRPC.parameterServerMode, ParameterServerMode::Sync);
+  EXPECT_EQ(b.spec.runtime.backend, Backend::NCCL);
+  EXPECT_EQ(b.spec.runtime.device, Device::CUDA);
+}
+
+TEST(ParseTest, DenseLayersAcceptIntegersAndStrings) {
+  const DistBenchmark b = parseDistBenchmark(
+      kMinimal + "  benchmark:\n    hybridDDPRPC:\n      denseLayers: [256, \"128\", ReLU, 8]\n");
+  EXPECT_EQ(b.spec.benchmark.hybridDDPRPC.denseLayers,
+            (std::vector<std::string>{"256", "128", "ReLU", "8"}));
+  const DistBenchmark block = parseDistBenchmark(
+      kMinimal +
+      "  benchmark:\n    hybridDDPRPC:\n      denseLayers:\n        - 16\n        - 4\n");
+  EXPECT_EQ(block.spec.benchmark.hybridDDPRPC.denseLayers, (std::vector<std::string>{"16", "4"}));
+}
+
+TEST(ParseTest, DenseLayersRejectOtherTypes) {
+  const std::string prefix = kMinimal + "  benchmark:\n    hybridDDPRPC:\n      denseLayers: ";
+  EXPECT_THAT(parseErrors(prefix + "[256, 1.5, true, 8]\n"),
+              ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers[1]: must be a string or an "
+                          "integer",
+                          "spec.benchmark.hybridDDPRPC.denseLayers[2]: must be a string or an "
+                          "integer"));
+  EXPECT_THAT(parseErrors(prefix + "\"256 8\"\n"),
+              ElementsAre("spec.benchmark.hybridDDPRPC.denseLayers: must be a list"));
+}
+
+TEST(ParseTest, MetadataLabelsMustBeStrings) {
+  EXPECT_THAT(parseErrors(document("  labels:\n    tier: 1\n" + kMinimal.substr(kHeader.size()))),
+              ElementsAre("metadata.labels.tier: must be a string"));
+}
+
+TEST(ParseTest, ApiVersionAndKindAreRequiredAndChecked) {
+  const std::string body = kMinimal.substr(kMinimal.find("metadata:"));
+  EXPECT_THAT(parseErrors(body), ElementsAre("apiVersion: required", "kind: required"));
+  EXPECT_THAT(
+      parseErrors("apiVersion: distbench.io/v1\nkind: Benchmark\n" + body),
+      ElementsAre("apiVersion: must be distbench.io/v1alpha1", "kind: must be DistBenchmark"));
+}
+
+TEST(ParseTest, MetadataNameIsRequired) {
+  EXPECT_THAT(parseErrors("apiVersion: distbench.io/v1alpha1\nkind: DistBenchmark\n"),
+              ElementsAre("metadata.name: required"));
+}
+
+TEST(ParseTest, ParsedDocumentIsValidated) {
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    trainers: 0\n")),
+              ElementsAre("spec.topology.trainers: must be ≥ 1"));
+}
+
+TEST(ParseTest, ReportsEveryErrorTogether) {
+  const std::string yaml = R"(apiVersion: distbench.io/v1alpha1
+kind: DistBenchmark
+metadata:
+  name: 7
+spec:
+  topology:
+    trainers: 3.5
+    parameterServers: 0
+  benchmark:
+    kind: Nope
+    hybridDDPRPC:
+      embedingDim: 8
+  runtime:
+    masterPort: 0
+)";
+  try {
+    parseDistBenchmark(yaml);
+    FAIL() << "expected SpecError";
+  } catch (const SpecError& e) {
+    // A field that failed to parse is not validated again (no "metadata.name: required").
+    const std::vector<std::string> expected = {
+        "metadata.name: must be a string",
+        "spec.topology.trainers: must be an integer",
+        "spec.benchmark.kind: must be one of HybridDDPRPC",
+        "spec.benchmark.hybridDDPRPC.embedingDim: unknown field",
+        "spec.topology.parameterServers: must be ≥ 1",
+        "spec.runtime.masterPort: must be in 1..65535",
+    };
+    EXPECT_EQ(test::strings(e.errors()), expected);
+    std::string joined;
+    for (const std::string& line : expected) joined += (joined.empty() ? "" : "\n") + line;
+    EXPECT_EQ(std::string(e.what()), joined);
+  }
+}
+
+TEST(ParseTest, InvalidYamlSyntaxNamesLineAndColumn) {
+  try {
+    parseDistBenchmark(kHeader + "spec:\n  topology: {trainers: 3\n");
+    FAIL() << "expected SpecError";
+  } catch (const SpecError& e) {
+    ASSERT_EQ(e.errors().size(), 1u);
+    EXPECT_EQ(e.errors()[0].field, "<document>");
+    EXPECT_THAT(e.errors()[0].message, ::testing::MatchesRegex("line [0-9]+, column [0-9]+: .+"));
+  }
+  EXPECT_THAT(parseErrors("a: b: c\n"), ElementsAre(HasSubstr("<document>: line 1, column")));
+}
+
+TEST(ParseTest, DocumentMustBeOneObject) {
+  EXPECT_THAT(parseErrors(""),
+              ElementsAre("<document>: expected one DistBenchmark document, found 0"));
+  EXPECT_THAT(parseErrors(kMinimal + "---\n" + kMinimal),
+              ElementsAre("<document>: expected one DistBenchmark document, found 2"));
+  EXPECT_THAT(parseErrors("- a\n- b\n"), ElementsAre("<document>: must be a DistBenchmark object"));
+}
+
+// What `GET /apis/distbench.io/v1alpha1/namespaces/ml/distbenchmarks/small`
+// returns: server-set metadata and a status the operator wrote.
+const char* kApiServerJson = R"({
+  "apiVersion": "distbench.io/v1alpha1",
+  "kind": "DistBenchmark",
+  "metadata": {
+    "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"apiVersion\":\"distbench.io/v1alpha1\"}\n"},
+    "creationTimestamp": "2024-05-01T10:00:00Z",
+    "generation": 2,
+    "labels": {"team": "ml"},
+    "managedFields": [{"apiVersion": "distbench.io/v1alpha1", "fieldsType": "FieldsV1",
+                       "fieldsV1": {"f:spec": {".": {}, "f:topology": {}}},
+                       "manager": "kubectl-client-side-apply", "operation": "Update",
+                       "time": "2024-05-01T10:00:00Z"}],
+    "name": "small",
+    "namespace": "ml",
+    "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "x", "uid": "u",
+                         "controller": true, "blockOwnerDeletion": true}],
+    "resourceVersion": "12345",
+    "uid": "0b9f3f5e-7a3e-4c1c-9a57-1f0d2c3b4a59"
+  },
+  "spec": {
+    "benchmark": {"bucketCapMB": 25, "hybridDDPRPC": {"denseLayers": ["16", "ReLU", "8"], "learningRate": 0.1}},
+    "topology": {"parameterServers": 2, "trainers": 3}
+  },
+  "status": {
+    "phase": "Running",
+    "observedGeneration": 2,
+    "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": "2024-05-01T10:00:05Z"}]
+  }
+})";
+
+TEST(ParseJsonTest, AcceptsWhatTheApiServerReturns) {
+  DistBenchmark expected = minimalBenchmark();
+  expected.metadata.namespace_ = "ml";
+  expected.metadata.labels = {{"team", "ml"}};
+  expected.metadata.annotations = {{"kubectl.kubernetes.io/last-applied-configuration",
+                                    "{\"apiVersion\":\"distbench.io/v1alpha1\"}\n"}};
+  expected.spec.benchmark.hybridDDPRPC.denseLayers = {"16", "ReLU", "8"};
+  expected.spec.benchmark.hybridDDPRPC.learningRate = 0.1;
+  EXPECT_EQ(parseDistBenchmark(kApiServerJson), expected);
+}
+
+TEST(ParseJsonTest, StrictAboutJsonTypes) {
+  const std::string json = R"({"apiVersion": "distbench.io/v1alpha1", "kind": "DistBenchmark",
+    "metadata": {"name": "small"},
+    "spec": {"topology": {"trainers": "3", "parameterServers": true, "extra": null}}})";
+  EXPECT_THAT(parseErrors(json), ElementsAre("spec.topology.trainers: must be an integer",
+                                             "spec.topology.parameterServers: must be an integer",
+                                             "spec.topology.extra: unknown field"));
+}
+
+TEST(RoundTripTest, YamlRoundTripKeepsEveryField) {
+  for (const DistBenchmark& b :
+       {minimalBenchmark(), everythingSet(), preset("default"), preset("tutorial")}) {
+    SCOPED_TRACE(b.metadata.name);
+    EXPECT_EQ(parseDistBenchmark(toYaml(b)), b);
+  }
+}
+
+TEST(RoundTripTest, JsonRoundTripKeepsEveryField) {
+  for (const DistBenchmark& b :
+       {minimalBenchmark(), everythingSet(), preset("default"), preset("tutorial")}) {
+    SCOPED_TRACE(b.metadata.name);
+    EXPECT_EQ(parseDistBenchmark(toJson(b)), b);
+  }
+}
+
+TEST(ToYamlTest, WritesEveryFieldInStructOrder) {
+  const std::string yaml = toYaml(minimalBenchmark());
+  std::size_t at = 0;
+  for (const char* key : {"apiVersion: distbench.io/v1alpha1",
+                          "kind: DistBenchmark",
+                          "metadata:",
+                          "name: small",
+                          "namespace: default",
+                          "labels: {}",
+                          "annotations: {}",
+                          "spec:",
+                          "topology:",
+                          "trainers: 3",
+                          "parameterServers: 2",
+                          "benchmark:",
+                          "kind: HybridDDPRPC",
+                          "seed: 0",
+                          "bucketCapMB: 25",
+                          "hybridDDPRPC:",
+                          "numEmbeddings: 300",
+                          "embeddingDim: 64",
+                          "embeddingMode: sum",
+                          "denseLayers: [256, 128, ReLU, 64, 32, 8]",
+                          "epochs: 100",
+                          "warmupEpochs: 5",
+                          "batchesPerEpoch: 10",
+                          "minBagIndices: 20",
+                          "maxBagIndices: 50",
+                          "maxOffsetStep: 10",
+                          "learningRate: 0.05",
+                          "parameterServerMode: Async",
+                          "runtime:",
+                          "backend: gloo",
+                          "device: cpu",
+                          "masterPort: 29500",
+                          "metricsPort: 9400",
+                          "rendezvousTimeoutSeconds: 300",
+                          "peerTimeoutSeconds: 60",
+                          "metricsLingerSeconds: 30",
+                          "image: distbench/worker:latest"}) {
+    const std::size_t found = yaml.find(key, at);
+    ASSERT_NE(found, std::string::npos) << "missing or out of order: " << key << "\n" << yaml;
+    at = found + 1;
+  }
+}
+
+TEST(ToYamlTest, QuotesStringsThatWouldReadAsOtherTypes) {
+  DistBenchmark b = minimalBenchmark();
+  b.metadata.labels = {{"a", "123"}, {"b", "true"}, {"c", "yes"}, {"d", "~"}};
+  const std::string yaml = toYaml(b);
+  EXPECT_THAT(yaml, HasSubstr("a: \"123\""));
+  EXPECT_THAT(yaml, HasSubstr("b: \"true\""));
+  EXPECT_THAT(yaml, HasSubstr("c: \"yes\""));
+  EXPECT_THAT(yaml, HasSubstr("d: \"~\""));
+}
+
+TEST(ToYamlTest, LongStringsRoundTrip) {
+  DistBenchmark b = minimalBenchmark();
+  b.metadata.annotations = {{"digits", std::string(1 << 20, '7')},
+                            {"text", std::string(1 << 20, 'x') + "1"}};
+  EXPECT_EQ(parseDistBenchmark(toYaml(b)), b);
+}
+
+TEST(ToJsonTest, IsCompactAndEscapesStrings) {
+  DistBenchmark b = minimalBenchmark();
+  b.metadata.annotations = {{"k", std::string("q\" b\\ n\n c\x01")}};
+  const std::string json = toJson(b);
+  EXPECT_EQ(json.find('\n'), std::string::npos);
+  EXPECT_EQ(json.rfind("{\"apiVersion\":\"distbench.io/v1alpha1\",\"kind\":\"DistBenchmark\","
+                       "\"metadata\":{\"name\":\"small\",\"namespace\":\"default\",\"labels\":{},",
+                       0),
+            0u)
+      << json;
+  EXPECT_THAT(json, HasSubstr(R"("annotations":{"k":"q\" b\\ n\n c\u0001"})"));
+  EXPECT_THAT(json, HasSubstr(R"("topology":{"trainers":3,"parameterServers":2})"));
+  EXPECT_THAT(json, HasSubstr(R"("denseLayers":["256","128","ReLU","64","32","8"])"));
+  EXPECT_THAT(json, HasSubstr(R"("learningRate":0.05,"parameterServerMode":"Async"})"));
+  EXPECT_EQ(json.back(), '}');
+}
+
+class LoadFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/distbench_api_testXXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    for (const std::string& f : written_) std::remove(f.c_str());
+    rmdir(dir_.c_str());
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    written_.push_back(path);
+    return path;
+  }
+  std::string dir_;
+  std::vector<std::string> written_;
+};
+
+TEST_F(LoadFileTest, LoadsAFile) {
+  EXPECT_EQ(loadDistBenchmarkFile(write("small.yaml", kMinimal)), minimalBenchmark());
+}
+
+TEST_F(LoadFileTest, UnreadableFileSaysWhy) {
+  const std::string missing = dir_ + "/missing.yaml";
+  try {
+    loadDistBenchmarkFile(missing);
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read " + missing + ": No such file or directory");
+  }
+  try {
+    loadDistBenchmarkFile(dir_);
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read " + dir_ + ": Is a directory");
+  }
+}
+
+TEST_F(LoadFileTest, SyntaxErrorNamesTheFile) {
+  const std::string path = write("broken.yaml", "spec: [\n");
+  try {
+    loadDistBenchmarkFile(path);
+    FAIL() << "expected SpecError";
+  } catch (const SpecError& e) {
+    ASSERT_EQ(e.errors().size(), 1u);
+    EXPECT_EQ(e.errors()[0].field, path);
+    EXPECT_THAT(e.errors()[0].message, HasSubstr("line "));
+  }
+}
+
+}  // namespace
+}  // namespace distbench::api

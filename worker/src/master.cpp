@@ -1,0 +1,114 @@
+#include "master.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "distbench/api/renderer.h"
+#include "peer_error.h"
+#include "wire.h"
+
+namespace distbench::worker {
+namespace {
+
+// Sends the same header to each rank and waits for each one's ack.
+void callEach(ProcessGroup& global, const std::vector<int>& ranks,
+              const std::vector<Header>& headers) {
+  std::vector<at::Tensor> sent, acks;
+  std::vector<PendingOp> sends, replies;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    sent.push_back(packHeader(headers[i]));
+    sends.push_back(global.send(sent.back(), ranks[i], kTagRequest));
+  }
+  for (int rank : ranks) {
+    acks.push_back(ackTensor());
+    replies.push_back(global.recv(acks.back(), rank, kTagReply));
+  }
+  for (auto& r : replies) r.wait();
+  for (auto& s : sends) s.wait();
+}
+
+void sendToTrainers(ProcessGroup& global, const api::TopologySpec& topology, Op op) {
+  at::Tensor header = packHeader({static_cast<int64_t>(op), 0, 0, 0, 0, 0, 0, 0});
+  std::vector<PendingOp> sends;
+  for (int t = 0; t < topology.trainers; ++t) {
+    sends.push_back(global.send(header, api::trainerRank(topology, t), kTagControl));
+  }
+  for (auto& s : sends) s.wait();
+}
+
+std::string laggards(const std::vector<int>& epochsSeen, const api::TopologySpec& topology) {
+  const int fewest = *std::min_element(epochsSeen.begin(), epochsSeen.end());
+  std::string names;
+  for (int t = 0; t < topology.trainers; ++t) {
+    if (epochsSeen[t] == fewest) {
+      names += (names.empty() ? "" : ", ") + api::rankLabel(topology, api::trainerRank(topology, t)) +
+               " (rank " + std::to_string(api::trainerRank(topology, t)) + ")";
+    }
+  }
+  return names + " after " + std::to_string(fewest) + " epoch(s)";
+}
+
+}  // namespace
+
+std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, ProcessGroup& global) {
+  const auto& topology = benchmark.spec.topology;
+  const auto& hybrid = benchmark.spec.benchmark.hybridDDPRPC;
+  const int P = topology.parameterServers;
+  const int T = topology.trainers;
+
+  std::vector<int> psRanks;
+  std::vector<Header> create, shutdown;
+  for (int p = 0; p < P; ++p) {
+    psRanks.push_back(api::parameterServerRank(p));
+    create.push_back({static_cast<int64_t>(Op::CreateShard), p, hybrid.numEmbeddings,
+                      hybrid.embeddingDim, static_cast<int64_t>(hybrid.embeddingMode),
+                      benchmark.spec.benchmark.seed, doubleBits(hybrid.learningRate), 0});
+    shutdown.push_back({static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+  }
+  callEach(global, psRanks, create);
+  std::cerr << "master: " << P << " embedding shard(s) of " << hybrid.numEmbeddings << "x"
+            << hybrid.embeddingDim << " created; starting " << T << " trainer(s)\n";
+  sendToTrainers(global, topology, Op::Start);
+
+  std::vector<TrainerResult> results(T);
+  for (int t = 0; t < T; ++t) {
+    results[t].name = "Trainer" + std::to_string(t);
+    results[t].rank = api::trainerRank(topology, t);
+  }
+  std::vector<int> epochsSeen(T, 0);
+  std::vector<double> examples(T, 0);
+  const int total = hybrid.warmupEpochs + hybrid.epochs;
+  for (int received = 0; received < T * total; ++received) {
+    at::Tensor header = emptyHeader();
+    PendingOp op = global.recvAnySource(header, kTagControl);
+    try {
+      op.wait();
+    } catch (const PeerError& e) {
+      throw PeerError(std::string("master: no epoch report from ") +
+                      laggards(epochsSeen, topology) + ": " + e.what());
+    }
+    const Header h = unpackHeader(header);
+    const int trainer = static_cast<int>(h[1]);
+    if (static_cast<Op>(h[0]) != Op::EpochDone || trainer < 0 || trainer >= T) {
+      throw std::runtime_error("master: unexpected control message from " +
+                               global.peerName(op.sourceRank()));
+    }
+    ++epochsSeen[trainer];
+    if (h[5] == 0) {
+      results[trainer].epochSeconds.push_back(bitsDouble(h[4]));
+      examples[trainer] += static_cast<double>(h[3]);
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    results[t].examplesPerEpoch = examples[t] / std::max<size_t>(1, results[t].epochSeconds.size());
+  }
+
+  // Parameter servers first (they may dump state), then release the trainers.
+  callEach(global, psRanks, shutdown);
+  sendToTrainers(global, topology, Op::Finish);
+  return results;
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,18 @@
+// The master (rank 0): creates the embedding shards on the parameter servers,
+// starts the trainers, gathers their epoch times, stops everyone in order,
+// and produces the result table and report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "distbench/api/benchmark_spec.h"
+#include "process_group.h"
+#include "result_table.h"
+
+namespace distbench::worker {
+
+// Returns each trainer's measured epochs (warm-up excluded), trainer order.
+std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, ProcessGroup& global);
+
+}  // namespace distbench::worker

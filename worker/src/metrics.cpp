@@ -1,0 +1,190 @@
+#include "metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/exposer.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace distbench::worker {
+namespace {
+
+using prometheus::Counter;
+using prometheus::Histogram;
+
+// 10 us .. ~84 s in factors of 2: covers a loopback RPC and a slow epoch.
+Histogram::BucketBoundaries secondsBuckets() {
+  Histogram::BucketBoundaries b;
+  for (double v = 1e-5; v < 100; v *= 2) b.push_back(v);
+  return b;
+}
+
+}  // namespace
+
+struct WorkerMetrics::Impl {
+  std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
+  std::unique_ptr<prometheus::Exposer> exposer;
+  std::string endpoint;
+  prometheus::Labels labels;
+
+  Histogram* epoch = nullptr;
+  Histogram* iteration = nullptr;
+  Histogram* forward = nullptr;
+  Histogram* backward = nullptr;
+  Histogram* allreduce = nullptr;
+  Histogram* allreduceWait = nullptr;
+  Histogram* optimizer = nullptr;
+  Counter* examples = nullptr;
+  Counter* epochs = nullptr;
+  Counter* warmupEpochs = nullptr;
+  Counter* allreduceBytes = nullptr;
+  prometheus::Family<Histogram>* rpc = nullptr;
+  prometheus::Family<Histogram>* service = nullptr;
+  prometheus::Family<Counter>* rpcBytes = nullptr;
+
+  std::mutex mutex;  // guards the lazily created per-op series below
+  std::map<std::string, Histogram*> rpcByOp, serviceByOp;
+  std::map<std::string, Counter*> sentByOp, receivedByOp;
+
+  Histogram& histogram(const std::string& name, const std::string& help) {
+    return prometheus::BuildHistogram()
+        .Name(name)
+        .Help(help)
+        .Labels(labels)
+        .Register(*registry)
+        .Add({}, secondsBuckets());
+  }
+  Counter& counter(const std::string& name, const std::string& help,
+                   const prometheus::Labels& extra = {}) {
+    return prometheus::BuildCounter().Name(name).Help(help).Labels(labels).Register(*registry).Add(
+        extra);
+  }
+};
+
+WorkerMetrics::WorkerMetrics(const std::string& benchmark, const std::string& role, int rank,
+                             int port)
+    : impl_(std::make_unique<Impl>()) {
+  auto& m = *impl_;
+  m.labels = {{"benchmark", benchmark}, {"role", role}, {"rank", std::to_string(rank)}};
+  m.epoch = &m.histogram("distbench_epoch_seconds", "Wall time of one measured training epoch.");
+  m.iteration = &m.histogram("distbench_iteration_seconds",
+                             "Wall time of one batch: forward, backward, allreduce, step.");
+  m.forward = &m.histogram("distbench_forward_seconds",
+                           "Forward pass: parameter-server lookups, dense layers, loss.");
+  m.backward = &m.histogram("distbench_backward_seconds",
+                            "Backward pass of the dense part (allreduces overlap it).");
+  m.allreduce = &m.histogram("distbench_allreduce_seconds",
+                             "One DDP gradient bucket's allreduce, launch to completion.");
+  m.allreduceWait = &m.histogram("distbench_allreduce_wait_seconds",
+                                 "Allreduce time left after backward: what overlap did not hide.");
+  m.optimizer = &m.histogram("distbench_optimizer_step_seconds",
+                             "Distributed optimizer step: local SGD plus every PS step RPC.");
+  m.examples = &m.counter("distbench_examples_total", "Training examples processed.");
+  m.epochs = &m.counter("distbench_epochs_total", "Epochs completed, measured.");
+  m.warmupEpochs = &m.counter("distbench_warmup_epochs_total", "Warm-up epochs completed.");
+  m.allreduceBytes = &m.counter("distbench_allreduce_bytes_total", "Bytes allreduced by DDP.");
+  m.rpc = &prometheus::BuildHistogram()
+               .Name("distbench_rpc_seconds")
+               .Help("Trainer-side round trip of one parameter-server call, by op.")
+               .Labels(m.labels)
+               .Register(*m.registry);
+  m.service = &prometheus::BuildHistogram()
+                   .Name("distbench_ps_service_seconds")
+                   .Help("Parameter-server time to serve one request, by op.")
+                   .Labels(m.labels)
+                   .Register(*m.registry);
+  m.rpcBytes = &prometheus::BuildCounter()
+                    .Name("distbench_rpc_bytes_total")
+                    .Help("Parameter-server call payload bytes, by op and direction.")
+                    .Labels(m.labels)
+                    .Register(*m.registry);
+  prometheus::BuildGauge()
+      .Name("distbench_build_info")
+      .Help("Always 1; labels carry the version.")
+      .Labels(m.labels)
+      .Register(*m.registry)
+      .Add({{"version", DISTBENCH_VERSION}})
+      .Set(1);
+
+  if (port > 0) {
+    const std::string address = "0.0.0.0:" + std::to_string(port);
+    try {
+      m.exposer = std::make_unique<prometheus::Exposer>(address);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("metrics: cannot serve on port " + std::to_string(port) + ": " +
+                               e.what());
+    }
+    m.exposer->RegisterCollectable(m.registry);
+    m.endpoint = "http://" + address + "/metrics";
+  }
+}
+
+WorkerMetrics::~WorkerMetrics() = default;
+
+void WorkerMetrics::observeEpoch(double seconds, int64_t examples, bool warmup) {
+  impl_->examples->Increment(static_cast<double>(examples));
+  if (warmup) {
+    impl_->warmupEpochs->Increment();
+    return;
+  }
+  impl_->epochs->Increment();
+  impl_->epoch->Observe(seconds);
+}
+void WorkerMetrics::observeIteration(double s) { impl_->iteration->Observe(s); }
+void WorkerMetrics::observeForward(double s) { impl_->forward->Observe(s); }
+void WorkerMetrics::observeBackward(double s) { impl_->backward->Observe(s); }
+void WorkerMetrics::observeAllreduce(double s, int64_t bytes) {
+  impl_->allreduce->Observe(s);
+  impl_->allreduceBytes->Increment(static_cast<double>(bytes));
+}
+void WorkerMetrics::observeAllreduceWait(double s) { impl_->allreduceWait->Observe(s); }
+void WorkerMetrics::observeOptimizerStep(double s) { impl_->optimizer->Observe(s); }
+
+void WorkerMetrics::observeRpc(const std::string& op, double seconds, int64_t bytesSent,
+                               int64_t bytesReceived) {
+  auto& m = *impl_;
+  Histogram* h;
+  Counter *sent, *received;
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    auto it = m.rpcByOp.find(op);
+    if (it == m.rpcByOp.end()) {
+      m.rpcByOp[op] = &m.rpc->Add({{"op", op}}, secondsBuckets());
+      m.sentByOp[op] = &m.rpcBytes->Add({{"op", op}, {"direction", "sent"}});
+      m.receivedByOp[op] = &m.rpcBytes->Add({{"op", op}, {"direction", "received"}});
+    }
+    h = m.rpcByOp[op];
+    sent = m.sentByOp[op];
+    received = m.receivedByOp[op];
+  }
+  h->Observe(seconds);
+  sent->Increment(static_cast<double>(bytesSent));
+  received->Increment(static_cast<double>(bytesReceived));
+}
+
+void WorkerMetrics::observeService(const std::string& op, double seconds) {
+  auto& m = *impl_;
+  Histogram* h;
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    auto it = m.serviceByOp.find(op);
+    h = it != m.serviceByOp.end() ? it->second
+                                  : (m.serviceByOp[op] = &m.service->Add({{"op", op}},
+                                                                         secondsBuckets()));
+  }
+  h->Observe(seconds);
+}
+
+std::string WorkerMetrics::endpoint() const { return impl_->endpoint; }
+
+void WorkerMetrics::linger(int seconds) const {
+  if (impl_->exposer && seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(seconds));
+}
+
+}  // namespace distbench::worker

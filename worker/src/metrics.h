@@ -1,0 +1,43 @@
+// Prometheus metrics of one rank (docs/metrics.md). Every series carries the
+// labels benchmark, role and rank. Histograms are in seconds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace distbench::worker {
+
+class WorkerMetrics {
+ public:
+  // port 0: record, but serve nothing. Throws if the port cannot be bound.
+  WorkerMetrics(const std::string& benchmark, const std::string& role, int rank, int port);
+  ~WorkerMetrics();
+  WorkerMetrics(const WorkerMetrics&) = delete;
+  WorkerMetrics& operator=(const WorkerMetrics&) = delete;
+
+  // Trainer.
+  void observeEpoch(double seconds, int64_t examples, bool warmup);
+  void observeIteration(double seconds);
+  void observeForward(double seconds);
+  void observeBackward(double seconds);
+  void observeAllreduce(double seconds, int64_t bytes);  // one bucket, launch to done
+  void observeAllreduceWait(double seconds);             // exposed after backward
+  void observeOptimizerStep(double seconds);
+  // op: lookup | push_grad | step; one call to one parameter server.
+  void observeRpc(const std::string& op, double seconds, int64_t bytesSent,
+                  int64_t bytesReceived);
+  // Parameter server: time to serve one request of `op`.
+  void observeService(const std::string& op, double seconds);
+
+  // Where /metrics is served ("" when not).
+  std::string endpoint() const;
+  // Keeps serving for `seconds` so a scraper sees the final samples.
+  void linger(int seconds) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace distbench::worker

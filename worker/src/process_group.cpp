@@ -1,0 +1,90 @@
+#include "process_group.h"
+
+#ifndef USE_C10D_GLOO
+#define USE_C10D_GLOO  // Debian's header is empty without it
+#endif
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/version.h>
+
+#include <vector>
+
+#include "peer_error.h"
+
+namespace distbench::worker {
+
+PendingOp::PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer,
+                     const PeerNamer* namer, std::chrono::milliseconds timeout)
+    : work_(std::move(work)), what_(std::move(what)), peer_(peer), namer_(namer),
+      timeout_(timeout) {}
+PendingOp::PendingOp(PendingOp&&) noexcept = default;
+PendingOp& PendingOp::operator=(PendingOp&&) noexcept = default;
+PendingOp::~PendingOp() = default;
+
+void PendingOp::wait() {
+  if (!work_) return;
+  try {
+    if (!work_->wait(timeout_)) {
+      throw std::runtime_error("not completed");
+    }
+  } catch (const std::exception& e) {
+    std::string who = peer_ >= 0 && namer_ ? (*namer_)(peer_) : std::string("any peer");
+    std::string msg = e.what();
+    // c10d appends a C++ backtrace to its messages; the first line says it all.
+    msg = msg.substr(0, msg.find('\n'));
+    throw PeerError(what_ + " with " + who + " failed after at most " +
+                    std::to_string(timeout_.count() / 1000) + " s: " + msg);
+  }
+}
+
+int PendingOp::sourceRank() const { return work_->sourceRank(); }
+
+void PendingOp::onCompletion(std::function<void()> callback) {
+  work_->getFuture()->addCallback(
+      [callback = std::move(callback)](c10::ivalue::Future&) { callback(); });
+}
+
+ProcessGroup::ProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                           const std::string& hostname, std::chrono::milliseconds timeout,
+                           PeerNamer namer)
+    : rank_(rank), size_(size), timeout_(timeout), namer_(std::move(namer)) {
+  auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+  options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(hostname));
+  // Two worker threads let a bucket's allreduce run while the next is queued.
+  options->threads = 2;
+  gloo_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, size, options);
+}
+
+ProcessGroup::~ProcessGroup() = default;
+
+PendingOp ProcessGroup::send(at::Tensor tensor, int dstRank, int tag) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  return PendingOp(gloo_->send(tensors, dstRank, tag), "send", dstRank, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::recv(at::Tensor tensor, int srcRank, int tag) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  return PendingOp(gloo_->recv(tensors, srcRank, tag), "receive", srcRank, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::recvAnySource(at::Tensor tensor, int tag) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  return PendingOp(gloo_->recvAnysource(tensors, tag), "receive", -1, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::allreduceSum(at::Tensor tensor) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  return PendingOp(gloo_->allreduce(tensors), "allreduce", -1, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::broadcast(at::Tensor tensor, int rootRank) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  c10d::BroadcastOptions opts;
+  opts.rootRank = rootRank;
+  return PendingOp(gloo_->broadcast(tensors, opts), "broadcast", rootRank, &namer_, timeout_);
+}
+
+void ProcessGroup::barrier() {
+  PendingOp(gloo_->barrier(), "barrier", -1, &namer_, timeout_).wait();
+}
+
+}  // namespace distbench::worker

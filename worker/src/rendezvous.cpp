@@ -1,0 +1,110 @@
+#include "rendezvous.h"
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <string>
+#include <vector>
+
+#include "peer_error.h"
+
+namespace distbench::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(rank); }
+
+std::chrono::milliseconds remaining(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return std::max(left, std::chrono::milliseconds(1));
+}
+
+c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
+                                            std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(id.masterPort);
+  options.isServer = id.role == api::Role::Master;
+  options.waitWorkers = false;  // our own check-in below names who is missing
+  options.timeout = timeout;
+  // The master talks to its own store over loopback: its Service address may
+  // not route back to itself.
+  std::string host = options.isServer ? "127.0.0.1" : id.masterAddr;
+  try {
+    return c10::make_intrusive<c10d::TCPStore>(host, options);
+  } catch (const std::exception& e) {
+    if (options.isServer) {
+      throw PeerError("rendezvous: cannot host the store on port " +
+                      std::to_string(id.masterPort) + ": " + firstLine(e.what()));
+    }
+    throw PeerError("rendezvous: cannot reach the master (rank 0) at " + id.masterAddr + ":" +
+                    std::to_string(id.masterPort) + " within " +
+                    std::to_string(timeout.count() / 1000) + " s: " + firstLine(e.what()));
+  }
+}
+
+void checkIn(c10d::Store& store, const WorkerIdentity& id) {
+  if (store.add(joinedKey(id.rank) + "/count", 1) > 1) {
+    throw PeerError("rendezvous: " + id.label() + " joined twice: is another process running " +
+                    "with the same RANK?");
+  }
+  std::string label = id.label();
+  store.set(joinedKey(id.rank), std::vector<uint8_t>(label.begin(), label.end()));
+}
+
+// Waits for every rank's check-in key; on timeout, names those never seen.
+void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_point deadline,
+                   std::chrono::milliseconds total) {
+  std::vector<std::string> keys;
+  for (int r = 0; r < id.worldSize; ++r) keys.push_back(joinedKey(r));
+  try {
+    store.wait(keys, remaining(deadline));
+    return;
+  } catch (const std::exception& e) {
+    std::string missing;
+    try {
+      for (int r = 0; r < id.worldSize; ++r) {
+        if (!store.check({joinedKey(r)})) {
+          missing += (missing.empty() ? "" : ", ") +
+                     describeRank(id.numParameterServers, id.numTrainers, r);
+        }
+      }
+    } catch (const std::exception&) {
+      missing = "unknown: the store at rank 0 is gone (" + firstLine(e.what()) + ")";
+    }
+    throw PeerError("rendezvous timed out after " + std::to_string(total.count() / 1000) +
+                    " s: missing " + (missing.empty() ? firstLine(e.what()) : missing));
+  }
+}
+
+}  // namespace
+
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
+  const auto deadline = Clock::now() + timeouts.rendezvous;
+  store_ = connectStore(id, timeouts.rendezvous);
+  checkIn(*store_, id);
+  awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
+
+  const int P = id.numParameterServers;
+  const int T = id.numTrainers;
+  global_ = std::make_unique<ProcessGroup>(
+      c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
+      id.bindAddress, timeouts.peer, [P, T](int r) { return describeRank(P, T, r); });
+  if (id.role == api::Role::Trainer) {
+    trainers_ = std::make_unique<ProcessGroup>(
+        c10::make_intrusive<c10d::PrefixStore>("trainers", store_), id.roleIndex, T,
+        id.bindAddress, timeouts.peer,
+        [P, T](int i) { return describeRank(P, T, 1 + P + i); });
+  }
+}
+
+Rendezvous::~Rendezvous() = default;
+
+ProcessGroup& Rendezvous::trainers() {
+  if (!trainers_) throw std::logic_error("only trainers have the trainer group");
+  return *trainers_;
+}
+
+}  // namespace distbench::worker

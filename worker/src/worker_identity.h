@@ -1,0 +1,35 @@
+// Who this process is, from the environment the renderer sets (DESIGN.md).
+#pragma once
+
+#include <string>
+
+#include "distbench/api/renderer.h"
+
+namespace distbench::worker {
+
+struct WorkerIdentity {
+  api::Role role = api::Role::Master;
+  int rank = 0;
+  int roleIndex = 0;
+  int worldSize = 0;
+  int numParameterServers = 0;
+  int numTrainers = 0;
+  std::string masterAddr;
+  int masterPort = 0;
+  std::string configPath;
+  std::string benchmarkName;
+  int metricsPort = 0;          // 0: no /metrics endpoint
+  int metricsLingerSeconds = 0;
+  std::string bindAddress;      // where this rank's Gloo device listens
+
+  std::string label() const;    // "ps1 (rank 2)"
+};
+
+// Reads RANK, WORLD_SIZE, ... and checks they agree with each other.
+// Throws std::runtime_error naming the variable at fault.
+WorkerIdentity identityFromEnvironment();
+
+// "ps1 (rank 2)" for any global rank of the given layout.
+std::string describeRank(int numParameterServers, int numTrainers, int globalRank);
+
+}  // namespace distbench::worker

@@ -1,0 +1,159 @@
+// distbench-worker: one binary, three roles (master, ps, trainer), chosen by
+// the environment the renderer sets. Exit status: 0 success, 1 a failure at
+// run time (the message names the rank at fault), 2 bad flags or config.
+#include <ATen/Parallel.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "distbench/api/spec_error.h"
+#include "distbench/api/spec_yaml.h"
+#include "host_info.h"
+#include "master.h"
+#include "metrics.h"
+#include "parameter_server.h"
+#include "rendezvous.h"
+#include "report.h"
+#include "result_table.h"
+#include "trainer.h"
+#include "worker_identity.h"
+
+namespace {
+
+using namespace distbench;
+using namespace distbench::worker;
+
+constexpr const char* kUsage =
+    "usage: distbench-worker [--config FILE] [--report FILE] [--dump-state DIR]\n"
+    "  Role, rank and rendezvous come from the environment (RANK, WORLD_SIZE,\n"
+    "  MASTER_ADDR, MASTER_PORT, DISTBENCH_ROLE, DISTBENCH_ROLE_INDEX,\n"
+    "  DISTBENCH_NUM_PS, DISTBENCH_NUM_TRAINERS; DISTBENCH_CONFIG for the config).\n"
+    "  --report FILE     master only: write the JSON report there\n"
+    "  --dump-state DIR  write final parameters (tests, audits)\n";
+
+struct Flags {
+  std::string config;
+  std::string report;
+  std::string dumpState;
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Flags parseFlags(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--config") f.config = value();
+    else if (arg == "--report") f.report = value();
+    else if (arg == "--dump-state") f.dumpState = value();
+    else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else {
+      throw UsageError("unknown flag " + arg);
+    }
+  }
+  return f;
+}
+
+void checkTopology(const WorkerIdentity& id, const api::DistBenchmark& b) {
+  if (b.spec.topology.parameterServers != id.numParameterServers ||
+      b.spec.topology.trainers != id.numTrainers) {
+    throw UsageError("environment says " + std::to_string(id.numParameterServers) + " PS / " +
+                     std::to_string(id.numTrainers) + " trainers but the config's spec.topology "
+                     "says " + std::to_string(b.spec.topology.parameterServers) + " / " +
+                     std::to_string(b.spec.topology.trainers));
+  }
+}
+
+void printBanner(const api::DistBenchmark& b) {
+  std::printf("-------------------------------------------\n");
+  std::printf("                  Info                     \n");
+  std::printf("-------------------------------------------\n\n");
+  std::printf("* distbench version: %s\n", DISTBENCH_VERSION);
+  std::printf("* PyTorch (LibTorch) version: %s\n", TORCH_VERSION);
+  std::printf("* Distributed backend: %s\n", api::toString(b.spec.runtime.backend));
+  std::printf("* Device: %s\n", api::toString(b.spec.runtime.device));
+  std::printf("* Topology: %d trainers, %d parameter servers, 1 master\n\n",
+              b.spec.topology.trainers, b.spec.topology.parameterServers);
+  std::printf("-------------------------------------------\n");
+  std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
+  std::printf("-------------------------------------------\n");
+}
+
+int run(const Flags& flags) {
+  const WorkerIdentity id = identityFromEnvironment();
+  const std::string configPath = flags.config.empty() ? id.configPath : flags.config;
+  if (configPath.empty()) throw UsageError("no config: pass --config or set DISTBENCH_CONFIG");
+  const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
+  checkTopology(id, benchmark);
+  const auto& runtime = benchmark.spec.runtime;
+  at::set_num_threads(1);
+
+  WorkerMetrics metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
+  RendezvousTimeouts timeouts;
+  timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
+  timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);
+  Rendezvous rendezvous(id, timeouts);
+  std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
+            << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
+
+  const bool progress = std::getenv("DISTBENCH_PROGRESS") != nullptr;
+  switch (id.role) {
+    case api::Role::Master: {
+      std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
+      printBanner(benchmark);
+      std::printf("\n%s", formatResultTable(results).c_str());
+      std::fflush(stdout);
+      if (!flags.report.empty()) {
+        ReportInput report{&benchmark, results, readHostInfo(), TORCH_VERSION};
+        writeReport(flags.report, report);
+        std::cerr << "master: report written to " << flags.report << "\n";
+      }
+      break;
+    }
+    case api::Role::ParameterServer:
+      runParameterServer(id, rendezvous.global(), metrics,
+                         {benchmark.spec.benchmark.hybridDDPRPC.parameterServerMode,
+                          flags.dumpState});
+      break;
+    case api::Role::Trainer:
+      runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+      break;
+  }
+  metrics.linger(id.metricsLingerSeconds);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string who = "distbench-worker";
+  if (const char* role = std::getenv(api::kEnvRole)) {
+    who += std::string(" ") + role + (std::getenv(api::kEnvRoleIndex) && std::string(role) != "master"
+                                          ? std::getenv(api::kEnvRoleIndex)
+                                          : "");
+  }
+  try {
+    return run(parseFlags(argc, argv));
+  } catch (const UsageError& e) {
+    std::cerr << who << ": " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const api::SpecError& e) {
+    std::cerr << who << ": invalid config:\n" << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::string msg = e.what();
+    std::cerr << who << ": error: " << msg.substr(0, msg.find("\nException raised from")) << "\n";
+    return 1;
+  }
+}

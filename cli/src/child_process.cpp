@@ -1,0 +1,245 @@
+#include "child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <system_error>
+
+extern char** environ;
+
+namespace distbench::cli {
+namespace {
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  Pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "pipe2");
+    read = fds[0];
+    write = fds[1];
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  ~Pipe() {
+    closeFd(read);
+    closeFd(write);
+  }
+};
+
+ExitStatus fromWaitStatus(int status) {
+  ExitStatus exit;
+  if (WIFSIGNALED(status)) {
+    exit.signaled = true;
+    exit.signal = WTERMSIG(status);
+  } else {
+    exit.code = WEXITSTATUS(status);
+  }
+  return exit;
+}
+
+// Everything the child needs is built before fork(): between fork and exec
+// only async-signal-safe calls are allowed, so no allocation there.
+std::vector<std::string> mergedEnvironment(const ChildProcess::Env& overrides) {
+  std::set<std::string> overridden;
+  for (const auto& [name, value] : overrides) overridden.insert(name);
+  std::vector<std::string> merged;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    std::string variable(*entry);
+    std::string name = variable.substr(0, variable.find('='));
+    if (!overridden.count(name)) merged.push_back(std::move(variable));
+  }
+  for (const auto& [name, value] : overrides) merged.push_back(name + "=" + value);
+  return merged;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> result;
+  for (auto& s : strings) result.push_back(s.data());
+  result.push_back(nullptr);
+  return result;
+}
+
+[[noreturn]] void childFail(int errorPipe, int error) {
+  ssize_t ignored = ::write(errorPipe, &error, sizeof error);
+  (void)ignored;
+  ::_exit(127);
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+  if (!signaled) return "exited with status " + std::to_string(code);
+  const char* name = ::strsignal(signal);
+  std::string text = "killed by signal " + std::to_string(signal);
+  if (name) text += std::string(" (") + name + ")";
+  return text;
+}
+
+ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env& env) {
+  if (argv.empty()) throw SpawnError("empty command");
+
+  std::vector<std::string> args = argv;
+  std::vector<char*> argPointers = pointers(args);
+  std::vector<std::string> environment = mergedEnvironment(env);
+  std::vector<char*> envPointers = pointers(environment);
+
+  Pipe out;
+  Pipe err;
+  Pipe execStatus;  // CLOEXEC: EOF means exec succeeded, an int means errno
+  const pid_t parent = ::getpid();
+
+  // Block every signal across fork so that our handlers (SIGINT, SIGTERM)
+  // cannot run in the child before it resets them.
+  sigset_t all;
+  sigset_t previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    throw std::system_error(error, std::generic_category(), "fork");
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    // If distbench dies without tearing down (SIGKILL, a crash), the rank
+    // goes too instead of running on, holding ports, with no one to report to.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // parent died before prctl
+
+    // Handlers are reset by exec, ignored signals are not: a worker that
+    // inherits SIGPIPE ignored or SIGTERM ignored would misbehave.
+    for (int sig = 1; sig < NSIG; ++sig) {
+      if (sig == SIGKILL || sig == SIGSTOP) continue;
+      ::signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
+
+    int devNull = ::open("/dev/null", O_RDONLY);
+    if (devNull < 0) childFail(execStatus.write, errno);
+    if (::dup2(devNull, STDIN_FILENO) < 0) childFail(execStatus.write, errno);
+    if (::dup2(out.write, STDOUT_FILENO) < 0) childFail(execStatus.write, errno);
+    if (::dup2(err.write, STDERR_FILENO) < 0) childFail(execStatus.write, errno);
+    ::execvpe(argPointers[0], argPointers.data(), envPointers.data());
+    childFail(execStatus.write, errno);
+  }
+
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  // Also from this side, so the group exists whichever process runs first;
+  // EACCES once the child has exec'd is expected and harmless.
+  ::setpgid(pid, pid);
+
+  ChildProcess child;
+  child.pid_ = pid;
+  closeFd(out.write);
+  closeFd(err.write);
+  closeFd(execStatus.write);
+
+  int childErrno = 0;
+  ssize_t n;
+  do {
+    n = ::read(execStatus.read, &childErrno, sizeof childErrno);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    child.pid_ = -1;
+    throw SpawnError(argv[0] + ": " + std::strerror(childErrno));
+  }
+
+  child.stdoutFd_ = out.read;
+  child.stderrFd_ = err.read;
+  out.read = -1;
+  err.read = -1;
+  for (int fd : {child.stdoutFd_, child.stderrFd_}) {
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  }
+  return child;
+}
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept
+    : pid_(other.pid_),
+      stdoutFd_(other.stdoutFd_),
+      stderrFd_(other.stderrFd_),
+      exit_(other.exit_) {
+  other.pid_ = -1;
+  other.stdoutFd_ = -1;
+  other.stderrFd_ = -1;
+}
+
+ChildProcess& ChildProcess::operator=(ChildProcess&& other) noexcept {
+  if (this != &other) {
+    release();
+    pid_ = other.pid_;
+    stdoutFd_ = other.stdoutFd_;
+    stderrFd_ = other.stderrFd_;
+    exit_ = other.exit_;
+    other.pid_ = -1;
+    other.stdoutFd_ = -1;
+    other.stderrFd_ = -1;
+  }
+  return *this;
+}
+
+ChildProcess::~ChildProcess() { release(); }
+
+void ChildProcess::release() {
+  if (running()) {
+    ::kill(-pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    exit_ = fromWaitStatus(status);
+  }
+  closeStdout();
+  closeStderr();
+}
+
+void ChildProcess::closeStdout() { closeFd(stdoutFd_); }
+void ChildProcess::closeStderr() { closeFd(stderrFd_); }
+
+std::optional<ExitStatus> ChildProcess::pollExit() {
+  if (!running()) return exit_;
+  siginfo_t info{};
+  // WNOWAIT leaves the child a zombie: its pid, and with it the group id,
+  // stays ours while we kill the rest of the group.
+  while (::waitid(P_PID, pid_, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitid");
+  }
+  if (info.si_pid == 0) return std::nullopt;
+  ::kill(-pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0) {
+    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+  }
+  exit_ = fromWaitStatus(status);
+  return exit_;
+}
+
+void ChildProcess::signalGroup(int sig) {
+  if (running()) ::kill(-pid_, sig);
+}
+
+void ChildProcess::abandon() {
+  pid_ = -1;
+  closeStdout();
+  closeStderr();
+}
+
+}  // namespace distbench::cli

@@ -1,0 +1,11 @@
+// distbench's exit statuses (docs/cli.md). 2 always means nothing was run.
+#pragma once
+
+namespace distbench::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // the run started and did not succeed
+inline constexpr int kExitUsage = 2;   // bad command line, spec file or worker path
+// Interrupted runs exit 128 + the signal number, as a shell reports them.
+
+}  // namespace distbench::cli

@@ -1,0 +1,206 @@
+#include "run_command.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "arg_parser.h"
+#include "commands.h"
+#include "distbench/api/renderer.h"
+#include "exit_codes.h"
+#include "free_ports.h"
+#include "local_launcher.h"
+#include "local_wiring.h"
+#include "run_output.h"
+#include "signal_watcher.h"
+#include "temp_dir.h"
+
+namespace distbench::cli {
+
+const char* const kRunUsage = R"USAGE(usage: distbench run FILE | --preset NAME [flags]
+
+Run a DistBenchmark as local processes on 127.0.0.1: one distbench-worker per
+rank (master, parameter servers, trainers), wired exactly as the operator
+wires pods, with free ports picked for the rendezvous store and each rank's
+/metrics. Rank logs go to stderr prefixed with the rank ("[trainer0] ..."),
+the master's result table to stdout. The first rank to fail stops the run.
+
+flags:
+  --preset NAME             a built-in benchmark instead of FILE (default, tutorial)
+  --worker PATH             the worker binary (default: distbench-worker beside distbench)
+  --report FILE             where the master writes the JSON report
+                            (default: <name>-report.json in the current directory)
+  --no-report               write no report
+  --dump-state DIR          pass --dump-state DIR to every rank
+  --metrics-linger SECONDS  keep each rank's /metrics up this long after it
+                            finishes (default: 0)
+  --timeout SECONDS         stop the whole run after this long (default: 3600)
+  --grace-period SECONDS    between SIGTERM and SIGKILL when stopping ranks (default: 5)
+
+exit status: 0 every rank succeeded; 1 a rank failed, could not start, or the
+run timed out; 2 bad command line, spec or worker path (nothing was started);
+130/143 interrupted by SIGINT/SIGTERM
+)USAGE";
+
+namespace {
+
+std::chrono::milliseconds toMillis(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(std::llround(seconds * 1000.0)));
+}
+
+std::string plural(std::size_t n, const char* singular, const char* pluralForm) {
+  return std::to_string(n) + " " + (n == 1 ? singular : pluralForm);
+}
+
+}  // namespace
+
+RunSettings parseRunArgs(const std::vector<std::string>& args) {
+  ParsedArgs parsed = ArgParser({{"--preset", true},
+                                 {"--worker", true},
+                                 {"--report", true},
+                                 {"--no-report", false},
+                                 {"--dump-state", true},
+                                 {"--metrics-linger", true},
+                                 {"--timeout", true},
+                                 {"--grace-period", true}})
+                          .parse(args);
+  RunSettings settings;
+  if (parsed.has("--help")) {
+    settings.help = true;
+    return settings;
+  }
+  settings.source = specSourceFrom(parsed);
+  if (auto worker = parsed.value("--worker")) {
+    if (worker->empty()) throw UsageError("--worker needs a path");
+    settings.workerBinary = *worker;
+  }
+  if (parsed.has("--report") && parsed.has("--no-report")) {
+    throw UsageError("--report and --no-report contradict each other");
+  }
+  if (auto report = parsed.value("--report")) {
+    if (report->empty()) throw UsageError("--report needs a file name");
+    settings.reportPath = *report;
+  }
+  settings.writeReport = !parsed.has("--no-report");
+  if (auto dir = parsed.value("--dump-state")) {
+    if (dir->empty()) throw UsageError("--dump-state needs a directory");
+    settings.dumpStateDir = *dir;
+  }
+  if (auto linger = parsed.value("--metrics-linger")) {
+    settings.metricsLingerSeconds = parseNonNegativeIntFlag("--metrics-linger", *linger);
+  }
+  if (auto timeout = parsed.value("--timeout")) {
+    double seconds = parseSecondsFlag("--timeout", *timeout);
+    if (seconds <= 0) throw UsageError("--timeout must be more than 0 seconds");
+    settings.timeout = toMillis(seconds);
+  }
+  if (auto grace = parsed.value("--grace-period")) {
+    settings.gracePeriod = toMillis(parseSecondsFlag("--grace-period", *grace));
+  }
+  return settings;
+}
+
+std::string executableDirectory() {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return ".";
+  return self.parent_path().string();
+}
+
+int runCommand(const std::vector<std::string>& args) {
+  RunSettings settings = parseRunArgs(args);
+  if (settings.help) {
+    std::cout << kRunUsage;
+    return kExitOk;
+  }
+
+  std::optional<api::DistBenchmark> benchmark = loadSpec(settings.source, std::cerr);
+  if (!benchmark) return kExitUsage;
+
+  std::string worker = settings.workerBinary.empty()
+                           ? executableDirectory() + "/distbench-worker"
+                           : settings.workerBinary;
+  // Checked here, before anything starts, so that a missing build reads as a
+  // usage problem rather than as a rank that failed.
+  if (worker.find('/') != std::string::npos && ::access(worker.c_str(), X_OK) != 0) {
+    std::cerr << "distbench: cannot use worker " << worker << ": " << std::strerror(errno)
+              << " (build distbench-worker, or pass --worker PATH)\n";
+    return kExitUsage;
+  }
+
+  // A Ctrl-C from here on reaches the launcher as a teardown request, even
+  // one that arrives before the first rank is started.
+  SignalWatcher signals;
+  // A closed stdout (`distbench run | head`) must not kill us with ranks
+  // still running; writes just fail.
+  ::signal(SIGPIPE, SIG_IGN);
+
+  TempDir tempDir;
+  api::RenderOptions renderOptions;
+  renderOptions.masterAddr = "127.0.0.1";
+  renderOptions.workerBinary = worker;
+  renderOptions.configPath = tempDir.path() + "/config.yaml";
+  api::RenderedBenchmark rendered = api::render(*benchmark, renderOptions);
+  {
+    std::ofstream config(renderOptions.configPath);
+    config << rendered.configYaml;
+    config.close();
+    if (!config) {
+      std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
+      return kExitFailed;
+    }
+  }
+
+  LocalWiring wiring;
+  std::vector<int> ports = pickFreePorts(static_cast<int>(rendered.ranks.size()) + 1);
+  wiring.masterPort = ports[0];
+  wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
+  wiring.metricsLingerSeconds = settings.metricsLingerSeconds;
+  if (settings.writeReport) {
+    std::string report = settings.reportPath.empty() ? benchmark->metadata.name + "-report.json"
+                                                     : settings.reportPath;
+    // Absolute, so the path in our messages is the one the master writes.
+    wiring.reportPath = std::filesystem::absolute(report).string();
+  }
+  wiring.dumpStateDir = settings.dumpStateDir;
+  wireForLocalRun(rendered.ranks, wiring);
+
+  const api::TopologySpec& topology = benchmark->spec.topology;
+  TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
+  output.log("distbench: running " + benchmark->metadata.name + " locally: 1 master, " +
+             plural(topology.parameterServers, "parameter server", "parameter servers") + ", " +
+             plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
+             std::to_string(wiring.masterPort));
+
+  LaunchOptions launchOptions;
+  launchOptions.gracePeriod = settings.gracePeriod;
+  launchOptions.timeout = settings.timeout;
+  launchOptions.interruptFd = signals.fd();
+  auto started = std::chrono::steady_clock::now();
+  LaunchResult result = LocalLauncher(rendered.ranks, output, launchOptions).run();
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  if (result.outcome == LaunchOutcome::Succeeded) {
+    char took[32];
+    std::snprintf(took, sizeof took, "%.1f s", elapsed);
+    output.log("distbench: all " + std::to_string(rendered.ranks.size()) + " ranks finished in " +
+               took);
+    if (!wiring.reportPath.empty()) {
+      if (std::filesystem::exists(wiring.reportPath)) {
+        output.log("distbench: report written to " + wiring.reportPath);
+      } else {
+        output.log("distbench: the master wrote no report to " + wiring.reportPath);
+      }
+    }
+  }
+  output.clearStatus();
+  return result.exitCode;
+}
+
+}  // namespace distbench::cli

@@ -1,0 +1,33 @@
+// `distbench run`: a whole benchmark as local processes on 127.0.0.1, wired
+// by the same renderer the operator uses.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "spec_source.h"
+
+namespace distbench::cli {
+
+struct RunSettings {
+  SpecSource source;
+  std::string workerBinary;  // empty: distbench-worker beside this executable
+  bool writeReport = true;
+  std::string reportPath;    // empty: "<name>-report.json" in the current directory
+  std::string dumpStateDir;  // empty: no --dump-state
+  // No scraper watches a local run, so nothing is lost by exiting at once.
+  int metricsLingerSeconds = 0;
+  std::chrono::milliseconds timeout{std::chrono::hours(1)};
+  std::chrono::milliseconds gracePeriod{std::chrono::seconds(5)};
+  bool help = false;
+};
+
+// Throws UsageError naming the offending flag.
+RunSettings parseRunArgs(const std::vector<std::string>& args);
+
+// The directory of the running executable (/proc/self/exe), for finding
+// distbench-worker next to it.
+std::string executableDirectory();
+
+}  // namespace distbench::cli

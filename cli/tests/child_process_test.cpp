@@ -1,0 +1,106 @@
+#include "child_process.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "launcher_test_util.h"
+
+namespace distbench::cli {
+namespace {
+
+ExitStatus waitFor(ChildProcess& child) {
+  for (int i = 0; i < 500; ++i) {
+    if (auto status = child.pollExit()) return *status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ADD_FAILURE() << "child " << child.pid() << " did not exit within 5 s";
+  return {};
+}
+
+std::string readAll(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (int i = 0; i < 500; ++i) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, n);
+    } else if (n == 0) {
+      return text;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  return text;
+}
+
+TEST(ExitStatus, Describe) {
+  EXPECT_EQ((ExitStatus{false, 1, 0}).describe(), "exited with status 1");
+  EXPECT_EQ((ExitStatus{true, 0, SIGKILL}).describe(), "killed by signal 9 (Killed)");
+  EXPECT_EQ((ExitStatus{true, 0, SIGTERM}).describe(), "killed by signal 15 (Terminated)");
+  EXPECT_TRUE((ExitStatus{false, 0, 0}).success());
+  EXPECT_FALSE((ExitStatus{true, 0, SIGTERM}).success());
+}
+
+TEST(ChildProcess, ExitCodeAndBothStreams) {
+  ChildProcess child = ChildProcess::spawn({"sh", "-c", "echo out; echo err >&2; exit 4"}, {});
+  EXPECT_EQ(readAll(child.stdoutFd()), "out\n");
+  EXPECT_EQ(readAll(child.stderrFd()), "err\n");
+  ExitStatus status = waitFor(child);
+  EXPECT_FALSE(status.signaled);
+  EXPECT_EQ(status.code, 4);
+  EXPECT_FALSE(child.running());
+}
+
+TEST(ChildProcess, StdinIsDevNull) {
+  ChildProcess child = ChildProcess::spawn({"cat"}, {});
+  EXPECT_EQ(readAll(child.stdoutFd()), "");
+  EXPECT_TRUE(waitFor(child).success());
+}
+
+TEST(ChildProcess, RunsInItsOwnProcessGroup) {
+  ChildProcess child = ChildProcess::spawn({"sh", "-c", "cut -d' ' -f5 /proc/$$/stat"}, {});
+  std::string pgid = readAll(child.stdoutFd());
+  waitFor(child);
+  EXPECT_EQ(std::stoi(pgid), child.pid());
+}
+
+TEST(ChildProcess, MissingProgramIsASpawnError) {
+  try {
+    ChildProcess::spawn({"/no/such/program"}, {});
+    FAIL() << "expected SpawnError";
+  } catch (const SpawnError& error) {
+    EXPECT_STREQ(error.what(), "/no/such/program: No such file or directory");
+  }
+  EXPECT_THROW(ChildProcess::spawn({}, {}), SpawnError);
+}
+
+TEST(ChildProcess, SignalsIgnoredByUsAreNotIgnoredByTheChild) {
+  struct sigaction ignore {};
+  struct sigaction previous {};
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGTERM, &ignore, &previous), 0);
+  ChildProcess child = ChildProcess::spawn({"sleep", "30"}, {});
+  ::sigaction(SIGTERM, &previous, nullptr);
+  child.signalGroup(SIGTERM);
+  ExitStatus status = waitFor(child);
+  EXPECT_TRUE(status.signaled);
+  EXPECT_EQ(status.signal, SIGTERM);
+}
+
+TEST(ChildProcess, DestructorKillsARunningChild) {
+  pid_t pid;
+  {
+    ChildProcess child = ChildProcess::spawn({"sleep", "60"}, {});
+    pid = child.pid();
+    ASSERT_TRUE(child.running());
+  }
+  EXPECT_TRUE(testing::processGone(pid));
+}
+
+}  // namespace
+}  // namespace distbench::cli

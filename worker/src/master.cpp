@@ -12,20 +12,21 @@
 namespace distbench::worker {
 namespace {
 
-// Sends the same header to each rank and waits for each one's ack.
+// Sends headers[i] to ranks[i] (parameter servers) and waits for each reply.
 void callEach(ProcessGroup& global, const std::vector<int>& ranks,
-              const std::vector<Header>& headers) {
-  std::vector<at::Tensor> sent, acks;
-  std::vector<PendingOp> sends, replies;
+              const std::vector<Header>& headers, MessageSizes sizes) {
+  std::vector<at::Tensor> requests, replies;
+  std::vector<PendingOp> sends, received;
   for (size_t i = 0; i < ranks.size(); ++i) {
-    sent.push_back(packHeader(headers[i]));
-    sends.push_back(global.send(sent.back(), ranks[i], kTagRequest));
+    replies.push_back(newMessage(sizes.reply));
+    received.push_back(global.recv(replies.back(), ranks[i], kTagReply));
   }
-  for (int rank : ranks) {
-    acks.push_back(ackTensor());
-    replies.push_back(global.recv(acks.back(), rank, kTagReply));
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    requests.push_back(newMessage(sizes.request));
+    writeHeader(requests.back(), headers[i]);
+    sends.push_back(global.send(requests.back(), ranks[i], kTagRequest));
   }
-  for (auto& r : replies) r.wait();
+  for (auto& r : received) r.wait();
   for (auto& s : sends) s.wait();
 }
 
@@ -67,7 +68,7 @@ std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, Proces
                       benchmark.spec.benchmark.seed, doubleBits(hybrid.learningRate), 0});
     shutdown.push_back({static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
   }
-  callEach(global, psRanks, create);
+  callEach(global, psRanks, create, messageSizes(hybrid));
   std::cerr << "master: " << P << " embedding shard(s) of " << hybrid.numEmbeddings << "x"
             << hybrid.embeddingDim << " created; starting " << T << " trainer(s)\n";
   sendToTrainers(global, topology, Op::Start);
@@ -106,7 +107,7 @@ std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, Proces
   }
 
   // Parameter servers first (they may dump state), then release the trainers.
-  callEach(global, psRanks, shutdown);
+  callEach(global, psRanks, shutdown, messageSizes(hybrid));
   sendToTrainers(global, topology, Op::Finish);
   return results;
 }

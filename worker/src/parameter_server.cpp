@@ -3,11 +3,13 @@
 #include <ATen/ATen.h>
 
 #include <chrono>
-#include <deque>
-#include <iostream>
+#include <condition_variable>
+#include <exception>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "embedding_shard.h"
@@ -20,181 +22,222 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Request {
-  Header header;
-  int source = -1;
-  at::Tensor payload;
-};
-
 class Server {
  public:
   Server(const WorkerIdentity& id, ProcessGroup& global, WorkerMetrics& metrics,
          const ParameterServerOptions& options)
-      : id_(id), global_(global), metrics_(metrics), options_(options),
+      : id_(id),
+        global_(global),
+        metrics_(metrics),
+        options_(options),
+        sizes_(messageSizes(options.spec)),
         contexts_(id.numTrainers) {}
 
   void run() {
-    for (;;) {
-      Request request = receive();
-      const auto start = Clock::now();
-      const Op op = static_cast<Op>(request.header[0]);
-      if (op == Op::Shutdown) {
-        shutdown(request);
-        return;
-      }
-      if (op == Op::Lookup && !lookupMayProceed(request.header[2])) {
-        deferred_.push_back(std::move(request));
-        continue;
-      }
-      serve(request);
-      metrics_.observeService(toString(op), secondsSince(start));
-      if (op == Op::Step) serveDeferredLookups();
+    std::vector<std::thread> threads;
+    threads.emplace_back([this] { guarded([this] { servePeer(api::masterRank()); }); });
+    api::TopologySpec topology;
+    topology.parameterServers = id_.numParameterServers;
+    topology.trainers = id_.numTrainers;
+    for (int t = 0; t < id_.numTrainers; ++t) {
+      const int rank = api::trainerRank(topology, t);
+      threads.emplace_back([this, rank] { guarded([this, rank] { servePeer(rank); }); });
     }
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return error_ || shutDown_; });
+    if (error_) {
+      // Other threads may sit in receives that only time out later; the
+      // process is about to exit with this error, so do not wait for them.
+      for (auto& t : threads) t.detach();
+      std::rethrow_exception(error_);
+    }
+    lock.unlock();
+    for (auto& t : threads) t.join();
   }
 
  private:
-  static double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-  }
-
-  Request receive() {
-    Request r;
-    at::Tensor header = emptyHeader();
-    PendingOp op = global_.recvAnySource(header, kTagRequest);
+  template <typename F>
+  void guarded(F&& body) {
     try {
-      op.wait();
-    } catch (const PeerError& e) {
-      throw PeerError(std::string("parameter server idle: ") + e.what() +
-                      " (no request from any trainer or the master)");
+      body();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      changed_.notify_all();
     }
-    r.source = op.sourceRank();
-    r.header = unpackHeader(header);
-    const Op kind = static_cast<Op>(r.header[0]);
-    if (kind == Op::Lookup || kind == Op::PushGrad) {
-      checkTrainer(r);
-      r.payload = kind == Op::Lookup ? at::empty({r.header[3] + r.header[4]}, at::kLong)
-                                     : at::empty({r.header[3], r.header[4]}, at::kFloat);
-      global_.recv(r.payload, r.source, kTagPayload).wait();
-    } else if (kind == Op::Step) {
-      checkTrainer(r);
-    } else if (kind != Op::CreateShard && kind != Op::Shutdown) {
-      throw std::runtime_error("parameter server: unexpected message " +
-                               std::to_string(r.header[0]) + " from " +
-                               global_.peerName(r.source));
-    }
-    return r;
   }
 
-  void checkTrainer(const Request& r) {
-    const int64_t trainer = r.header[1];
-    if (trainer < 0 || trainer >= id_.numTrainers ||
-        api::trainerRank(topology(), static_cast<int>(trainer)) != r.source) {
+  // Receives from one peer, double-buffered: the next receive is posted
+  // before this request is served, so the peer's next send finds it waiting.
+  void servePeer(int rank) {
+    at::Tensor buffers[2] = {newMessage(sizes_.request), newMessage(sizes_.request)};
+    at::Tensor reply = newMessage(sizes_.reply);
+    PendingOp pendingReply;
+    int current = 0;
+    PendingOp next = global_.recv(buffers[current], rank, kTagRequest);
+    for (;;) {
+      next.wait();
+      const at::Tensor& message = buffers[current];
+      const Header h = readHeader(message);
+      const Op op = static_cast<Op>(h[0]);
+      if (op == Op::Done || op == Op::Shutdown) {
+        pendingReply.wait();
+        finish(rank, op);
+        return;
+      }
+      current ^= 1;
+      next = global_.recv(buffers[current], rank, kTagRequest);
+      // The previous reply must be out before its buffer is rewritten.
+      pendingReply.wait();
+      const auto start = Clock::now();
+      serve(rank, h, message, reply);
+      pendingReply = global_.send(reply, rank, kTagReply);
+      metrics_.observeService(toString(op), std::chrono::duration<double>(Clock::now() - start).count());
+    }
+  }
+
+  void checkTrainer(int rank, const Header& h) {
+    api::TopologySpec topology;
+    topology.parameterServers = id_.numParameterServers;
+    topology.trainers = id_.numTrainers;
+    if (h[1] < 0 || h[1] >= id_.numTrainers ||
+        api::trainerRank(topology, static_cast<int>(h[1])) != rank) {
       throw std::runtime_error("parameter server: request claims trainer " +
-                               std::to_string(trainer) + " but came from " +
-                               global_.peerName(r.source));
+                               std::to_string(h[1]) + " but came from " + global_.peerName(rank));
     }
     if (!shard_) {
-      throw std::runtime_error("parameter server: " + global_.peerName(r.source) +
+      throw std::runtime_error("parameter server: " + global_.peerName(rank) +
                                " called before the master created the shard");
     }
   }
 
-  api::TopologySpec topology() const {
-    api::TopologySpec t;
-    t.parameterServers = id_.numParameterServers;
-    t.trainers = id_.numTrainers;
-    return t;
-  }
-
-  // Sync mode: step s reads the table only after all of step s-1 is applied.
-  bool lookupMayProceed(int64_t step) const {
-    if (options_.mode == api::ParameterServerMode::Async || step == 0) return true;
-    auto it = stepsApplied_.find(step - 1);
-    return it != stepsApplied_.end() && it->second == id_.numTrainers;
-  }
-
-  void serveDeferredLookups() {
-    for (auto it = deferred_.begin(); it != deferred_.end();) {
-      if (lookupMayProceed(it->header[2])) {
-        const auto start = Clock::now();
-        serve(*it);
-        metrics_.observeService("lookup", secondsSince(start));
-        it = deferred_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-
-  void serve(Request& r) {
-    switch (static_cast<Op>(r.header[0])) {
+  void serve(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
+    const Op op = static_cast<Op>(h[0]);
+    Header out{h[0], 0, 0, 0, 0, 0, 0, 0};
+    switch (op) {
       case Op::CreateShard: {
         ShardConfig config;
-        config.shardIndex = static_cast<int>(r.header[1]);
-        config.numEmbeddings = r.header[2];
-        config.embeddingDim = r.header[3];
-        config.mode = static_cast<api::EmbeddingMode>(r.header[4]);
-        config.seed = r.header[5];
-        config.learningRate = bitsDouble(r.header[6]);
+        config.shardIndex = static_cast<int>(h[1]);
+        config.numEmbeddings = h[2];
+        config.embeddingDim = h[3];
+        config.mode = static_cast<api::EmbeddingMode>(h[4]);
+        config.seed = h[5];
+        config.learningRate = bitsDouble(h[6]);
+        std::lock_guard<std::mutex> lock(mutex_);
         shard_ = std::make_unique<EmbeddingShard>(config);
-        reply(r.source, ackTensor());
         break;
       }
       case Op::Lookup: {
-        const int64_t n = r.header[3];
-        at::Tensor indices = r.payload.narrow(0, 0, n);
-        at::Tensor offsets = r.payload.narrow(0, n, r.header[4]);
-        reply(r.source, shard_->lookup(indices, offsets, contexts_[r.header[1]]));
+        checkTrainer(rank, h);
+        const int64_t n = h[3], bags = h[4], dim = shard_->config().embeddingDim;
+        if (n < 1 || bags < 1 || bags > n || 2 * n * 8 + kHeaderBytes > sizes_.request) {
+          throw std::runtime_error("parameter server: malformed lookup from " +
+                                   global_.peerName(rank));
+        }
+        const int64_t* words = payloadOf<int64_t>(message);
+        at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
+        at::Tensor offsets =
+            at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();
+        awaitStepsBefore(h[2]);
+        at::Tensor pooled;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          pooled = shard_->lookup(indices, offsets, contexts_[h[1]]);
+        }
+        std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
+        out[1] = bags;
+        out[2] = dim;
         break;
       }
-      case Op::PushGrad:
-        shard_->accumulateGradient(contexts_[r.header[1]], r.payload);
-        reply(r.source, ackTensor());
+      case Op::PushGrad: {
+        checkTrainer(rank, h);
+        const int64_t bags = h[3], dim = h[4];
+        if (dim != shard_->config().embeddingDim || bags < 1 ||
+            kHeaderBytes + bags * dim * 4 > sizes_.request) {
+          throw std::runtime_error("parameter server: malformed gradient from " +
+                                   global_.peerName(rank));
+        }
+        at::Tensor grad = at::from_blob(payloadOf<float>(message), {bags, dim}, at::kFloat);
+        std::lock_guard<std::mutex> lock(mutex_);
+        shard_->accumulateGradient(contexts_[h[1]], grad);
         break;
-      case Op::Step:
-        shard_->applyStep(contexts_[r.header[1]]);
-        ++stepsApplied_[r.header[2]];
-        stepsApplied_.erase(r.header[2] - 2);  // nobody asks about those again
-        reply(r.source, ackTensor());
+      }
+      case Op::Step: {
+        checkTrainer(rank, h);
+        std::lock_guard<std::mutex> lock(mutex_);
+        shard_->applyStep(contexts_[h[1]]);
+        ++stepsApplied_[h[2]];
+        stepsApplied_.erase(h[2] - 2);  // nobody waits on those any more
+        changed_.notify_all();
         break;
+      }
       default:
-        break;
+        throw std::runtime_error("parameter server: unexpected message " + std::to_string(h[0]) +
+                                 " from " + global_.peerName(rank));
+    }
+    writeHeader(reply, out);
+  }
+
+  // Sync mode: a lookup for step s reads the table only once every trainer's
+  // step s-1 is applied. Bounded by the peer timeout like any other wait.
+  void awaitStepsBefore(int64_t step) {
+    if (options_.spec.parameterServerMode == api::ParameterServerMode::Async || step == 0) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    const bool ready = changed_.wait_for(lock, global_.timeout(), [&] {
+      auto it = stepsApplied_.find(step - 1);
+      return error_ || (it != stepsApplied_.end() && it->second == id_.numTrainers);
+    });
+    if (!ready) {
+      throw PeerError("parameter server: step " + std::to_string(step - 1) +
+                      " was not applied by every trainer within " +
+                      std::to_string(global_.timeout().count() / 1000) + " s");
     }
   }
 
-  // Replies complete when the peer posts its receive; keep them alive until
-  // then without blocking the next request.
-  void reply(int rank, at::Tensor tensor) {
-    inFlight_.push_back(global_.send(std::move(tensor), rank, kTagReply));
-    while (inFlight_.size() > 4 * static_cast<size_t>(id_.numTrainers) + 8) {
-      inFlight_.front().wait();
-      inFlight_.pop_front();
+  void finish(int rank, Op op) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (op == Op::Done) {
+      ++trainersDone_;
+      changed_.notify_all();
+      return;
     }
-  }
-
-  void shutdown(const Request& r) {
-    if (!deferred_.empty()) {
-      std::cerr << "parameter server: " << deferred_.size()
-                << " lookups never became ready before shutdown\n";
+    // Shutdown: the master sends it after every trainer reported its last
+    // epoch; their Done messages may still be on the way.
+    const bool allDone = changed_.wait_for(lock, global_.timeout(), [&] {
+      return error_ || trainersDone_ == id_.numTrainers;
+    });
+    if (!allDone) {
+      throw PeerError("parameter server: shutdown before every trainer said done (" +
+                      std::to_string(trainersDone_) + " of " + std::to_string(id_.numTrainers) +
+                      ")");
     }
     if (shard_ && !options_.dumpStateDir.empty()) {
       saveTensor(shard_->table(), options_.dumpStateDir,
                  "ps" + std::to_string(id_.roleIndex) + "_table.pt");
     }
-    for (auto& op : inFlight_) op.wait();
-    inFlight_.clear();
-    global_.send(ackTensor(), r.source, kTagReply).wait();
+    lock.unlock();
+    at::Tensor ack = newMessage(sizes_.reply);
+    writeHeader(ack, {static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+    global_.send(ack, rank, kTagReply).wait();
+    lock.lock();
+    shutDown_ = true;
+    changed_.notify_all();
   }
 
   const WorkerIdentity& id_;
   ProcessGroup& global_;
   WorkerMetrics& metrics_;
   ParameterServerOptions options_;
+  MessageSizes sizes_;
+
+  std::mutex mutex_;  // guards everything below
+  std::condition_variable changed_;
   std::unique_ptr<EmbeddingShard> shard_;
   std::vector<LookupContext> contexts_;  // one per trainer
   std::map<int64_t, int> stepsApplied_;
-  std::deque<Request> deferred_;
-  std::deque<PendingOp> inFlight_;
+  int trainersDone_ = 0;
+  bool shutDown_ = false;
+  std::exception_ptr error_;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 // A parameter server: holds one EmbeddingBag shard, created by the master,
-// and serves lookups, gradient pushes and optimizer steps from trainers
-// until the master says stop. One thread; requests from all trainers arrive
-// on one tag and are served in arrival order (per trainer, Gloo keeps order).
+// and serves lookups, gradient pushes and optimizer steps. One thread per
+// peer (each trainer, and the master), each with its next receive already
+// posted, as torch's RPC agent keeps a thread pool; the shard itself is
+// guarded by one mutex.
 #pragma once
 
 #include <string>
@@ -14,12 +15,12 @@
 namespace distbench::worker {
 
 struct ParameterServerOptions {
-  api::ParameterServerMode mode = api::ParameterServerMode::Async;
-  std::string dumpStateDir;  // non-empty: write the final table there
+  api::HybridDDPRPCSpec spec;  // message sizes and the PS update mode
+  std::string dumpStateDir;    // non-empty: write the final table there
 };
 
-// Returns when the master sends Shutdown; throws PeerError when a peer fails
-// or stays silent past the peer timeout.
+// Returns after every trainer said Done and the master said Shutdown; throws
+// PeerError when a peer fails or stays silent past the peer timeout.
 void runParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
                         WorkerMetrics& metrics, const ParameterServerOptions& options);
 

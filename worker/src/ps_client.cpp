@@ -1,104 +1,128 @@
 #include "ps_client.h"
 
 #include <ATen/ATen.h>
-#include <c10/core/GradMode.h>
 
 #include <chrono>
+#include <stdexcept>
 
 #include "distbench/api/renderer.h"
-#include "wire.h"
 
 namespace distbench::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-int64_t bytesOf(const at::Tensor& t) { return t.numel() * static_cast<int64_t>(t.element_size()); }
-
 }  // namespace
 
 ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParameterServers,
                                              int trainerIndex, int64_t embeddingDim,
-                                             WorkerMetrics& metrics)
+                                             MessageSizes sizes, WorkerMetrics& metrics)
     : global_(global),
       numPs_(numParameterServers),
       trainerIndex_(trainerIndex),
       dim_(embeddingDim),
-      metrics_(metrics) {}
+      sizes_(sizes),
+      metrics_(metrics) {
+  for (int p = 0; p < numPs_; ++p) {
+    replies_.push_back(newMessage(sizes_.reply));
+    stepReplies_.push_back(newMessage(sizes_.reply));
+    requests_.push_back(newMessage(sizes_.request));
+  }
+  stepRequest_ = newMessage(sizes_.request);
+}
+
+ParameterServerClient::Call ParameterServerClient::startCall(
+    const char* op, const std::vector<at::Tensor>& requests, std::vector<at::Tensor>& replies,
+    int64_t payloadBytes) {
+  Call call;
+  call.op = op;
+  call.payloadBytes = payloadBytes;
+  for (int p = 0; p < numPs_; ++p) {
+    call.replies.push_back(global_.recv(replies[p], api::parameterServerRank(p), kTagReply));
+  }
+  for (int p = 0; p < numPs_; ++p) {
+    const at::Tensor& request = requests.size() == 1 ? requests[0] : requests[p];
+    call.sends.push_back(global_.send(request, api::parameterServerRank(p), kTagRequest));
+  }
+  return call;
+}
+
+void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>& replies,
+                                       Clock::time_point start) {
+  for (int p = 0; p < numPs_; ++p) {
+    call.replies[p].wait();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const Header h = readHeader(replies[p]);
+    metrics_.observeRpc(call.op, seconds, kHeaderBytes + call.payloadBytes,
+                        kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)));
+  }
+  for (auto& s : call.sends) s.wait();
+  call = Call{};
+}
 
 std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Tensor& indices,
                                                       const at::Tensor& offsets) {
-  c10::AutoGradMode noGrad(false);
+  const int64_t n = indices.size(0);
   const int64_t bags = offsets.size(0);
-  at::Tensor header = packHeader({static_cast<int64_t>(Op::Lookup), trainerIndex_, step,
-                                  indices.size(0), bags, 0, 0, 0});
-  at::Tensor payload = at::cat({indices, offsets});
+  if (2 * n * 8 + kHeaderBytes > sizes_.request || bags > n) {
+    throw std::invalid_argument("lookup of " + std::to_string(n) + " indices exceeds the " +
+                                "message size for maxBagIndices");
+  }
+  at::Tensor& request = requests_[0];
+  writeHeader(request, {static_cast<int64_t>(Op::Lookup), trainerIndex_, step, n, bags, 0, 0, 0});
+  int64_t* payload = payloadOf<int64_t>(request);
+  std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
+  std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
   const auto start = Clock::now();
-  std::vector<PendingOp> sends, replies;
+  Call call = startCall("lookup", {request}, replies_,
+                        (n + bags) * static_cast<int64_t>(sizeof(int64_t)));
+  finishCall(call, replies_, start);
+
   std::vector<at::Tensor> results;
   for (int p = 0; p < numPs_; ++p) {
-    const int rank = api::parameterServerRank(p);
-    sends.push_back(global_.send(header, rank, kTagRequest));
-    sends.push_back(global_.send(payload, rank, kTagPayload));
+    const Header h = readHeader(replies_[p]);
+    if (h[1] != bags || h[2] != dim_) {
+      throw std::runtime_error("lookup reply from " +
+                               global_.peerName(api::parameterServerRank(p)) + " has shape [" +
+                               std::to_string(h[1]) + ", " + std::to_string(h[2]) +
+                               "], expected [" + std::to_string(bags) + ", " +
+                               std::to_string(dim_) + "]");
+    }
+    results.push_back(at::from_blob(payloadOf<float>(replies_[p]), {bags, dim_}, at::kFloat).clone());
   }
-  for (int p = 0; p < numPs_; ++p) {
-    results.push_back(at::empty({bags, dim_}, at::kFloat));
-    replies.push_back(global_.recv(results.back(), api::parameterServerRank(p), kTagReply));
-  }
-  for (int p = 0; p < numPs_; ++p) {
-    replies[p].wait();
-    metrics_.observeRpc("lookup", secondsSince(start), bytesOf(header) + bytesOf(payload),
-                        bytesOf(results[p]));
-  }
-  for (auto& s : sends) s.wait();
   return results;
 }
 
-void ParameterServerClient::pushGradients(int64_t step, const std::vector<at::Tensor>& gradients) {
-  c10::AutoGradMode noGrad(false);
-  const auto start = Clock::now();
-  std::vector<at::Tensor> headers, payloads, acks;
-  std::vector<PendingOp> sends, replies;
+void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients) {
+  int64_t bytes = 0;
   for (int p = 0; p < numPs_; ++p) {
-    const int rank = api::parameterServerRank(p);
-    payloads.push_back(gradients[p].contiguous());
-    headers.push_back(packHeader({static_cast<int64_t>(Op::PushGrad), trainerIndex_, step,
-                                  payloads.back().size(0), dim_, 0, 0, 0}));
-    sends.push_back(global_.send(headers.back(), rank, kTagRequest));
-    sends.push_back(global_.send(payloads.back(), rank, kTagPayload));
+    at::Tensor g = gradients[p].contiguous();
+    const int64_t bags = g.size(0);
+    bytes = g.numel() * static_cast<int64_t>(sizeof(float));
+    if (g.size(1) != dim_ || kHeaderBytes + bytes > sizes_.request) {
+      throw std::invalid_argument("gradient for shard " + std::to_string(p) +
+                                  " does not fit the message size");
+    }
+    writeHeader(requests_[p],
+                {static_cast<int64_t>(Op::PushGrad), trainerIndex_, step, bags, dim_, 0, 0, 0});
+    std::memcpy(payloadOf<float>(requests_[p]), g.data_ptr<float>(), bytes);
   }
-  for (int p = 0; p < numPs_; ++p) {
-    acks.push_back(ackTensor());
-    replies.push_back(global_.recv(acks.back(), api::parameterServerRank(p), kTagReply));
-  }
-  for (int p = 0; p < numPs_; ++p) {
-    replies[p].wait();
-    metrics_.observeRpc("push_grad", secondsSince(start),
-                        bytesOf(headers[p]) + bytesOf(payloads[p]), bytesOf(acks[p]));
-  }
-  for (auto& s : sends) s.wait();
+  writeHeader(stepRequest_, {static_cast<int64_t>(Op::Step), trainerIndex_, step, 0, 0, 0, 0, 0});
+  updateStart_ = Clock::now();
+  push_ = startCall("push_grad", requests_, replies_, bytes);
+  step_ = startCall("step", {stepRequest_}, stepReplies_, 0);
 }
 
-void ParameterServerClient::step(int64_t step) {
-  const auto start = Clock::now();
-  at::Tensor header =
-      packHeader({static_cast<int64_t>(Op::Step), trainerIndex_, step, 0, 0, 0, 0, 0});
-  std::vector<at::Tensor> acks;
-  std::vector<PendingOp> sends, replies;
+void ParameterServerClient::endUpdate() {
+  finishCall(push_, replies_, updateStart_);
+  finishCall(step_, stepReplies_, updateStart_);
+}
+
+void ParameterServerClient::done() {
+  writeHeader(requests_[0], {static_cast<int64_t>(Op::Done), trainerIndex_, 0, 0, 0, 0, 0, 0});
+  std::vector<PendingOp> sends;
   for (int p = 0; p < numPs_; ++p) {
-    sends.push_back(global_.send(header, api::parameterServerRank(p), kTagRequest));
-  }
-  for (int p = 0; p < numPs_; ++p) {
-    acks.push_back(ackTensor());
-    replies.push_back(global_.recv(acks.back(), api::parameterServerRank(p), kTagReply));
-  }
-  for (int p = 0; p < numPs_; ++p) {
-    replies[p].wait();
-    metrics_.observeRpc("step", secondsSince(start), bytesOf(header), bytesOf(acks[p]));
+    sends.push_back(global_.send(requests_[0], api::parameterServerRank(p), kTagRequest));
   }
   for (auto& s : sends) s.wait();
 }

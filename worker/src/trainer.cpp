@@ -37,7 +37,8 @@ class Trainer {
                                benchmark.spec.benchmark.seed)),
         bucketer_(model_->parameters(), rendezvous.trainers(), benchmark.spec.benchmark.bucketCapMB,
                   [&metrics](double s, int64_t bytes) { metrics.observeAllreduce(s, bytes); }),
-        client_(global_, id.numParameterServers, id.roleIndex, spec_.embeddingDim, metrics),
+        client_(global_, id.numParameterServers, id.roleIndex, spec_.embeddingDim,
+                messageSizes(spec_), metrics),
         batches_(spec_, benchmark.spec.benchmark.seed, id.roleIndex,
                  api::denseOutputWidth(layers_)),
         trainers_(rendezvous.trainers()) {}
@@ -63,6 +64,7 @@ class Trainer {
         std::fflush(stderr);
       }
     }
+    client_.done();
     if (!options.dumpStateDir.empty()) {
       std::vector<at::Tensor> params;
       for (const auto& p : model_->parameters()) params.push_back(p.detach());
@@ -91,9 +93,10 @@ class Trainer {
     const auto backwardDone = Clock::now();
     metrics_.observeBackward(std::chrono::duration<double>(backwardDone - forwardDone).count());
 
+    // Shard updates travel while the dense allreduce finishes.
     std::vector<at::Tensor> grads;
     for (auto& t : lookups) grads.push_back(t.grad());
-    client_.pushGradients(step, grads);
+    client_.beginUpdate(step, grads);
 
     const auto waitStart = Clock::now();
     bucketer_.finishBackward();
@@ -104,7 +107,7 @@ class Trainer {
       c10::NoGradGuard noGrad;
       for (auto& p : model_->parameters()) p.add_(p.grad(), -spec_.learningRate);
     }
-    client_.step(step);
+    client_.endUpdate();
     metrics_.observeOptimizerStep(since(stepStart));
     metrics_.observeIteration(since(start));
     return batch.examples();

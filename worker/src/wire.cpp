@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+
 namespace distbench::worker {
 
 const char* toString(Op op) {
@@ -14,24 +16,42 @@ const char* toString(Op op) {
     case Op::Start: return "start";
     case Op::EpochDone: return "epoch_done";
     case Op::Finish: return "finish";
+    case Op::Done: return "done";
   }
   return "unknown";
 }
 
+MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec) {
+  const int64_t maxBags = spec.maxBagIndices;
+  const int64_t lookupRequest = 2 * maxBags * static_cast<int64_t>(sizeof(int64_t));
+  const int64_t pooled = maxBags * spec.embeddingDim * static_cast<int64_t>(sizeof(float));
+  return {kHeaderBytes + std::max(lookupRequest, pooled), kHeaderBytes + pooled};
+}
+
+at::Tensor newMessage(int64_t bytes) { return at::zeros({bytes}, at::kByte); }
+
+Header readHeader(const at::Tensor& message) {
+  Header h{};
+  std::memcpy(h.data(), message.data_ptr(), kHeaderBytes);
+  return h;
+}
+
+void writeHeader(at::Tensor& message, const Header& header) {
+  std::memcpy(message.data_ptr(), header.data(), kHeaderBytes);
+}
+
 at::Tensor packHeader(const Header& words) {
   at::Tensor t = at::empty({kHeaderWords}, at::kLong);
-  std::memcpy(t.data_ptr<int64_t>(), words.data(), sizeof(int64_t) * kHeaderWords);
+  std::memcpy(t.data_ptr<int64_t>(), words.data(), kHeaderBytes);
   return t;
 }
 
 Header unpackHeader(const at::Tensor& tensor) {
   Header words{};
-  std::memcpy(words.data(), tensor.data_ptr<int64_t>(), sizeof(int64_t) * kHeaderWords);
+  std::memcpy(words.data(), tensor.data_ptr<int64_t>(), kHeaderBytes);
   return words;
 }
 
 at::Tensor emptyHeader() { return at::zeros({kHeaderWords}, at::kLong); }
-
-at::Tensor ackTensor() { return at::zeros({1}, at::kLong); }
 
 }  // namespace distbench::worker

@@ -123,8 +123,7 @@ int run(const Flags& flags) {
     }
     case api::Role::ParameterServer:
       runParameterServer(id, rendezvous.global(), metrics,
-                         {benchmark.spec.benchmark.hybridDDPRPC.parameterServerMode,
-                          flags.dumpState});
+                         {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
       break;
     case api::Role::Trainer:
       runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});

@@ -48,20 +48,26 @@ void EmbeddingShard::accumulateGradient(LookupContext& context, const at::Tensor
     throw std::runtime_error("gradient pushed for a batch this shard never looked up");
   }
   c10::AutoGradMode noGrad(false);
+  // ATen has no sparse backward for max pooling (torch.nn.EmbeddingBag says
+  // so too); there the gradient is a dense table.
+  const bool sparse = config_.mode != api::EmbeddingMode::Max;
   at::Tensor grad = at::_embedding_bag_backward(
       gradOutput, context.indices, context.offsets, context.offset2bag, context.bagSize,
       context.maxIndices, config_.numEmbeddings, /*scale_grad_by_freq=*/false,
-      embeddingModeCode(config_.mode), /*sparse=*/true, c10::nullopt);
+      embeddingModeCode(config_.mode), sparse, c10::nullopt);
   context.gradient = context.gradient.defined() ? context.gradient + grad : grad;
 }
 
 int64_t EmbeddingShard::applyStep(LookupContext& context) {
   c10::AutoGradMode noGrad(false);
   int64_t rows = 0;
-  if (context.gradient.defined()) {
+  if (context.gradient.defined() && context.gradient.is_sparse()) {
     at::Tensor g = context.gradient.coalesce();
     rows = g._nnz();
     table_.index_add_(0, g._indices().select(0, 0), g._values(), -config_.learningRate);
+  } else if (context.gradient.defined()) {
+    rows = context.gradient.ne(0).any(1).sum().item<int64_t>();
+    table_.add_(context.gradient, -config_.learningRate);
   }
   context = LookupContext{};
   return rows;

@@ -36,7 +36,7 @@ class EmbeddingShard {
   at::Tensor lookup(const at::Tensor& indices, const at::Tensor& offsets, LookupContext& context);
   // Adds d(loss)/d(table) for a gradient of the pooled output.
   void accumulateGradient(LookupContext& context, const at::Tensor& gradOutput);
-  // table -= lr * gradient; clears the context. Returns rows touched.
+  // table -= lr * gradient; clears the context. Returns rows with a gradient.
   int64_t applyStep(LookupContext& context);
 
   const at::Tensor& table() const { return table_; }

@@ -27,7 +27,8 @@ void PendingOp::wait() {
       throw std::runtime_error("not completed");
     }
   } catch (const std::exception& e) {
-    std::string who = peer_ >= 0 && namer_ ? (*namer_)(peer_) : std::string("any peer");
+    // The namer turns -1 into the group as a whole ("the trainer group").
+    std::string who = namer_ ? (*namer_)(peer_) : "rank " + std::to_string(peer_);
     std::string msg = e.what();
     // c10d appends a C++ backtrace to its messages; the first line says it all.
     msg = msg.substr(0, msg.find('\n'));

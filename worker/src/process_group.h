@@ -20,7 +20,8 @@ class ProcessGroupGloo;
 
 namespace distbench::worker {
 
-// Names a rank of this group for messages, e.g. "ps1 (rank 2)".
+// Names a rank of this group for messages, e.g. "ps1 (rank 2)"; -1 names the
+// group itself, for collectives and receives from any rank.
 using PeerNamer = std::function<std::string(int groupRank)>;
 
 class PendingOp {

@@ -4,6 +4,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "peer_error.h"
@@ -52,31 +53,32 @@ void checkIn(c10d::Store& store, const WorkerIdentity& id) {
   }
   std::string label = id.label();
   store.set(joinedKey(id.rank), std::vector<uint8_t>(label.begin(), label.end()));
+  store.add("distbench/joined", 1);
 }
 
-// Waits for every rank's check-in key; on timeout, names those never seen.
+// Polls the check-in counter until every rank is in; on timeout, names the
+// ranks never seen. Polling, not Store::wait: a timed-out wait leaves
+// TCPStore's client socket unusable for the question that follows.
 void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_point deadline,
                    std::chrono::milliseconds total) {
-  std::vector<std::string> keys;
-  for (int r = 0; r < id.worldSize; ++r) keys.push_back(joinedKey(r));
   try {
-    store.wait(keys, remaining(deadline));
-    return;
-  } catch (const std::exception& e) {
-    std::string missing;
-    try {
-      for (int r = 0; r < id.worldSize; ++r) {
-        if (!store.check({joinedKey(r)})) {
-          missing += (missing.empty() ? "" : ", ") +
-                     describeRank(id.numParameterServers, id.numTrainers, r);
-        }
-      }
-    } catch (const std::exception&) {
-      missing = "unknown: the store at rank 0 is gone (" + firstLine(e.what()) + ")";
+    while (Clock::now() < deadline) {
+      if (store.add("distbench/joined", 0) >= id.worldSize) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    throw PeerError("rendezvous timed out after " + std::to_string(total.count() / 1000) +
-                    " s: missing " + (missing.empty() ? firstLine(e.what()) : missing));
+  } catch (const std::exception& e) {
+    throw PeerError("rendezvous: lost the store hosted by the master (rank 0): " +
+                    firstLine(e.what()));
   }
+  std::string missing;
+  for (int r = 0; r < id.worldSize; ++r) {
+    if (!store.check({joinedKey(r)})) {
+      missing += (missing.empty() ? "" : ", ") +
+                 describeRank(id.numParameterServers, id.numTrainers, r);
+    }
+  }
+  throw PeerError("rendezvous timed out after " + std::to_string(total.count() / 1000) +
+                  " s: missing " + missing);
 }
 
 }  // namespace
@@ -91,12 +93,16 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
   const int T = id.numTrainers;
   global_ = std::make_unique<ProcessGroup>(
       c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
-      id.bindAddress, timeouts.peer, [P, T](int r) { return describeRank(P, T, r); });
+      id.bindAddress, timeouts.peer, [P, T](int r) {
+        return r < 0 ? std::string("all ranks") : describeRank(P, T, r);
+      });
   if (id.role == api::Role::Trainer) {
     trainers_ = std::make_unique<ProcessGroup>(
         c10::make_intrusive<c10d::PrefixStore>("trainers", store_), id.roleIndex, T,
         id.bindAddress, timeouts.peer,
-        [P, T](int i) { return describeRank(P, T, 1 + P + i); });
+        [P, T](int i) {
+          return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
+        });
   }
 }
 

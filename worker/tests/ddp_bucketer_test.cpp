@@ -1,0 +1,151 @@
+#include "ddp_bucketer.h"
+
+#include <gtest/gtest.h>
+#include <torch/csrc/distributed/c10d/HashStore.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/torch.h>
+
+#include <functional>
+#include <thread>
+
+#include "process_group.h"
+
+namespace distbench::worker {
+namespace {
+
+// Runs body(rank, group) on `world` threads, each rank with its own Gloo
+// group over one in-process store: real allreduces without extra processes.
+void runRanks(int world, const std::string& name,
+              const std::function<void(int, ProcessGroup&)>& body) {
+  auto store = c10::make_intrusive<c10d::HashStore>();
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(world);
+  for (int r = 0; r < world; ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>(name, store), r, world,
+                           "127.0.0.1", std::chrono::seconds(30),
+                           [](int k) { return "rank " + std::to_string(k); });
+        body(r, group);
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int r = 0; r < world; ++r) EXPECT_EQ(errors[r], "") << "rank " << r;
+}
+
+torch::nn::Sequential stack(std::vector<int64_t> widths, uint64_t seed) {
+  torch::manual_seed(seed);
+  torch::nn::Sequential s;
+  for (size_t i = 0; i + 1 < widths.size(); ++i) {
+    s->push_back(torch::nn::Linear(widths[i], widths[i + 1]));
+    if (i + 2 < widths.size()) s->push_back(torch::nn::ReLU());
+  }
+  return s;
+}
+
+TEST(GradientBucketer, ReverseOrderFirstBucketCappedAtOneMebibyte) {
+  runRanks(1, "assign", [](int, ProcessGroup& group) {
+    // Parameters: l1.w 2 MiB, l1.b, l2.w 128 KiB, l2.b, l3.w 32 KiB, l3.b.
+    auto model = stack({1024, 512, 64, 128}, 0);
+    GradientBucketer bucketer(model->parameters(), group, 25.0);
+    const std::vector<std::vector<size_t>> expected{{5, 4, 3, 2, 1}, {0}};
+    EXPECT_EQ(bucketer.bucketParameterIndices(), expected);
+  });
+}
+
+TEST(GradientBucketer, SmallCapGivesOneBucketPerParameterInReverse) {
+  runRanks(1, "small", [](int, ProcessGroup& group) {
+    auto model = stack({64, 64, 64}, 0);  // 16 KiB weights
+    GradientBucketer bucketer(model->parameters(), group, 0.001);
+    const std::vector<std::vector<size_t>> expected{{3}, {2}, {1}, {0}};
+    EXPECT_EQ(bucketer.bucketParameterIndices(), expected);
+  });
+}
+
+TEST(GradientBucketer, AveragesGradientsAcrossReplicasAfterBroadcast) {
+  std::vector<std::vector<torch::Tensor>> localGrads(2), ddpGrads(2), params(2);
+  runRanks(2, "average", [&](int rank, ProcessGroup& group) {
+    auto model = stack({16, 32, 8, 4}, 100 + rank);  // deliberately different
+    GradientBucketer bucketer(model->parameters(), group, 0.001);
+    bucketer.broadcastParameters(0);
+    for (auto& p : model->parameters()) params[rank].push_back(p.detach().clone());
+
+    torch::manual_seed(rank);
+    torch::Tensor x = torch::randn({5, 16});
+    torch::Tensor loss = model->forward(x).pow(2).sum();
+    for (auto& g : torch::autograd::grad({loss}, model->parameters(), {}, true)) {
+      localGrads[rank].push_back(g.clone());
+    }
+    bucketer.prepareForBackward();
+    loss.backward();
+    bucketer.finishBackward();
+    for (auto& p : model->parameters()) ddpGrads[rank].push_back(p.grad().clone());
+  });
+  ASSERT_EQ(params[0].size(), params[1].size());
+  for (size_t i = 0; i < params[0].size(); ++i) {
+    EXPECT_TRUE(torch::equal(params[0][i], params[1][i])) << "broadcast, parameter " << i;
+    EXPECT_TRUE(torch::equal(ddpGrads[0][i], ddpGrads[1][i])) << "replicas differ at " << i;
+    torch::Tensor mean = (localGrads[0][i] + localGrads[1][i]) / 2;
+    EXPECT_TRUE(torch::allclose(ddpGrads[0][i], mean, 1e-5, 1e-6)) << "parameter " << i;
+  }
+}
+
+TEST(GradientBucketer, AllreduceStartsBeforeBackwardEnds) {
+  std::vector<std::vector<GradientBucketer::Event>> events(2);
+  size_t buckets = 0;
+  runRanks(2, "overlap", [&](int rank, ProcessGroup& group) {
+    auto model = stack({32, 64, 64, 64, 8}, 1);
+    GradientBucketer bucketer(model->parameters(), group, 0.005);
+    buckets = bucketer.bucketCount();
+    torch::Tensor loss = model->forward(torch::randn({4, 32})).sum();
+    bucketer.prepareForBackward();
+    loss.backward();
+    bucketer.finishBackward();
+    events[rank] = bucketer.lastStepEvents();
+  });
+  ASSERT_GT(buckets, 2u);
+  for (const auto& log : events) {
+    size_t firstLaunch = log.size(), lastGradient = 0;
+    std::vector<int> launched;
+    for (size_t i = 0; i < log.size(); ++i) {
+      if (log[i].kind == GradientBucketer::Event::Kind::AllreduceLaunched) {
+        firstLaunch = std::min(firstLaunch, i);
+        launched.push_back(log[i].index);
+      } else {
+        lastGradient = i;
+      }
+    }
+    // Communication began while gradients were still being computed...
+    EXPECT_LT(firstLaunch, lastGradient);
+    // ...and every bucket went out, in bucket order.
+    std::vector<int> inOrder(buckets);
+    for (size_t b = 0; b < buckets; ++b) inOrder[b] = static_cast<int>(b);
+    EXPECT_EQ(launched, inOrder);
+  }
+}
+
+TEST(GradientBucketer, UnusedParameterIsReported) {
+  runRanks(1, "unused", [](int, ProcessGroup& group) {
+    auto used = torch::nn::Linear(4, 4);
+    auto unused = torch::nn::Linear(4, 4);
+    std::vector<torch::Tensor> params = used->parameters();
+    for (auto& p : unused->parameters()) params.push_back(p);
+    GradientBucketer bucketer(params, group, 0.001);
+    torch::Tensor loss = used->forward(torch::ones({1, 4})).sum();
+    bucketer.prepareForBackward();
+    loss.backward();
+    try {
+      bucketer.finishBackward();
+      ADD_FAILURE() << "expected an error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("no gradient for parameter(s) 2, 3"), std::string::npos)
+          << e.what();
+    }
+  });
+}
+
+}  // namespace
+}  // namespace distbench::worker

@@ -1,0 +1,102 @@
+// Failures end every rank with a non-zero exit, a message naming the rank at
+// fault, and within the configured timeout: never a hang.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "distbench/api/presets.h"
+#include "local_cluster.h"
+
+namespace distbench::worker {
+namespace {
+
+using std::chrono::seconds;
+using testing::LocalCluster;
+
+api::DistBenchmark failureBenchmark() {
+  api::DistBenchmark b = api::preset("tutorial");
+  b.metadata.name = "failure-test";
+  b.spec.topology.trainers = 2;
+  b.spec.topology.parameterServers = 2;
+  b.spec.benchmark.hybridDDPRPC.epochs = 100000;  // still running when we strike
+  return b;
+}
+
+void expectAllFailedNaming(const LocalCluster& cluster, int skip, const std::string& name) {
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    if (r == skip) continue;
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
+                                                   << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r;
+    EXPECT_NE(cluster.output(r).find(name), std::string::npos)
+        << "rank " << r << " does not name " << name << ":\n"
+        << cluster.output(r);
+  }
+}
+
+TEST(Failures, MissingRankEndsEveryOtherWithinTheRendezvousTimeout) {
+  api::DistBenchmark b = failureBenchmark();
+  b.spec.runtime.rendezvousTimeoutSeconds = 4;
+  const int missing = 4;  // trainer1
+  LocalCluster cluster(b, {missing});
+  const auto took = cluster.waitAll(seconds(30));
+  expectAllFailedNaming(cluster, missing, "missing trainer1 (rank 4)");
+  // The timeout plus process start-up, not the 30 s test limit.
+  EXPECT_LT(took, std::chrono::milliseconds(4000 + 8000)) << cluster.allOutput();
+}
+
+TEST(Failures, MissingMasterIsNamedByEveryRank) {
+  api::DistBenchmark b = failureBenchmark();
+  b.spec.runtime.rendezvousTimeoutSeconds = 3;
+  LocalCluster cluster(b, {0});
+  const auto took = cluster.waitAll(seconds(30));
+  expectAllFailedNaming(cluster, 0, "master (rank 0)");
+  EXPECT_LT(took, std::chrono::milliseconds(3000 + 8000)) << cluster.allOutput();
+}
+
+TEST(Failures, KilledParameterServerEndsTrainersAndMaster) {
+  api::DistBenchmark b = failureBenchmark();
+  b.spec.runtime.peerTimeoutSeconds = 5;
+  LocalCluster cluster(b);
+  // Mid-run: a trainer has finished a few epochs.
+  ASSERT_TRUE(cluster.waitForOutput(3, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  const int victim = 1;  // ps0
+  cluster.kill(victim, SIGKILL);
+  const auto took = cluster.waitAll(seconds(60));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    if (r == victim) continue;
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
+                                                   << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
+  }
+  // A trainer waiting on ps0 says so; the other may first see its fellow
+  // trainer go (the DDP allreduce), whichever comes first.
+  EXPECT_TRUE(cluster.output(3).find("ps0 (rank 1)") != std::string::npos ||
+              cluster.output(4).find("ps0 (rank 1)") != std::string::npos)
+      << cluster.allOutput();
+  // Each rank gives up within its peer timeout (plus the seconds the chain of
+  // failures takes to travel), not the test's limit.
+  EXPECT_LT(took, std::chrono::milliseconds(3 * 5000 + 5000)) << cluster.allOutput();
+}
+
+TEST(Failures, KilledTrainerEndsEveryone) {
+  api::DistBenchmark b = failureBenchmark();
+  b.spec.runtime.peerTimeoutSeconds = 5;
+  LocalCluster cluster(b);
+  ASSERT_TRUE(cluster.waitForOutput(4, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  cluster.kill(3, SIGKILL);  // trainer0
+  const auto took = cluster.waitAll(seconds(60));
+  for (int r : {0, 1, 2, 4}) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r;
+  }
+  // The parameter servers were serving trainer0; the first to notice says so
+  // (the other may first hear from trainer1, which fails in its allreduce).
+  EXPECT_TRUE(cluster.output(1).find("trainer0 (rank 3)") != std::string::npos ||
+              cluster.output(2).find("trainer0 (rank 3)") != std::string::npos)
+      << cluster.allOutput();
+  EXPECT_LT(took, std::chrono::milliseconds(3 * 5000 + 5000)) << cluster.allOutput();
+}
+
+}  // namespace
+}  // namespace distbench::worker

@@ -1,0 +1,146 @@
+// Whole benchmarks on loopback: real distbench-worker processes, real Gloo.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "distbench/api/presets.h"
+#include "local_cluster.h"
+#include "reference_training.h"
+#include "state_dump.h"
+
+namespace distbench::worker {
+namespace {
+
+using testing::LocalCluster;
+
+api::DistBenchmark smallBenchmark(int trainers, int parameterServers) {
+  api::DistBenchmark b = api::preset("default");
+  b.metadata.name = "hybrid-test";
+  b.spec.topology.trainers = trainers;
+  b.spec.topology.parameterServers = parameterServers;
+  auto& h = b.spec.benchmark.hybridDDPRPC;
+  h.numEmbeddings = 50;
+  h.embeddingDim = 8;
+  h.denseLayers = {"32", "ReLU", "16", "4"};
+  h.epochs = 3;
+  h.warmupEpochs = 1;
+  h.batchesPerEpoch = 3;
+  b.spec.benchmark.seed = 7;
+  b.spec.benchmark.bucketCapMB = 0.001;  // several buckets even for this small stack
+  b.spec.runtime.rendezvousTimeoutSeconds = 60;
+  b.spec.runtime.peerTimeoutSeconds = 60;
+  return b;
+}
+
+void runToCompletion(LocalCluster& cluster) {
+  cluster.waitAll(std::chrono::seconds(120));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
+                                                   << cluster.allOutput();
+    ASSERT_TRUE(cluster.exitStatus(r)->success())
+        << "rank " << r << " " << cluster.exitStatus(r)->describe() << "\n"
+        << cluster.allOutput();
+  }
+}
+
+std::vector<at::Tensor> load(const LocalCluster& cluster, const std::string& file) {
+  return loadTensors(cluster.stateDir() + "/" + file);
+}
+
+void expectClose(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
+                 const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    const double diff = (actual[i] - expected[i]).abs().max().item<double>();
+    EXPECT_LT(diff, 2e-5) << what << " tensor " << i;
+  }
+}
+
+TEST(HybridTraining, DenseReplicasAreBitIdentical) {
+  api::DistBenchmark b = smallBenchmark(3, 2);
+  LocalCluster cluster(b);
+  runToCompletion(cluster);
+  const auto first = load(cluster, "trainer0_dense.pt");
+  ASSERT_FALSE(first.empty());
+  for (int t = 1; t < 3; ++t) {
+    const auto other = load(cluster, "trainer" + std::to_string(t) + "_dense.pt");
+    ASSERT_EQ(other.size(), first.size());
+    for (size_t i = 0; i < first.size(); ++i) {
+      EXPECT_TRUE(torch::equal(first[i], other[i])) << "trainer" << t << " parameter " << i;
+    }
+  }
+}
+
+struct ReferenceCase {
+  int trainers, parameterServers;
+  api::EmbeddingMode mode;
+  api::ParameterServerMode psMode;
+};
+
+class MatchesReference : public ::testing::TestWithParam<ReferenceCase> {};
+
+TEST_P(MatchesReference, TablesAndDenseWeights) {
+  const ReferenceCase c = GetParam();
+  api::DistBenchmark b = smallBenchmark(c.trainers, c.parameterServers);
+  b.spec.benchmark.hybridDDPRPC.embeddingMode = c.mode;
+  b.spec.benchmark.hybridDDPRPC.parameterServerMode = c.psMode;
+  LocalCluster cluster(b);
+  runToCompletion(cluster);
+
+  const testing::ReferenceState expected = testing::trainReference(b);
+  for (int p = 0; p < c.parameterServers; ++p) {
+    const auto table = load(cluster, "ps" + std::to_string(p) + "_table.pt");
+    expectClose(table, {expected.tables[p]}, "ps" + std::to_string(p) + " table");
+  }
+  for (int t = 0; t < c.trainers; ++t) {
+    expectClose(load(cluster, "trainer" + std::to_string(t) + "_dense.pt"), expected.dense,
+                "trainer" + std::to_string(t) + " dense");
+  }
+  // Guard against a vacuous pass: training moved the state ten times further
+  // than the tolerance.
+  api::DistBenchmark untrained = b;
+  untrained.spec.benchmark.hybridDDPRPC.epochs = 0;
+  untrained.spec.benchmark.hybridDDPRPC.warmupEpochs = 0;
+  const testing::ReferenceState initial = testing::trainReference(untrained);
+  EXPECT_GT((expected.tables[0] - initial.tables[0]).abs().max().item<double>(), 2e-4);
+  EXPECT_GT((expected.dense[0] - initial.dense[0]).abs().max().item<double>(), 2e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Topologies, MatchesReference,
+    ::testing::Values(
+        // Several trainers: Sync mode makes the interleaving deterministic.
+        ReferenceCase{3, 2, api::EmbeddingMode::Sum, api::ParameterServerMode::Sync},
+        ReferenceCase{2, 3, api::EmbeddingMode::Mean, api::ParameterServerMode::Sync},
+        ReferenceCase{2, 1, api::EmbeddingMode::Max, api::ParameterServerMode::Sync},
+        // One trainer: Async (the seed's mode) is deterministic too.
+        ReferenceCase{1, 3, api::EmbeddingMode::Sum, api::ParameterServerMode::Async}),
+    [](const auto& info) {
+      const ReferenceCase& c = info.param;
+      return std::to_string(c.trainers) + "T" + std::to_string(c.parameterServers) + "P_" +
+             api::toString(c.mode) + "_" + api::toString(c.psMode);
+    });
+
+TEST(HybridTraining, MasterPrintsTheTableAndWritesTheReport) {
+  api::DistBenchmark b = smallBenchmark(2, 1);
+  LocalCluster cluster(b);
+  runToCompletion(cluster);
+  const std::string& master = cluster.output(0);
+  EXPECT_NE(master.find("PyTorch Distributed Benchmark (DDP and RPC)"), std::string::npos);
+  EXPECT_NE(master.find("Trainer0:  p50:  "), std::string::npos) << master;
+  EXPECT_NE(master.find("Trainer1:  p50:  "), std::string::npos) << master;
+  EXPECT_NE(master.find("     All:  p50:  "), std::string::npos) << master;
+  std::ifstream in(cluster.reportPath());
+  std::stringstream json;
+  json << in.rdbuf();
+  const std::string report = json.str();
+  for (const char* key : {"\"schemaVersion\":1", "\"epochSeconds\"", "\"p99\"", "\"stdev\"",
+                          "\"cpuModel\"", "\"torch\"", "\"seed\":7", "\"parameterServers\":1"}) {
+    EXPECT_NE(report.find(key), std::string::npos) << key << " missing in " << report;
+  }
+}
+
+}  // namespace
+}  // namespace distbench::worker

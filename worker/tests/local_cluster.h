@@ -1,0 +1,50 @@
+// Test fixture: runs a whole benchmark as real distbench-worker processes on
+// loopback, wired exactly as `distbench run` wires them (same renderer, same
+// local wiring), but under the test's control: ranks can be left out or
+// killed, and nobody tears the others down, so the workers' own failure
+// handling is what gets observed.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "child_process.h"
+#include "distbench/api/benchmark_spec.h"
+#include "temp_dir.h"
+
+namespace distbench::worker::testing {
+
+class LocalCluster {
+ public:
+  explicit LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks = {});
+  ~LocalCluster();
+
+  // Waits until every started rank has exited or `limit` passes, collecting
+  // output. Returns the time it took.
+  std::chrono::milliseconds waitAll(std::chrono::seconds limit);
+  // Collects output until `needle` shows up in `rank`'s output.
+  bool waitForOutput(int rank, const std::string& needle, std::chrono::seconds limit);
+  void kill(int rank, int signal);
+
+  bool started(int rank) const { return children_[rank].has_value(); }
+  std::optional<cli::ExitStatus> exitStatus(int rank) const;
+  const std::string& output(int rank) const { return output_[rank]; }
+  std::string allOutput() const;
+  const std::string& stateDir() const { return stateDir_; }
+  const std::string& reportPath() const { return reportPath_; }
+  int worldSize() const { return static_cast<int>(output_.size()); }
+
+ private:
+  void pump(std::chrono::milliseconds wait);
+
+  cli::TempDir dir_;
+  std::string stateDir_;
+  std::string reportPath_;
+  std::vector<std::optional<cli::ChildProcess>> children_;
+  std::vector<std::string> output_;
+};
+
+}  // namespace distbench::worker::testing

@@ -90,8 +90,7 @@ class Server {
       // The previous reply must be out before its buffer is rewritten.
       pendingReply.wait();
       const auto start = Clock::now();
-      serve(rank, h, message, reply);
-      pendingReply = global_.send(reply, rank, kTagReply);
+      if (serve(rank, h, message, reply)) pendingReply = global_.send(reply, rank, kTagReply);
       metrics_.observeService(toString(op), std::chrono::duration<double>(Clock::now() - start).count());
     }
   }
@@ -111,7 +110,9 @@ class Server {
     }
   }
 
-  void serve(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
+  // Returns whether the request gets a reply: a gradient push does not; the
+  // step that follows it on the same stream answers for both.
+  bool serve(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
     const Op op = static_cast<Op>(h[0]);
     Header out{h[0], 0, 0, 0, 0, 0, 0, 0};
     switch (op) {
@@ -160,7 +161,7 @@ class Server {
         at::Tensor grad = at::from_blob(payloadOf<float>(message), {bags, dim}, at::kFloat);
         std::lock_guard<std::mutex> lock(mutex_);
         shard_->accumulateGradient(contexts_[h[1]], grad);
-        break;
+        return false;
       }
       case Op::Step: {
         checkTrainer(rank, h);
@@ -176,6 +177,7 @@ class Server {
                                  " from " + global_.peerName(rank));
     }
     writeHeader(reply, out);
+    return true;
   }
 
   // Sync mode: a lookup for step s reads the table only once every trainer's

@@ -26,6 +26,10 @@ void PendingOp::wait() {
     if (!work_->wait(timeout_)) {
       throw std::runtime_error("not completed");
     }
+    // Gloo counts completions: a second wait on the same send or receive
+    // would block for the next one. Once done, a PendingOp is empty.
+    if (what_ == "receive") source_ = peer_ >= 0 ? peer_ : work_->sourceRank();
+    work_.reset();
   } catch (const std::exception& e) {
     // The namer turns -1 into the group as a whole ("the trainer group").
     std::string who = namer_ ? (*namer_)(peer_) : "rank " + std::to_string(peer_);
@@ -37,7 +41,7 @@ void PendingOp::wait() {
   }
 }
 
-int PendingOp::sourceRank() const { return work_->sourceRank(); }
+int PendingOp::sourceRank() const { return source_; }
 
 void PendingOp::onCompletion(std::function<void()> callback) {
   work_->getFuture()->addCallback(

@@ -33,7 +33,8 @@ class PendingOp {
   PendingOp& operator=(PendingOp&&) noexcept;
   ~PendingOp();
 
-  // Blocks until done or the group's timeout; throws PeerError naming the peer.
+  // Blocks until done or the group's timeout; throws PeerError naming the
+  // peer. Waiting again after success returns at once.
   void wait();
   // For receives from any source: the sender's group rank (after wait()).
   int sourceRank() const;
@@ -46,6 +47,7 @@ class PendingOp {
   c10::intrusive_ptr<c10d::Work> work_;
   std::string what_;
   int peer_ = -1;  // -1: any or all peers
+  int source_ = -1;
   const PeerNamer* namer_ = nullptr;
   std::chrono::milliseconds timeout_{0};
 };

@@ -108,13 +108,24 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
     std::memcpy(payloadOf<float>(requests_[p]), g.data_ptr<float>(), bytes);
   }
   writeHeader(stepRequest_, {static_cast<int64_t>(Op::Step), trainerIndex_, step, 0, 0, 0, 0, 0});
+  pushBytes_ = bytes;
   updateStart_ = Clock::now();
-  push_ = startCall("push_grad", requests_, replies_, bytes);
+  // A push has no reply of its own: Gloo completes the send once the shard's
+  // posted receive has taken it, and the step's reply confirms both.
+  pushSends_.clear();
+  for (int p = 0; p < numPs_; ++p) {
+    pushSends_.push_back(global_.send(requests_[p], api::parameterServerRank(p), kTagRequest));
+  }
   step_ = startCall("step", {stepRequest_}, stepReplies_, 0);
 }
 
 void ParameterServerClient::endUpdate() {
-  finishCall(push_, replies_, updateStart_);
+  for (auto& send : pushSends_) {
+    send.wait();
+    metrics_.observeRpc("push_grad",
+                        std::chrono::duration<double>(Clock::now() - updateStart_).count(),
+                        kHeaderBytes + pushBytes_, 0);
+  }
   finishCall(step_, stepReplies_, updateStart_);
 }
 

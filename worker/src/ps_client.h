@@ -57,7 +57,9 @@ class ParameterServerClient {
   std::vector<at::Tensor> replies_, stepReplies_;  // one per shard, reused
   std::vector<at::Tensor> requests_;               // one per shard, reused
   at::Tensor stepRequest_;
-  Call push_, step_;
+  Call step_;
+  std::vector<PendingOp> pushSends_;
+  int64_t pushBytes_ = 0;
   std::chrono::steady_clock::time_point updateStart_;
 };
 

@@ -56,20 +56,15 @@ void checkIn(c10d::Store& store, const WorkerIdentity& id) {
   store.add("distbench/joined", 1);
 }
 
-// Polls the check-in counter until every rank is in; on timeout, names the
-// ranks never seen. Polling, not Store::wait: a timed-out wait leaves
-// TCPStore's client socket unusable for the question that follows.
-void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_point deadline,
-                   std::chrono::milliseconds total) {
-  try {
-    while (Clock::now() < deadline) {
-      if (store.add("distbench/joined", 0) >= id.worldSize) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  } catch (const std::exception& e) {
-    throw PeerError("rendezvous: lost the store hosted by the master (rank 0): " +
-                    firstLine(e.what()));
-  }
+constexpr const char* kFailedKey = "distbench/rendezvous-failed";
+constexpr const char* kFailureSeenKey = "distbench/rendezvous-failure-seen";
+
+std::string readString(c10d::Store& store, const std::string& key) {
+  std::vector<uint8_t> v = store.get(key);
+  return std::string(v.begin(), v.end());
+}
+
+std::string missingRanks(c10d::Store& store, const WorkerIdentity& id) {
   std::string missing;
   for (int r = 0; r < id.worldSize; ++r) {
     if (!store.check({joinedKey(r)})) {
@@ -77,8 +72,49 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
                  describeRank(id.numParameterServers, id.numTrainers, r);
     }
   }
-  throw PeerError("rendezvous timed out after " + std::to_string(total.count() / 1000) +
-                  " s: missing " + missing);
+  return missing;
+}
+
+// Polls the check-in counter until every rank is in. Polling, not
+// Store::wait: a timed-out wait leaves TCPStore's client socket unusable for
+// the questions that follow. The master hosts the store, so when its time is
+// up it publishes the verdict and keeps the store up until the others have
+// read it (or a few seconds pass): every rank then names the same missing
+// ranks, whichever gave up first.
+void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_point deadline,
+                   std::chrono::milliseconds total) {
+  const bool isMaster = id.role == api::Role::Master;
+  try {
+    while (Clock::now() < deadline) {
+      if (store.add("distbench/joined", 0) >= id.worldSize) return;
+      if (!isMaster && store.check({kFailedKey})) {
+        std::string verdict = readString(store, kFailedKey);
+        store.add(kFailureSeenKey, 1);
+        throw PeerError(verdict);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const std::string verdict = "rendezvous timed out after " +
+                                std::to_string(total.count() / 1000) + " s: missing " +
+                                missingRanks(store, id);
+    if (isMaster) {
+      store.set(kFailedKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
+      const int64_t others = store.add("distbench/joined", 0) - 1;
+      const auto grace = Clock::now() + std::chrono::seconds(3);
+      while (store.add(kFailureSeenKey, 0) < others && Clock::now() < grace) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    throw PeerError(verdict);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PeerError("rendezvous: lost the store hosted by the master (rank 0) after " +
+                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                       total - (deadline - Clock::now()))
+                                       .count()) +
+                    " s: " + firstLine(e.what()));
+  }
 }
 
 }  // namespace
@@ -86,7 +122,14 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
 Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
   store_ = connectStore(id, timeouts.rendezvous);
-  checkIn(*store_, id);
+  try {
+    checkIn(*store_, id);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PeerError("rendezvous: lost the store hosted by the master (rank 0) while checking in: " +
+                    firstLine(e.what()));
+  }
   awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
 
   const int P = id.numParameterServers;

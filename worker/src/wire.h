@@ -32,7 +32,8 @@ enum class Op : int64_t {
   // trainer -> ps: [op, trainer, step, nIndices, nBags, ...]; payload int64 indices, offsets
   // reply: [op, bags, dim, ...]; payload float [bags, dim]
   Lookup = 2,
-  // trainer -> ps: [op, trainer, step, bags, dim, ...]; payload float [bags, dim]
+  // trainer -> ps: [op, trainer, step, bags, dim, ...]; payload float [bags, dim];
+  // no reply: the Step that always follows on the same stream answers for it
   PushGrad = 3,
   // trainer -> ps: [op, trainer, step, ...]
   Step = 4,

@@ -29,9 +29,9 @@ bool operator==(const BenchmarkSpec& a, const BenchmarkSpec& b) {
 
 bool operator==(const RuntimeSpec& a, const RuntimeSpec& b) {
   return std::tie(a.backend, a.device, a.masterPort, a.metricsPort, a.rendezvousTimeoutSeconds,
-                  a.peerTimeoutSeconds, a.metricsLingerSeconds, a.image) ==
+                  a.peerTimeoutSeconds, a.metricsLingerSeconds, a.intraOpThreads, a.image) ==
          std::tie(b.backend, b.device, b.masterPort, b.metricsPort, b.rendezvousTimeoutSeconds,
-                  b.peerTimeoutSeconds, b.metricsLingerSeconds, b.image);
+                  b.peerTimeoutSeconds, b.metricsLingerSeconds, b.intraOpThreads, b.image);
 }
 
 bool operator==(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) {

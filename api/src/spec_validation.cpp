@@ -128,6 +128,7 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast("spec.runtime.rendezvousTimeoutSeconds", r.rendezvousTimeoutSeconds, 1);
   c.atLeast("spec.runtime.peerTimeoutSeconds", r.peerTimeoutSeconds, 1);
   c.atLeast("spec.runtime.metricsLingerSeconds", r.metricsLingerSeconds, 0);
+  c.atLeast("spec.runtime.intraOpThreads", r.intraOpThreads, 0);
   // NCCL only moves CUDA tensors, and Gloo on CUDA is not a configuration we benchmark.
   if (r.backend == Backend::NCCL && r.device != Device::CUDA) {
     c.fail("spec.runtime.backend", "nccl needs spec.runtime.device cuda");

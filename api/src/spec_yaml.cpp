@@ -341,6 +341,7 @@ void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt)
                {"rendezvousTimeoutSeconds", integer(rt.rendezvousTimeoutSeconds)},
                {"peerTimeoutSeconds", integer(rt.peerTimeoutSeconds)},
                {"metricsLingerSeconds", integer(rt.metricsLingerSeconds)},
+               {"intraOpThreads", integer(rt.intraOpThreads)},
                {"image", [&](const Node& v, const Path& p) { r.string(v, p, rt.image); }},
            });
 }
@@ -598,6 +599,7 @@ std::string toYaml(const DistBenchmark& b) {
   out << YAML::Key << "rendezvousTimeoutSeconds" << YAML::Value << rt.rendezvousTimeoutSeconds;
   out << YAML::Key << "peerTimeoutSeconds" << YAML::Value << rt.peerTimeoutSeconds;
   out << YAML::Key << "metricsLingerSeconds" << YAML::Value << rt.metricsLingerSeconds;
+  out << YAML::Key << "intraOpThreads" << YAML::Value << rt.intraOpThreads;
   out << YAML::Key << "image" << YAML::Value;
   emitString(out, rt.image);
   out << YAML::EndMap;
@@ -657,6 +659,7 @@ std::string toJson(const DistBenchmark& b) {
                             .field("rendezvousTimeoutSeconds", rt.rendezvousTimeoutSeconds)
                             .field("peerTimeoutSeconds", rt.peerTimeoutSeconds)
                             .field("metricsLingerSeconds", rt.metricsLingerSeconds)
+                            .field("intraOpThreads", rt.intraOpThreads)
                             .field("image", str(rt.image))
                             .str())
                  .str())

@@ -205,6 +205,8 @@ TEST(ValidationTest, Timeouts) {
               ElementsAre("spec.runtime.rendezvousTimeoutSeconds: must be ≥ 1",
                           "spec.runtime.peerTimeoutSeconds: must be ≥ 1",
                           "spec.runtime.metricsLingerSeconds: must be ≥ 0"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.intraOpThreads = -1; }),
+              ElementsAre("spec.runtime.intraOpThreads: must be ≥ 0"));
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.metricsLingerSeconds = 0; }),
               IsEmpty());
 }

@@ -59,6 +59,7 @@ DistBenchmark everythingSet() {
   r.rendezvousTimeoutSeconds = 1;
   r.peerTimeoutSeconds = 2;
   r.metricsLingerSeconds = 0;
+  r.intraOpThreads = 4;
   r.image = "registry.example:5000/distbench/worker@sha256:abc";
   return b;
 }
@@ -102,6 +103,7 @@ spec:
     rendezvousTimeoutSeconds: 20
     peerTimeoutSeconds: 10
     metricsLingerSeconds: 0
+    intraOpThreads: 2
     image: example/worker:1.0
 )";
   DistBenchmark expected;
@@ -112,7 +114,7 @@ spec:
   HybridDDPRPCSpec& h = expected.spec.benchmark.hybridDDPRPC;
   h = {1000, 32,   EmbeddingMode::Mean,      {"64", "ReLU", "10"}, 3, 1, 7, 2, 9,
        3,    0.01, ParameterServerMode::Sync};
-  expected.spec.runtime = {Backend::Gloo,       Device::CPU, 30000, 9401, 20, 10, 0,
+  expected.spec.runtime = {Backend::Gloo, Device::CPU, 30000, 9401, 20, 10, 0, 2,
                            "example/worker:1.0"};
   EXPECT_EQ(parseDistBenchmark(yaml), expected);
 }
@@ -442,6 +444,7 @@ TEST(ToYamlTest, WritesEveryFieldInStructOrder) {
                           "rendezvousTimeoutSeconds: 300",
                           "peerTimeoutSeconds: 60",
                           "metricsLingerSeconds: 30",
+                          "intraOpThreads: 1",
                           "image: distbench/worker:latest"}) {
     const std::size_t found = yaml.find(key, at);
     ASSERT_NE(found, std::string::npos) << "missing or out of order: " << key << "\n" << yaml;

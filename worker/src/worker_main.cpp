@@ -97,7 +97,7 @@ int run(const Flags& flags) {
   const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
   checkTopology(id, benchmark);
   const auto& runtime = benchmark.spec.runtime;
-  at::set_num_threads(1);
+  if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
   WorkerMetrics metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
   RendezvousTimeouts timeouts;

@@ -70,6 +70,9 @@ struct RuntimeSpec {
   int rendezvousTimeoutSeconds = 300;  // every rank joined, or all give up
   int peerTimeoutSeconds = 60;         // longest wait on any one peer message
   int metricsLingerSeconds = 30;       // keep /metrics up after the run
+  // LibTorch intra-op threads per rank. Ranks share the machine's cores, so
+  // one each keeps them from preempting one another; 0: LibTorch's default.
+  int intraOpThreads = 1;
   std::string image = "distbench/worker:latest";
 };
 

@@ -11,7 +11,8 @@
 
 namespace distbench::worker::testing {
 
-LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks)
+LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks,
+                           int metricsLingerSeconds)
     : dir_("distbench-test-") {
   api::RenderOptions options;
   options.masterAddr = "127.0.0.1";
@@ -29,6 +30,7 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
   wiring.reportPath = reportPath_;
   wiring.dumpStateDir = stateDir_;
+  wiring.metricsLingerSeconds = metricsLingerSeconds;
   cli::wireForLocalRun(rendered.ranks, wiring);
 
   children_.resize(world);

@@ -19,7 +19,8 @@ namespace distbench::worker::testing {
 
 class LocalCluster {
  public:
-  explicit LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks = {});
+  explicit LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks = {},
+                        int metricsLingerSeconds = 0);
   ~LocalCluster();
 
   // Waits until every started rank has exited or `limit` passes, collecting

@@ -1,0 +1,92 @@
+// Every rank serves /metrics; after the run the samples stay up for the
+// linger, so a scraper that comes late still sees the final counts.
+// cpprest's U() macro would clash with GoogleTest's templates.
+#define _TURN_OFF_PLATFORM_STRING
+#include <cpprest/http_client.h>
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "distbench/api/presets.h"
+#include "local_cluster.h"
+
+namespace distbench::worker {
+namespace {
+
+using std::chrono::seconds;
+
+std::string scrape(int port) {
+  web::http::client::http_client_config config;
+  config.set_timeout(seconds(5));
+  web::http::client::http_client client("http://127.0.0.1:" + std::to_string(port), config);
+  auto response = client.request(web::http::methods::GET, "/metrics").get();
+  EXPECT_EQ(response.status_code(), 200);
+  return response.extract_string().get();
+}
+
+int metricsPort(const std::string& output) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(output, m, std::regex("metrics at http://0\\.0\\.0\\.0:(\\d+)")))
+      << output;
+  return m.empty() ? 0 : std::stoi(m[1]);
+}
+
+double sampleValue(const std::string& text, const std::string& series) {
+  const auto at = text.find(series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 1));
+}
+
+TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
+  api::DistBenchmark b = api::preset("tutorial");
+  b.metadata.name = "scrape";
+  b.spec.benchmark.hybridDDPRPC.epochs = 4;
+  b.spec.benchmark.hybridDDPRPC.warmupEpochs = 1;
+  b.spec.runtime.metricsLingerSeconds = 30;
+  testing::LocalCluster cluster(b, {}, /*metricsLingerSeconds=*/30);
+  ASSERT_TRUE(cluster.waitForOutput(0, "     All:", seconds(60))) << cluster.allOutput();
+  // Trainers report their last epoch before the master prints; give the
+  // parameter servers the moment it takes to serve the final Done.
+  ASSERT_TRUE(cluster.waitForOutput(1, "joined", seconds(5)));
+
+  const std::string trainer = scrape(metricsPort(cluster.output(2)));
+  const std::string labels = "{benchmark=\"scrape\",rank=\"2\",role=\"trainer\"}";
+  EXPECT_EQ(sampleValue(trainer, "distbench_epoch_seconds_count" + labels), 4) << trainer;
+  EXPECT_EQ(sampleValue(trainer, "distbench_warmup_epochs_total" + labels), 1) << trainer;
+  EXPECT_EQ(sampleValue(trainer, "distbench_iteration_seconds_count" + labels), 5 * 10);
+  for (const char* family :
+       {"distbench_forward_seconds_bucket", "distbench_backward_seconds_bucket",
+        "distbench_allreduce_seconds_bucket", "distbench_allreduce_wait_seconds_bucket",
+        "distbench_optimizer_step_seconds_bucket", "distbench_examples_total",
+        "distbench_allreduce_bytes_total"}) {
+    EXPECT_NE(trainer.find(family), std::string::npos) << family;
+  }
+  for (const char* op : {"lookup", "push_grad", "step"}) {
+    // prometheus-cpp writes the constant labels first.
+    const std::string count =
+        "distbench_rpc_seconds_count{benchmark=\"scrape\",rank=\"2\",role=\"trainer\",op=\"" +
+        std::string(op) + "\"}";
+    // One call per batch to the single shard.
+    EXPECT_EQ(sampleValue(trainer, count), 5 * 10) << count << "\n" << trainer;
+  }
+  EXPECT_GT(sampleValue(trainer, "distbench_rpc_bytes_total{benchmark=\"scrape\",rank=\"2\","
+                                 "role=\"trainer\",direction=\"sent\",op=\"push_grad\"}"),
+            0);
+
+  const std::string ps = scrape(metricsPort(cluster.output(1)));
+  for (const char* op : {"lookup", "push_grad", "step"}) {
+    const std::string count =
+        "distbench_ps_service_seconds_count{benchmark=\"scrape\",rank=\"1\",role=\"ps\",op=\"" +
+        std::string(op) + "\"}";
+    // Both trainers' batches.
+    EXPECT_EQ(sampleValue(ps, count), 2 * 5 * 10) << count << "\n" << ps;
+  }
+
+  const std::string master = scrape(metricsPort(cluster.output(0)));
+  EXPECT_NE(master.find("distbench_build_info{benchmark=\"scrape\",rank=\"0\",role=\"master\""),
+            std::string::npos)
+      << master;
+}
+
+}  // namespace
+}  // namespace distbench::worker

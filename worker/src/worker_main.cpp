@@ -97,6 +97,13 @@ int run(const Flags& flags) {
   const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
   checkTopology(id, benchmark);
   const auto& runtime = benchmark.spec.runtime;
+  // The hybrid benchmark runs on CPU with Gloo; fail up front, naming the
+  // field, rather than silently measuring something else.
+  if (runtime.device != api::Device::CPU || runtime.backend != api::Backend::Gloo) {
+    throw UsageError("spec.runtime.device: " + std::string(api::toString(runtime.device)) + "/" +
+                     api::toString(runtime.backend) +
+                     " is not supported by HybridDDPRPC in this worker; use cpu with gloo");
+  }
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
   WorkerMetrics metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs everything distbench needs to build, test and benchmark, from
+# Debian 12 (bookworm) packages only. Safe to run again: when every package is
+# already installed it checks with dpkg-query and exits in well under a second,
+# without touching apt. Runs as root, or through sudo when not root.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  cmake g++ make ccache pkg-config
+  # LibTorch 1.13 (CPU) and the Gloo headers that ProcessGroupGloo.hpp needs
+  # (libtorch-dev does not pull libgloo-dev in)
+  libtorch-dev libgloo-dev
+  # OpenBLAS for LibTorch's BLAS calls instead of the slow reference BLAS
+  libopenblas0-serial
+  # HTTP/TLS/JSON, YAML, Prometheus client
+  libcpprest-dev libssl-dev libyaml-cpp-dev prometheus-cpp-dev
+  # tests and micro-benchmarks
+  libgtest-dev libgmock-dev googletest libbenchmark-dev
+  # PyTorch's Python side, for benchmarks/compare_hybrid.py
+  python3-torch python3-numpy
+  # scraping /metrics by hand
+  curl
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+  [[ $status == installed ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null; then
+  # Without a terminal (CI) sudo must not wait for a password nobody types.
+  if [[ -t 0 ]]; then as_root=(sudo); else as_root=(sudo -n); fi
+else
+  echo "install-deps: not root and no sudo; as root, run: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q
+         -o DPkg::Lock::Timeout=300)
+"${apt_get[@]}" update
+"${apt_get[@]}" install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

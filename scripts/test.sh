@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: installs the Debian packages if
+# needed, configures (RelWithDebInfo), builds with ccache, runs ctest.
+#   DISTBENCH_BUILD_DIR  build directory (default: build, in the repository)
+#   DISTBENCH_JOBS       parallel compile and test jobs (default: 2)
+#   CCACHE_DIR           compiler cache (default: ~/.cache/ccache)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build=${DISTBENCH_BUILD_DIR:-build}
+jobs=${DISTBENCH_JOBS:-2}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+
+scripts/install-deps.sh
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build" -j"$jobs"
+ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

@@ -6,18 +6,17 @@
 // than its lookups' round trip plus its dense allreduce: this is that floor.
 //
 // usage: distbench-c10d-floor [--ranks N] [--floats A,B,...] [--iterations K]
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <vector>
 
 #include "free_ports.h"
@@ -64,16 +63,17 @@ int runRank(int rank, int world, int port, const std::vector<int64_t>& sizes, in
       group.send(out, 0, 1).wait();
     }
   }
-  if (rank == 0) std::printf("ping-pong 4 KiB, rank 0 <-> 1: %9.1f us round trip\n",
-                             microseconds(start, iterations));
+  if (rank == 0)
+    std::printf("ping-pong 4 KiB, rank 0 <-> 1: %9.1f us round trip\n",
+                microseconds(start, iterations));
   for (int64_t floats : sizes) {
     at::Tensor t = at::ones({floats}, at::kFloat);
     group.barrier();
     start = Clock::now();
     for (int i = 0; i < iterations; ++i) group.allreduceSum(t).wait();
     if (rank == 0) {
-      std::printf("allreduce %9lld floats, %2d ranks: %9.1f us\n",
-                  static_cast<long long>(floats), world, microseconds(start, iterations));
+      std::printf("allreduce %9lld floats, %2d ranks: %9.1f us\n", static_cast<long long>(floats),
+                  world, microseconds(start, iterations));
     }
   }
   group.barrier();
@@ -87,9 +87,12 @@ int main(int argc, char** argv) {
   std::vector<int64_t> sizes{8, 2200, 175000};  // tiny, tutorial-ish, default dense stack
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
-    if (flag == "--ranks") world = std::stoi(argv[i + 1]);
-    else if (flag == "--floats") sizes = parseSizes(argv[i + 1]);
-    else if (flag == "--iterations") iterations = std::stoi(argv[i + 1]);
+    if (flag == "--ranks")
+      world = std::stoi(argv[i + 1]);
+    else if (flag == "--floats")
+      sizes = parseSizes(argv[i + 1]);
+    else if (flag == "--iterations")
+      iterations = std::stoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 2;

@@ -6,8 +6,8 @@
 
 namespace distbench::worker {
 
-BatchGenerator::BatchGenerator(const api::HybridDDPRPCSpec& spec, int64_t seed,
-                               int trainerIndex, int64_t numClasses)
+BatchGenerator::BatchGenerator(const api::HybridDDPRPCSpec& spec, int64_t seed, int trainerIndex,
+                               int64_t numClasses)
     : spec_(spec), numClasses_(numClasses) {
   std::seed_seq seq{static_cast<uint64_t>(seed), static_cast<uint64_t>(trainerIndex),
                     uint64_t{0x64697374}};
@@ -27,9 +27,7 @@ Batch BatchGenerator::next() {
   targets.resize(offsets.size());
   for (auto& t : targets) t = label(rng_);
 
-  auto asTensor = [](const std::vector<int64_t>& v) {
-    return at::tensor(v, at::kLong);
-  };
+  auto asTensor = [](const std::vector<int64_t>& v) { return at::tensor(v, at::kLong); };
   return Batch{asTensor(indices), asTensor(offsets), asTensor(targets)};
 }
 

@@ -62,8 +62,8 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
   }
 
   for (size_t k = 0; k < n; ++k) {
-    hookHandles_.push_back(parameters_[k].register_hook(
-        [this, k](const at::Tensor& grad) { onGradient(k, grad); }));
+    hookHandles_.push_back(
+        parameters_[k].register_hook([this, k](const at::Tensor& grad) { onGradient(k, grad); }));
   }
 }
 

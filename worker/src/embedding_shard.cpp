@@ -10,9 +10,12 @@ namespace distbench::worker {
 
 int64_t embeddingModeCode(api::EmbeddingMode mode) {
   switch (mode) {
-    case api::EmbeddingMode::Sum: return 0;
-    case api::EmbeddingMode::Mean: return 1;
-    case api::EmbeddingMode::Max: return 2;
+    case api::EmbeddingMode::Sum:
+      return 0;
+    case api::EmbeddingMode::Mean:
+      return 1;
+    case api::EmbeddingMode::Max:
+      return 2;
   }
   return 0;
 }

@@ -15,7 +15,8 @@ HostInfo readHostInfo() {
   for (std::string line; std::getline(cpuinfo, line);) {
     if (line.rfind("model name", 0) == 0) {
       auto colon = line.find(':');
-      if (colon != std::string::npos) info.cpuModel = line.substr(line.find_first_not_of(" \t", colon + 1));
+      if (colon != std::string::npos)
+        info.cpuModel = line.substr(line.find_first_not_of(" \t", colon + 1));
       break;
     }
   }

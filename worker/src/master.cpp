@@ -44,8 +44,9 @@ std::string laggards(const std::vector<int>& epochsSeen, const api::TopologySpec
   std::string names;
   for (int t = 0; t < topology.trainers; ++t) {
     if (epochsSeen[t] == fewest) {
-      names += (names.empty() ? "" : ", ") + api::rankLabel(topology, api::trainerRank(topology, t)) +
-               " (rank " + std::to_string(api::trainerRank(topology, t)) + ")";
+      names += (names.empty() ? "" : ", ") +
+               api::rankLabel(topology, api::trainerRank(topology, t)) + " (rank " +
+               std::to_string(api::trainerRank(topology, t)) + ")";
     }
   }
   return names + " after " + std::to_string(fewest) + " epoch(s)";

@@ -18,10 +18,16 @@ namespace {
 using prometheus::Counter;
 using prometheus::Histogram;
 
-// 10 us .. ~84 s in factors of 2: covers a loopback RPC and a slow epoch.
+// 10 us .. 100 s in 1-2-5 steps: covers a loopback RPC and a slow epoch, and
+// the le labels print as written (no 8.000000000000001e-05).
 Histogram::BucketBoundaries secondsBuckets() {
   Histogram::BucketBoundaries b;
-  for (double v = 1e-5; v < 100; v *= 2) b.push_back(v);
+  for (const char* decade : {"e-5", "e-4", "e-3", "e-2", "e-1", "e0", "e1"}) {
+    for (const char* mantissa : {"1", "2", "5"}) {
+      b.push_back(std::stod(std::string(mantissa) + decade));
+    }
+  }
+  b.push_back(100);
   return b;
 }
 
@@ -72,38 +78,46 @@ WorkerMetrics::WorkerMetrics(const std::string& benchmark, const std::string& ro
     : impl_(std::make_unique<Impl>()) {
   auto& m = *impl_;
   m.labels = {{"benchmark", benchmark}, {"role", role}, {"rank", std::to_string(rank)}};
-  m.epoch = &m.histogram("distbench_epoch_seconds", "Wall time of one measured training epoch.");
-  m.iteration = &m.histogram("distbench_iteration_seconds",
-                             "Wall time of one batch: forward, backward, allreduce, step.");
-  m.forward = &m.histogram("distbench_forward_seconds",
-                           "Forward pass: parameter-server lookups, dense layers, loss.");
-  m.backward = &m.histogram("distbench_backward_seconds",
-                            "Backward pass of the dense part (allreduces overlap it).");
-  m.allreduce = &m.histogram("distbench_allreduce_seconds",
-                             "One DDP gradient bucket's allreduce, launch to completion.");
-  m.allreduceWait = &m.histogram("distbench_allreduce_wait_seconds",
-                                 "Allreduce time left after backward: what overlap did not hide.");
-  m.optimizer = &m.histogram("distbench_optimizer_step_seconds",
-                             "Distributed optimizer step: local SGD plus every PS step RPC.");
-  m.examples = &m.counter("distbench_examples_total", "Training examples processed.");
-  m.epochs = &m.counter("distbench_epochs_total", "Epochs completed, measured.");
-  m.warmupEpochs = &m.counter("distbench_warmup_epochs_total", "Warm-up epochs completed.");
-  m.allreduceBytes = &m.counter("distbench_allreduce_bytes_total", "Bytes allreduced by DDP.");
-  m.rpc = &prometheus::BuildHistogram()
-               .Name("distbench_rpc_seconds")
-               .Help("Trainer-side round trip of one parameter-server call, by op.")
-               .Labels(m.labels)
-               .Register(*m.registry);
-  m.service = &prometheus::BuildHistogram()
-                   .Name("distbench_ps_service_seconds")
-                   .Help("Parameter-server time to serve one request, by op.")
-                   .Labels(m.labels)
-                   .Register(*m.registry);
-  m.rpcBytes = &prometheus::BuildCounter()
-                    .Name("distbench_rpc_bytes_total")
-                    .Help("Parameter-server call payload bytes, by op and direction.")
-                    .Labels(m.labels)
-                    .Register(*m.registry);
+  // Each role registers only what it records, so a scrape shows no empty
+  // families of another role.
+  if (role == "trainer") {
+    m.epoch = &m.histogram("distbench_epoch_seconds", "Wall time of one measured training epoch.");
+    m.iteration = &m.histogram("distbench_iteration_seconds",
+                               "Wall time of one batch: forward, backward, allreduce, step.");
+    m.forward = &m.histogram("distbench_forward_seconds",
+                             "Forward pass: parameter-server lookups, dense layers, loss.");
+    m.backward = &m.histogram("distbench_backward_seconds",
+                              "Backward pass of the dense part (allreduces overlap it).");
+    m.allreduce = &m.histogram("distbench_allreduce_seconds",
+                               "One DDP gradient bucket's allreduce, launch to completion.");
+    m.allreduceWait =
+        &m.histogram("distbench_allreduce_wait_seconds",
+                     "Allreduce time left after backward: what overlap did not hide.");
+    m.optimizer = &m.histogram("distbench_optimizer_step_seconds",
+                               "Distributed optimizer step: local SGD plus every PS step RPC.");
+    m.examples = &m.counter("distbench_examples_total",
+                            "Training examples processed, warm-up epochs included.");
+    m.epochs = &m.counter("distbench_epochs_total", "Epochs completed, measured.");
+    m.warmupEpochs = &m.counter("distbench_warmup_epochs_total", "Warm-up epochs completed.");
+    m.allreduceBytes = &m.counter("distbench_allreduce_bytes_total", "Bytes allreduced by DDP.");
+    m.rpc = &prometheus::BuildHistogram()
+                 .Name("distbench_rpc_seconds")
+                 .Help("Trainer-side round trip of one parameter-server call, by op.")
+                 .Labels(m.labels)
+                 .Register(*m.registry);
+    m.rpcBytes = &prometheus::BuildCounter()
+                      .Name("distbench_rpc_bytes_total")
+                      .Help("Parameter-server call payload bytes, by op and direction.")
+                      .Labels(m.labels)
+                      .Register(*m.registry);
+  }
+  if (role == "ps") {
+    m.service = &prometheus::BuildHistogram()
+                     .Name("distbench_ps_service_seconds")
+                     .Help("Parameter-server time to serve one request, by op.")
+                     .Labels(m.labels)
+                     .Register(*m.registry);
+  }
   prometheus::BuildGauge()
       .Name("distbench_build_info")
       .Help("Always 1; labels carry the version.")
@@ -174,9 +188,9 @@ void WorkerMetrics::observeService(const std::string& op, double seconds) {
   {
     std::lock_guard<std::mutex> lock(m.mutex);
     auto it = m.serviceByOp.find(op);
-    h = it != m.serviceByOp.end() ? it->second
-                                  : (m.serviceByOp[op] = &m.service->Add({{"op", op}},
-                                                                         secondsBuckets()));
+    h = it != m.serviceByOp.end()
+            ? it->second
+            : (m.serviceByOp[op] = &m.service->Add({{"op", op}}, secondsBuckets()));
   }
   h->Observe(seconds);
 }

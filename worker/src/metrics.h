@@ -25,8 +25,7 @@ class WorkerMetrics {
   void observeAllreduceWait(double seconds);             // exposed after backward
   void observeOptimizerStep(double seconds);
   // op: lookup | push_grad | step; one call to one parameter server.
-  void observeRpc(const std::string& op, double seconds, int64_t bytesSent,
-                  int64_t bytesReceived);
+  void observeRpc(const std::string& op, double seconds, int64_t bytesSent, int64_t bytesReceived);
   // Parameter server: time to serve one request of `op`.
   void observeService(const std::string& op, double seconds);
 

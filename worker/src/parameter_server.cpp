@@ -33,9 +33,13 @@ class Server {
         sizes_(messageSizes(options.spec)),
         contexts_(id.numTrainers) {}
 
+  // Returns when the master's Shutdown is acknowledged. On a failure, throws
+  // with the first error; the other threads are left running (detached) in
+  // receives that only time out later, so the Server must outlive them: the
+  // caller keeps it alive until the process exits.
   void run() {
     std::vector<std::thread> threads;
-    threads.emplace_back([this] { guarded([this] { servePeer(api::masterRank()); }); });
+    threads.emplace_back([this] { guarded([this] { serveMaster(); }); });
     api::TopologySpec topology;
     topology.parameterServers = id_.numParameterServers;
     topology.trainers = id_.numTrainers;
@@ -46,8 +50,6 @@ class Server {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return error_ || shutDown_; });
     if (error_) {
-      // Other threads may sit in receives that only time out later; the
-      // process is about to exit with this error, so do not wait for them.
       for (auto& t : threads) t.detach();
       std::rethrow_exception(error_);
     }
@@ -55,7 +57,6 @@ class Server {
     for (auto& t : threads) t.join();
   }
 
- private:
   template <typename F>
   void guarded(F&& body) {
     try {
@@ -65,6 +66,44 @@ class Server {
       if (!error_) error_ = std::current_exception();
       changed_.notify_all();
     }
+  }
+
+  // The master speaks twice: CreateShard at the start and Shutdown at the
+  // end. Between them the run may take any time, so no receive is posted
+  // (its timeout would fire); the trainers' threads, each bounded by the
+  // peer timeout, decide when the run is over.
+  void serveMaster() {
+    const int master = api::masterRank();
+    at::Tensor request = newMessage(sizes_.request);
+    at::Tensor reply = newMessage(sizes_.reply);
+    global_.recv(request, master, kTagRequest).wait();
+    const Header create = readHeader(request);
+    if (static_cast<Op>(create[0]) != Op::CreateShard) {
+      throw std::runtime_error("parameter server: expected create_shard from the master, got " +
+                               std::string(toString(static_cast<Op>(create[0]))));
+    }
+    serve(master, create, request, reply);
+    global_.send(reply, master, kTagReply).wait();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [&] { return error_ || trainersDone_ == id_.numTrainers; });
+      if (error_) return;
+    }
+    global_.recv(request, master, kTagRequest).wait();
+    const Header shutdown = readHeader(request);
+    if (static_cast<Op>(shutdown[0]) != Op::Shutdown) {
+      throw std::runtime_error("parameter server: expected shutdown from the master, got " +
+                               std::string(toString(static_cast<Op>(shutdown[0]))));
+    }
+    if (shard_ && !options_.dumpStateDir.empty()) {
+      saveTensor(shard_->table(), options_.dumpStateDir,
+                 "ps" + std::to_string(id_.roleIndex) + "_table.pt");
+    }
+    writeHeader(reply, {static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+    global_.send(reply, master, kTagReply).wait();
+    std::lock_guard<std::mutex> lock(mutex_);
+    shutDown_ = true;
+    changed_.notify_all();
   }
 
   // Receives from one peer, double-buffered: the next receive is posted
@@ -80,9 +119,11 @@ class Server {
       const at::Tensor& message = buffers[current];
       const Header h = readHeader(message);
       const Op op = static_cast<Op>(h[0]);
-      if (op == Op::Done || op == Op::Shutdown) {
+      if (op == Op::Done) {
         pendingReply.wait();
-        finish(rank, op);
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++trainersDone_;
+        changed_.notify_all();
         return;
       }
       current ^= 1;
@@ -91,7 +132,8 @@ class Server {
       pendingReply.wait();
       const auto start = Clock::now();
       if (serve(rank, h, message, reply)) pendingReply = global_.send(reply, rank, kTagReply);
-      metrics_.observeService(toString(op), std::chrono::duration<double>(Clock::now() - start).count());
+      metrics_.observeService(toString(op),
+                              std::chrono::duration<double>(Clock::now() - start).count());
     }
   }
 
@@ -101,8 +143,8 @@ class Server {
     topology.trainers = id_.numTrainers;
     if (h[1] < 0 || h[1] >= id_.numTrainers ||
         api::trainerRank(topology, static_cast<int>(h[1])) != rank) {
-      throw std::runtime_error("parameter server: request claims trainer " +
-                               std::to_string(h[1]) + " but came from " + global_.peerName(rank));
+      throw std::runtime_error("parameter server: request claims trainer " + std::to_string(h[1]) +
+                               " but came from " + global_.peerName(rank));
     }
     if (!shard_) {
       throw std::runtime_error("parameter server: " + global_.peerName(rank) +
@@ -144,6 +186,8 @@ class Server {
         {
           std::lock_guard<std::mutex> lock(mutex_);
           pooled = shard_->lookup(indices, offsets, contexts_[h[1]]);
+          ++lookupsServed_[h[2]];
+          changed_.notify_all();
         }
         std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
         out[1] = bags;
@@ -165,10 +209,12 @@ class Server {
       }
       case Op::Step: {
         checkTrainer(rank, h);
+        awaitLookupsOf(h[2]);
         std::lock_guard<std::mutex> lock(mutex_);
         shard_->applyStep(contexts_[h[1]]);
         ++stepsApplied_[h[2]];
         stepsApplied_.erase(h[2] - 2);  // nobody waits on those any more
+        lookupsServed_.erase(h[2] - 2);
         changed_.notify_all();
         break;
       }
@@ -180,50 +226,31 @@ class Server {
     return true;
   }
 
-  // Sync mode: a lookup for step s reads the table only once every trainer's
-  // step s-1 is applied. Bounded by the peer timeout like any other wait.
+  // Sync mode makes every step bulk-synchronous on the shard: a lookup for
+  // step s waits until every trainer's step s-1 update is applied, and a
+  // step-s update waits until every trainer's step-s lookup is served (a
+  // trainer sends its update while others may still be looking up). Bounded
+  // by the peer timeout like any other wait.
   void awaitStepsBefore(int64_t step) {
-    if (options_.spec.parameterServerMode == api::ParameterServerMode::Async || step == 0) return;
-    std::unique_lock<std::mutex> lock(mutex_);
-    const bool ready = changed_.wait_for(lock, global_.timeout(), [&] {
-      auto it = stepsApplied_.find(step - 1);
-      return error_ || (it != stepsApplied_.end() && it->second == id_.numTrainers);
-    });
-    if (!ready) {
-      throw PeerError("parameter server: step " + std::to_string(step - 1) +
-                      " was not applied by every trainer within " +
-                      std::to_string(global_.timeout().count() / 1000) + " s");
-    }
+    if (step == 0) return;
+    awaitCount(stepsApplied_, step - 1, "every trainer's update of step");
+  }
+  void awaitLookupsOf(int64_t step) {
+    awaitCount(lookupsServed_, step, "every trainer's lookup of step");
   }
 
-  void finish(int rank, Op op) {
+  void awaitCount(const std::map<int64_t, int>& counts, int64_t step, const char* what) {
+    if (options_.spec.parameterServerMode == api::ParameterServerMode::Async) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    if (op == Op::Done) {
-      ++trainersDone_;
-      changed_.notify_all();
-      return;
-    }
-    // Shutdown: the master sends it after every trainer reported its last
-    // epoch; their Done messages may still be on the way.
-    const bool allDone = changed_.wait_for(lock, global_.timeout(), [&] {
-      return error_ || trainersDone_ == id_.numTrainers;
+    const bool ready = changed_.wait_for(lock, global_.timeout(), [&] {
+      auto it = counts.find(step);
+      return error_ || (it != counts.end() && it->second == id_.numTrainers);
     });
-    if (!allDone) {
-      throw PeerError("parameter server: shutdown before every trainer said done (" +
-                      std::to_string(trainersDone_) + " of " + std::to_string(id_.numTrainers) +
-                      ")");
+    if (!ready) {
+      throw PeerError("parameter server: " + std::string(what) + " " + std::to_string(step) +
+                      " did not arrive within " + std::to_string(global_.timeout().count() / 1000) +
+                      " s");
     }
-    if (shard_ && !options_.dumpStateDir.empty()) {
-      saveTensor(shard_->table(), options_.dumpStateDir,
-                 "ps" + std::to_string(id_.roleIndex) + "_table.pt");
-    }
-    lock.unlock();
-    at::Tensor ack = newMessage(sizes_.reply);
-    writeHeader(ack, {static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
-    global_.send(ack, rank, kTagReply).wait();
-    lock.lock();
-    shutDown_ = true;
-    changed_.notify_all();
   }
 
   const WorkerIdentity& id_;
@@ -236,7 +263,8 @@ class Server {
   std::condition_variable changed_;
   std::unique_ptr<EmbeddingShard> shard_;
   std::vector<LookupContext> contexts_;  // one per trainer
-  std::map<int64_t, int> stepsApplied_;
+  std::map<int64_t, int> stepsApplied_;  // Sync mode bookkeeping, by step
+  std::map<int64_t, int> lookupsServed_;
   int trainersDone_ = 0;
   bool shutDown_ = false;
   std::exception_ptr error_;
@@ -246,7 +274,11 @@ class Server {
 
 void runParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
                         WorkerMetrics& metrics, const ParameterServerOptions& options) {
-  Server(identity, global, metrics, options).run();
+  // On failure run() leaves threads behind that still use the server, and
+  // the process exits right after: the server is deliberately not freed.
+  auto* server = new Server(identity, global, metrics, options);
+  server->run();
+  delete server;
 }
 
 }  // namespace distbench::worker

@@ -3,9 +3,9 @@
 #ifndef USE_C10D_GLOO
 #define USE_C10D_GLOO  // Debian's header is empty without it
 #endif
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/version.h>
 
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <vector>
 
 #include "peer_error.h"
@@ -14,7 +14,10 @@ namespace distbench::worker {
 
 PendingOp::PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer,
                      const PeerNamer* namer, std::chrono::milliseconds timeout)
-    : work_(std::move(work)), what_(std::move(what)), peer_(peer), namer_(namer),
+    : work_(std::move(work)),
+      what_(std::move(what)),
+      peer_(peer),
+      namer_(namer),
       timeout_(timeout) {}
 PendingOp::PendingOp(PendingOp&&) noexcept = default;
 PendingOp& PendingOp::operator=(PendingOp&&) noexcept = default;

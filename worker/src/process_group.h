@@ -6,12 +6,12 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/util/intrusive_ptr.h>
-#include <torch/csrc/distributed/c10d/Work.hpp>
 
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
+#include <torch/csrc/distributed/c10d/Work.hpp>
 
 namespace c10d {
 class Store;
@@ -27,8 +27,8 @@ using PeerNamer = std::function<std::string(int groupRank)>;
 class PendingOp {
  public:
   PendingOp() = default;
-  PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer,
-            const PeerNamer* namer, std::chrono::milliseconds timeout);
+  PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer, const PeerNamer* namer,
+            std::chrono::milliseconds timeout);
   PendingOp(PendingOp&&) noexcept;
   PendingOp& operator=(PendingOp&&) noexcept;
   ~PendingOp();
@@ -57,8 +57,7 @@ class ProcessGroup {
   // Joins a Gloo group of `size` ranks through `store` (use a PrefixStore to
   // keep groups apart). Binds to `hostname`'s address.
   ProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
-               const std::string& hostname, std::chrono::milliseconds timeout,
-               PeerNamer namer);
+               const std::string& hostname, std::chrono::milliseconds timeout, PeerNamer namer);
   ~ProcessGroup();
   ProcessGroup(const ProcessGroup&) = delete;
   ProcessGroup& operator=(const ProcessGroup&) = delete;

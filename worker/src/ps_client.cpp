@@ -74,21 +74,21 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
   std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
   std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
   const auto start = Clock::now();
-  Call call = startCall("lookup", {request}, replies_,
-                        (n + bags) * static_cast<int64_t>(sizeof(int64_t)));
+  Call call =
+      startCall("lookup", {request}, replies_, (n + bags) * static_cast<int64_t>(sizeof(int64_t)));
   finishCall(call, replies_, start);
 
   std::vector<at::Tensor> results;
   for (int p = 0; p < numPs_; ++p) {
     const Header h = readHeader(replies_[p]);
     if (h[1] != bags || h[2] != dim_) {
-      throw std::runtime_error("lookup reply from " +
-                               global_.peerName(api::parameterServerRank(p)) + " has shape [" +
-                               std::to_string(h[1]) + ", " + std::to_string(h[2]) +
-                               "], expected [" + std::to_string(bags) + ", " +
-                               std::to_string(dim_) + "]");
+      throw std::runtime_error(
+          "lookup reply from " + global_.peerName(api::parameterServerRank(p)) + " has shape [" +
+          std::to_string(h[1]) + ", " + std::to_string(h[2]) + "], expected [" +
+          std::to_string(bags) + ", " + std::to_string(dim_) + "]");
     }
-    results.push_back(at::from_blob(payloadOf<float>(replies_[p]), {bags, dim_}, at::kFloat).clone());
+    results.push_back(
+        at::from_blob(payloadOf<float>(replies_[p]), {bags, dim_}, at::kFloat).clone());
   }
   return results;
 }

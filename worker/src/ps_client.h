@@ -27,8 +27,9 @@ class ParameterServerClient {
   // The backward half of distributed autograd plus the distributed optimizer
   // step: gradients[p] = d(loss)/d(lookup p) goes to shard p, then a step.
   // Both requests leave back to back (a shard serves one trainer in order, so
-  // the step sees the gradient); begin returns at once so the caller can
-  // overlap the dense allreduce, end waits for every acknowledgement.
+  // the step sees the gradient). begin returns once they are sent; end waits
+  // for every shard, recording each push's delivery and each step's round
+  // trip.
   void beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients);
   void endUpdate();
   // Tells every shard this trainer is finished.

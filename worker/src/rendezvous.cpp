@@ -1,10 +1,9 @@
 #include "rendezvous.h"
 
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
-
 #include <string>
 #include <thread>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <vector>
 
 #include "peer_error.h"
@@ -24,7 +23,7 @@ std::chrono::milliseconds remaining(Clock::time_point deadline) {
 }
 
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
-                                            std::chrono::milliseconds timeout) {
+                                             std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(id.masterPort);
   options.isServer = id.role == api::Role::Master;
@@ -37,8 +36,8 @@ c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
     return c10::make_intrusive<c10d::TCPStore>(host, options);
   } catch (const std::exception& e) {
     if (options.isServer) {
-      throw PeerError("rendezvous: cannot host the store on port " +
-                      std::to_string(id.masterPort) + ": " + firstLine(e.what()));
+      throw PeerError("rendezvous: cannot host the store on port " + std::to_string(id.masterPort) +
+                      ": " + firstLine(e.what()));
     }
     throw PeerError("rendezvous: cannot reach the master (rank 0) at " + id.masterAddr + ":" +
                     std::to_string(id.masterPort) + " within " +
@@ -68,8 +67,8 @@ std::string missingRanks(c10d::Store& store, const WorkerIdentity& id) {
   std::string missing;
   for (int r = 0; r < id.worldSize; ++r) {
     if (!store.check({joinedKey(r)})) {
-      missing += (missing.empty() ? "" : ", ") +
-                 describeRank(id.numParameterServers, id.numTrainers, r);
+      missing +=
+          (missing.empty() ? "" : ", ") + describeRank(id.numParameterServers, id.numTrainers, r);
     }
   }
   return missing;
@@ -136,14 +135,12 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
   const int T = id.numTrainers;
   global_ = std::make_unique<ProcessGroup>(
       c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
-      id.bindAddress, timeouts.peer, [P, T](int r) {
-        return r < 0 ? std::string("all ranks") : describeRank(P, T, r);
-      });
+      id.bindAddress, timeouts.peer,
+      [P, T](int r) { return r < 0 ? std::string("all ranks") : describeRank(P, T, r); });
   if (id.role == api::Role::Trainer) {
     trainers_ = std::make_unique<ProcessGroup>(
-        c10::make_intrusive<c10d::PrefixStore>("trainers", store_), id.roleIndex, T,
-        id.bindAddress, timeouts.peer,
-        [P, T](int i) {
+        c10::make_intrusive<c10d::PrefixStore>("trainers", store_), id.roleIndex, T, id.bindAddress,
+        timeouts.peer, [P, T](int i) {
           return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
         });
   }

@@ -14,9 +14,9 @@
 namespace distbench::worker {
 
 struct TrainerResult {
-  std::string name;               // "Trainer0"
-  int rank = 0;                   // global rank
-  double examplesPerEpoch = 0;    // mean over measured epochs
+  std::string name;             // "Trainer0"
+  int rank = 0;                 // global rank
+  double examplesPerEpoch = 0;  // mean over measured epochs
   std::vector<double> epochSeconds;
 };
 

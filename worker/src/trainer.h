@@ -13,7 +13,7 @@
 namespace distbench::worker {
 
 struct TrainerOptions {
-  std::string dumpStateDir;  // non-empty: write final dense parameters there
+  std::string dumpStateDir;    // non-empty: write final dense parameters there
   bool progressLines = false;  // "@@distbench-progress ..." on stderr for distbench run
 };
 

@@ -8,15 +8,24 @@ namespace distbench::worker {
 
 const char* toString(Op op) {
   switch (op) {
-    case Op::CreateShard: return "create_shard";
-    case Op::Lookup: return "lookup";
-    case Op::PushGrad: return "push_grad";
-    case Op::Step: return "step";
-    case Op::Shutdown: return "shutdown";
-    case Op::Start: return "start";
-    case Op::EpochDone: return "epoch_done";
-    case Op::Finish: return "finish";
-    case Op::Done: return "done";
+    case Op::CreateShard:
+      return "create_shard";
+    case Op::Lookup:
+      return "lookup";
+    case Op::PushGrad:
+      return "push_grad";
+    case Op::Step:
+      return "step";
+    case Op::Shutdown:
+      return "shutdown";
+    case Op::Start:
+      return "start";
+    case Op::EpochDone:
+      return "epoch_done";
+    case Op::Finish:
+      return "finish";
+    case Op::Done:
+      return "done";
   }
   return "unknown";
 }

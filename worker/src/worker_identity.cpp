@@ -100,9 +100,9 @@ WorkerIdentity identityFromEnvironment() {
                   : id.role == api::Role::ParameterServer ? id.numParameterServers
                                                           : id.numTrainers;
   if (id.roleIndex >= roleCount) {
-    throw std::runtime_error("environment variable DISTBENCH_ROLE_INDEX=" +
-                             std::to_string(id.roleIndex) + ": must be < " +
-                             std::to_string(roleCount) + " for role " + requireEnv(api::kEnvRole));
+    throw std::runtime_error(
+        "environment variable DISTBENCH_ROLE_INDEX=" + std::to_string(id.roleIndex) +
+        ": must be < " + std::to_string(roleCount) + " for role " + requireEnv(api::kEnvRole));
   }
   api::TopologySpec topology;
   topology.parameterServers = id.numParameterServers;

@@ -18,11 +18,11 @@ struct WorkerIdentity {
   int masterPort = 0;
   std::string configPath;
   std::string benchmarkName;
-  int metricsPort = 0;          // 0: no /metrics endpoint
+  int metricsPort = 0;  // 0: no /metrics endpoint
   int metricsLingerSeconds = 0;
-  std::string bindAddress;      // where this rank's Gloo device listens
+  std::string bindAddress;  // where this rank's Gloo device listens
 
-  std::string label() const;    // "ps1 (rank 2)"
+  std::string label() const;  // "ps1 (rank 2)"
 };
 
 // Reads RANK, WORLD_SIZE, ... and checks they agree with each other.

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -52,9 +53,12 @@ Flags parseFlags(int argc, char** argv) {
       if (i + 1 >= argc) throw UsageError(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "--config") f.config = value();
-    else if (arg == "--report") f.report = value();
-    else if (arg == "--dump-state") f.dumpState = value();
+    if (arg == "--config")
+      f.config = value();
+    else if (arg == "--report")
+      f.report = value();
+    else if (arg == "--dump-state")
+      f.dumpState = value();
     else if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       std::exit(0);
@@ -69,8 +73,10 @@ void checkTopology(const WorkerIdentity& id, const api::DistBenchmark& b) {
   if (b.spec.topology.parameterServers != id.numParameterServers ||
       b.spec.topology.trainers != id.numTrainers) {
     throw UsageError("environment says " + std::to_string(id.numParameterServers) + " PS / " +
-                     std::to_string(id.numTrainers) + " trainers but the config's spec.topology "
-                     "says " + std::to_string(b.spec.topology.parameterServers) + " / " +
+                     std::to_string(id.numTrainers) +
+                     " trainers but the config's spec.topology "
+                     "says " +
+                     std::to_string(b.spec.topology.parameterServers) + " / " +
                      std::to_string(b.spec.topology.trainers));
   }
 }
@@ -83,11 +89,38 @@ void printBanner(const api::DistBenchmark& b) {
   std::printf("* PyTorch (LibTorch) version: %s\n", TORCH_VERSION);
   std::printf("* Distributed backend: %s\n", api::toString(b.spec.runtime.backend));
   std::printf("* Device: %s\n", api::toString(b.spec.runtime.device));
-  std::printf("* Topology: %d trainers, %d parameter servers, 1 master\n\n",
-              b.spec.topology.trainers, b.spec.topology.parameterServers);
+  const int T = b.spec.topology.trainers, P = b.spec.topology.parameterServers;
+  std::printf("* Topology: %d trainer%s, %d parameter server%s, 1 master\n\n", T, T == 1 ? "" : "s",
+              P, P == 1 ? "" : "s");
   std::printf("-------------------------------------------\n");
   std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
   std::printf("-------------------------------------------\n");
+}
+
+// "distbench-worker ps1": how this process names itself in messages.
+std::string workerName() {
+  std::string who = "distbench-worker";
+  const char* role = std::getenv(api::kEnvRole);
+  const char* index = std::getenv(api::kEnvRoleIndex);
+  if (role != nullptr) {
+    who +=
+        std::string(" ") + role + (index != nullptr && std::string(role) != "master" ? index : "");
+  }
+  return who;
+}
+
+std::string errorText(const std::exception& e) {
+  const std::string msg = e.what();
+  return msg.substr(0, msg.find("\nException raised from"));  // drop c10's backtrace
+}
+
+// Once the process groups exist, unwinding would run ProcessGroupGloo's
+// destructor, which waits for in-flight collectives to time out. A failed
+// rank has nothing left to finish, so it says why and leaves at once.
+[[noreturn]] void failFast(const std::exception& e) {
+  std::cerr << workerName() << ": error: " << errorText(e) << std::endl;
+  std::fflush(stdout);
+  std::_Exit(1);
 }
 
 int run(const Flags& flags) {
@@ -115,26 +148,30 @@ int run(const Flags& flags) {
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
   const bool progress = std::getenv("DISTBENCH_PROGRESS") != nullptr;
-  switch (id.role) {
-    case api::Role::Master: {
-      std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
-      printBanner(benchmark);
-      std::printf("\n%s", formatResultTable(results).c_str());
-      std::fflush(stdout);
-      if (!flags.report.empty()) {
-        ReportInput report{&benchmark, results, readHostInfo(), TORCH_VERSION};
-        writeReport(flags.report, report);
-        std::cerr << "master: report written to " << flags.report << "\n";
+  try {
+    switch (id.role) {
+      case api::Role::Master: {
+        std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
+        printBanner(benchmark);
+        std::printf("\n%s", formatResultTable(results).c_str());
+        std::fflush(stdout);
+        if (!flags.report.empty()) {
+          ReportInput report{&benchmark, results, readHostInfo(), TORCH_VERSION};
+          writeReport(flags.report, report);
+          std::cerr << "master: report written to " << flags.report << "\n";
+        }
+        break;
       }
-      break;
+      case api::Role::ParameterServer:
+        runParameterServer(id, rendezvous.global(), metrics,
+                           {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
+        break;
+      case api::Role::Trainer:
+        runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+        break;
     }
-    case api::Role::ParameterServer:
-      runParameterServer(id, rendezvous.global(), metrics,
-                         {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
-      break;
-    case api::Role::Trainer:
-      runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
-      break;
+  } catch (const std::exception& e) {
+    failFast(e);
   }
   metrics.linger(id.metricsLingerSeconds);
   return 0;
@@ -143,12 +180,7 @@ int run(const Flags& flags) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string who = "distbench-worker";
-  if (const char* role = std::getenv(api::kEnvRole)) {
-    who += std::string(" ") + role + (std::getenv(api::kEnvRoleIndex) && std::string(role) != "master"
-                                          ? std::getenv(api::kEnvRoleIndex)
-                                          : "");
-  }
+  const std::string who = workerName();
   try {
     return run(parseFlags(argc, argv));
   } catch (const UsageError& e) {
@@ -158,8 +190,7 @@ int main(int argc, char** argv) {
     std::cerr << who << ": invalid config:\n" << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::string msg = e.what();
-    std::cerr << who << ": error: " << msg.substr(0, msg.find("\nException raised from")) << "\n";
+    std::cerr << who << ": error: " << errorText(e) << "\n";
     return 1;
   }
 }

@@ -142,5 +142,20 @@ TEST(HybridTraining, MasterPrintsTheTableAndWritesTheReport) {
   }
 }
 
+// The peer timeout bounds each wait on a peer, not the run: a benchmark that
+// runs several times longer than it must still finish.
+TEST(HybridTraining, RunsLongerThanThePeerTimeout) {
+  api::DistBenchmark b = smallBenchmark(2, 2);
+  b.spec.runtime.peerTimeoutSeconds = 1;
+  b.spec.benchmark.hybridDDPRPC.epochs = 300;
+  LocalCluster cluster(b);
+  const auto took = cluster.waitAll(std::chrono::seconds(120));
+  EXPECT_GT(took, std::chrono::seconds(3)) << "too short to prove anything";
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << cluster.allOutput();
+    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
+  }
+}
+
 }  // namespace
 }  // namespace distbench::worker

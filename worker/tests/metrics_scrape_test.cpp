@@ -69,8 +69,9 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
     // One call per batch to the single shard.
     EXPECT_EQ(sampleValue(trainer, count), 5 * 10) << count << "\n" << trainer;
   }
-  EXPECT_GT(sampleValue(trainer, "distbench_rpc_bytes_total{benchmark=\"scrape\",rank=\"2\","
-                                 "role=\"trainer\",direction=\"sent\",op=\"push_grad\"}"),
+  EXPECT_GT(sampleValue(trainer,
+                        "distbench_rpc_bytes_total{benchmark=\"scrape\",rank=\"2\","
+                        "role=\"trainer\",direction=\"sent\",op=\"push_grad\"}"),
             0);
 
   const std::string ps = scrape(metricsPort(cluster.output(1)));
@@ -81,6 +82,10 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
     // Both trainers' batches.
     EXPECT_EQ(sampleValue(ps, count), 2 * 5 * 10) << count << "\n" << ps;
   }
+
+  // Each role shows only its own families.
+  EXPECT_EQ(ps.find("distbench_epoch_seconds"), std::string::npos);
+  EXPECT_EQ(trainer.find("distbench_ps_service_seconds"), std::string::npos);
 
   const std::string master = scrape(metricsPort(cluster.output(0)));
   EXPECT_NE(master.find("distbench_build_info{benchmark=\"scrape\",rank=\"0\",role=\"master\""),

@@ -54,8 +54,10 @@ ReferenceState trainReference(const api::DistBenchmark& benchmark) {
       for (size_t i = 0; i < grads.size(); ++i) {
         auto& sum = i < nDense ? denseSum : tableSum;
         const size_t k = i < nDense ? i : i - nDense;
-        if (sum.size() <= k) sum.push_back(grads[i].clone());
-        else sum[k] += grads[i];
+        if (sum.size() <= k)
+          sum.push_back(grads[i].clone());
+        else
+          sum[k] += grads[i];
       }
     }
     torch::NoGradGuard noGrad;

@@ -21,8 +21,10 @@ TEST(ResultTable, RowsMatchTheSeedFormat) {
 
 TEST(ResultTable, AllRowPoolsSamplesAndSumsExamples) {
   std::vector<TrainerResult> trainers{
-      {"Trainer0", 3, 70, {0.376, 0.384, 0.390, 0.396, 0.377, 0.401, 0.369, 0.512, 0.388, 0.379,
-                           0.381}},
+      {"Trainer0",
+       3,
+       70,
+       {0.376, 0.384, 0.390, 0.396, 0.377, 0.401, 0.369, 0.512, 0.388, 0.379, 0.381}},
       {"Trainer1", 4, 33.5, {0.5, 0.25, 1.5, 0.75}},
   };
   const std::string table = formatResultTable(trainers);

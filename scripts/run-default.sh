@@ -13,7 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${DISTBENCH_BUILD_DIR:-build}
 [[ $build == /* ]] || build=$root/$build
 jobs=${DISTBENCH_JOBS:-2}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+source "$root/scripts/ccache-env.sh"
 
 # Set-up output goes to stderr: stdout carries only what the master prints, so
 # `scripts/run-default.sh > results.txt` captures the master's banner and table.

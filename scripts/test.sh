@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 build=${DISTBENCH_BUILD_DIR:-build}
 jobs=${DISTBENCH_JOBS:-2}
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+source "$root/scripts/ccache-env.sh"
 
 scripts/install-deps.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo

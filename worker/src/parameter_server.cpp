@@ -15,12 +15,11 @@
 #include "embedding_shard.h"
 #include "peer_error.h"
 #include "state_dump.h"
+#include "stopwatch.h"
 #include "wire.h"
 
 namespace distbench::worker {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 class Server {
  public:
@@ -40,9 +39,7 @@ class Server {
   void run() {
     std::vector<std::thread> threads;
     threads.emplace_back([this] { guarded([this] { serveMaster(); }); });
-    api::TopologySpec topology;
-    topology.parameterServers = id_.numParameterServers;
-    topology.trainers = id_.numTrainers;
+    const api::TopologySpec topology = id_.topology();
     for (int t = 0; t < id_.numTrainers; ++t) {
       const int rank = api::trainerRank(topology, t);
       threads.emplace_back([this, rank] { guarded([this, rank] { servePeer(rank); }); });
@@ -132,15 +129,12 @@ class Server {
       pendingReply.wait();
       const auto start = Clock::now();
       if (serve(rank, h, message, reply)) pendingReply = global_.send(reply, rank, kTagReply);
-      metrics_.observeService(toString(op),
-                              std::chrono::duration<double>(Clock::now() - start).count());
+      metrics_.observeService(toString(op), secondsSince(start));
     }
   }
 
   void checkTrainer(int rank, const Header& h) {
-    api::TopologySpec topology;
-    topology.parameterServers = id_.numParameterServers;
-    topology.trainers = id_.numTrainers;
+    const api::TopologySpec topology = id_.topology();
     if (h[1] < 0 || h[1] >= id_.numTrainers ||
         api::trainerRank(topology, static_cast<int>(h[1])) != rank) {
       throw std::runtime_error("parameter server: request claims trainer " + std::to_string(h[1]) +

@@ -6,13 +6,9 @@
 #include <stdexcept>
 
 #include "distbench/api/renderer.h"
+#include "stopwatch.h"
 
 namespace distbench::worker {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-}  // namespace
 
 ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParameterServers,
                                              int trainerIndex, int64_t embeddingDim,
@@ -51,7 +47,7 @@ void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>
                                        Clock::time_point start) {
   for (int p = 0; p < numPs_; ++p) {
     call.replies[p].wait();
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const double seconds = secondsSince(start);
     const Header h = readHeader(replies[p]);
     metrics_.observeRpc(call.op, seconds, kHeaderBytes + call.payloadBytes,
                         kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)));
@@ -122,9 +118,7 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
 void ParameterServerClient::endUpdate() {
   for (auto& send : pushSends_) {
     send.wait();
-    metrics_.observeRpc("push_grad",
-                        std::chrono::duration<double>(Clock::now() - updateStart_).count(),
-                        kHeaderBytes + pushBytes_, 0);
+    metrics_.observeRpc("push_grad", secondsSince(updateStart_), kHeaderBytes + pushBytes_, 0);
   }
   finishCall(step_, stepReplies_, updateStart_);
 }

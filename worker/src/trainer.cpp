@@ -15,16 +15,11 @@
 #include "distbench/api/dense_layers.h"
 #include "ps_client.h"
 #include "state_dump.h"
+#include "stopwatch.h"
 #include "wire.h"
 
 namespace distbench::worker {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 class Trainer {
  public:
@@ -58,7 +53,7 @@ class Trainer {
       const auto start = Clock::now();
       int64_t examples = 0;
       for (int b = 0; b < spec_.batchesPerEpoch; ++b) examples += trainStep(step++);
-      const double seconds = since(start);
+      const double seconds = secondsSince(start);
       metrics_.observeEpoch(seconds, examples, warmup);
       reportEpoch(epoch, examples, seconds, warmup);
       if (options.progressLines) {
@@ -93,7 +88,7 @@ class Trainer {
 
     bucketer_.prepareForBackward();
     loss.backward();
-    metrics_.observeBackward(since(backwardStart));
+    metrics_.observeBackward(secondsSince(backwardStart));
 
     // The shards' gradient push and step travel while the dense allreduce,
     // launched during backward, finishes; waiting on the shards first keeps
@@ -104,20 +99,20 @@ class Trainer {
     for (auto& t : lookups) grads.push_back(t.grad());
     client_.beginUpdate(step, grads);
     client_.endUpdate();
-    double stepSeconds = since(stepStart);
+    double stepSeconds = secondsSince(stepStart);
 
     const auto waitStart = Clock::now();
     bucketer_.finishBackward();
-    metrics_.observeAllreduceWait(since(waitStart));
+    metrics_.observeAllreduceWait(secondsSince(waitStart));
 
     const auto sgdStart = Clock::now();
     {
       c10::NoGradGuard noGrad;
       for (auto& p : model_->parameters()) p.add_(p.grad(), -spec_.learningRate);
     }
-    stepSeconds += since(sgdStart);
+    stepSeconds += secondsSince(sgdStart);
     metrics_.observeOptimizerStep(stepSeconds);
-    metrics_.observeIteration(since(start));
+    metrics_.observeIteration(secondsSince(start));
     return batch.examples();
   }
 

@@ -52,11 +52,20 @@ bool isLoopback(const std::string& host) {
 
 }  // namespace
 
-std::string describeRank(int numParameterServers, int numTrainers, int globalRank) {
+api::TopologySpec makeTopology(int numParameterServers, int numTrainers) {
   api::TopologySpec topology;
   topology.parameterServers = numParameterServers;
   topology.trainers = numTrainers;
-  return api::rankLabel(topology, globalRank) + " (rank " + std::to_string(globalRank) + ")";
+  return topology;
+}
+
+api::TopologySpec WorkerIdentity::topology() const {
+  return makeTopology(numParameterServers, numTrainers);
+}
+
+std::string describeRank(int numParameterServers, int numTrainers, int globalRank) {
+  return api::rankLabel(makeTopology(numParameterServers, numTrainers), globalRank) + " (rank " +
+         std::to_string(globalRank) + ")";
 }
 
 std::string WorkerIdentity::label() const {
@@ -104,9 +113,7 @@ WorkerIdentity identityFromEnvironment() {
         "environment variable DISTBENCH_ROLE_INDEX=" + std::to_string(id.roleIndex) +
         ": must be < " + std::to_string(roleCount) + " for role " + requireEnv(api::kEnvRole));
   }
-  api::TopologySpec topology;
-  topology.parameterServers = id.numParameterServers;
-  topology.trainers = id.numTrainers;
+  const api::TopologySpec topology = id.topology();
   int expectedRank = id.role == api::Role::Master ? api::masterRank()
                      : id.role == api::Role::ParameterServer
                          ? api::parameterServerRank(id.roleIndex)

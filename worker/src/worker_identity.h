@@ -23,7 +23,10 @@ struct WorkerIdentity {
   std::string bindAddress;  // where this rank's Gloo device listens
 
   std::string label() const;  // "ps1 (rank 2)"
+  api::TopologySpec topology() const;
 };
+
+api::TopologySpec makeTopology(int numParameterServers, int numTrainers);
 
 // Reads RANK, WORLD_SIZE, ... and checks they agree with each other.
 // Throws std::runtime_error naming the variable at fault.

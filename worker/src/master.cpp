@@ -82,21 +82,29 @@ std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, Proces
   std::vector<int> epochsSeen(T, 0);
   std::vector<double> examples(T, 0);
   const int total = hybrid.warmupEpochs + hybrid.epochs;
-  for (int received = 0; received < T * total; ++received) {
+  // Trainers report every epoch and, within long epochs, send heartbeats, so
+  // each wait here is bounded by the peer timeout however long epochs are.
+  for (int reports = 0; reports < T * total;) {
     at::Tensor header = emptyHeader();
     PendingOp op = global.recvAnySource(header, kTagControl);
     try {
       op.wait();
     } catch (const PeerError& e) {
-      throw PeerError(std::string("master: no epoch report from ") +
-                      laggards(epochsSeen, topology) + ": " + e.what());
+      throw PeerError(std::string("master: no word from ") + laggards(epochsSeen, topology) + ": " +
+                      e.what());
     }
     const Header h = unpackHeader(header);
-    const int trainer = static_cast<int>(h[1]);
-    if (static_cast<Op>(h[0]) != Op::EpochDone || trainer < 0 || trainer >= T) {
-      throw std::runtime_error("master: unexpected control message from " +
-                               global.peerName(op.sourceRank()));
+    const Op kind = static_cast<Op>(h[0]);
+    // The sender decides which trainer this is, not the message.
+    const int trainer = op.sourceRank() - api::trainerRank(topology, 0);
+    if (trainer < 0 || trainer >= T || h[1] != trainer ||
+        (kind != Op::EpochDone && kind != Op::Heartbeat) ||
+        (kind == Op::EpochDone && (h[2] != epochsSeen[trainer] || h[2] >= total))) {
+      throw PeerError("master: unexpected " + std::string(toString(kind)) + " message from " +
+                      global.peerName(op.sourceRank()));
     }
+    if (kind == Op::Heartbeat) continue;
+    ++reports;
     ++epochsSeen[trainer];
     if (h[5] == 0) {
       results[trainer].epochSeconds.push_back(bitsDouble(h[4]));

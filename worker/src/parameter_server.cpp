@@ -14,6 +14,7 @@
 
 #include "embedding_shard.h"
 #include "peer_error.h"
+#include "request_checks.h"
 #include "state_dump.h"
 #include "stopwatch.h"
 #include "wire.h"
@@ -79,7 +80,9 @@ class Server {
       throw std::runtime_error("parameter server: expected create_shard from the master, got " +
                                std::string(toString(static_cast<Op>(create[0]))));
     }
+    const auto start = Clock::now();
     serve(master, create, request, reply);
+    metrics_.observeService(toString(Op::CreateShard), secondsSince(start));
     global_.send(reply, master, kTagReply).wait();
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -149,10 +152,24 @@ class Server {
   // Returns whether the request gets a reply: a gradient push does not; the
   // step that follows it on the same stream answers for both.
   bool serve(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
+    try {
+      return serveChecked(rank, h, message, reply);
+    } catch (const PeerError&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::string what = e.what();
+      throw PeerError("parameter server: " + std::string(toString(static_cast<Op>(h[0]))) +
+                      " from " + global_.peerName(rank) +
+                      " refused: " + what.substr(0, what.find('\n')));
+    }
+  }
+
+  bool serveChecked(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
     const Op op = static_cast<Op>(h[0]);
     Header out{h[0], 0, 0, 0, 0, 0, 0, 0};
     switch (op) {
       case Op::CreateShard: {
+        checkCreateShard(h, id_.roleIndex, options_.spec);
         ShardConfig config;
         config.shardIndex = static_cast<int>(h[1]);
         config.numEmbeddings = h[2];
@@ -166,12 +183,9 @@ class Server {
       }
       case Op::Lookup: {
         checkTrainer(rank, h);
-        const int64_t n = h[3], bags = h[4], dim = shard_->config().embeddingDim;
-        if (n < 1 || bags < 1 || bags > n || 2 * n * 8 + kHeaderBytes > sizes_.request) {
-          throw std::runtime_error("parameter server: malformed lookup from " +
-                                   global_.peerName(rank));
-        }
         const int64_t* words = payloadOf<int64_t>(message);
+        checkLookup(h, words, options_.spec);
+        const int64_t n = h[3], bags = h[4], dim = shard_->config().embeddingDim;
         at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
         at::Tensor offsets =
             at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();
@@ -190,14 +204,11 @@ class Server {
       }
       case Op::PushGrad: {
         checkTrainer(rank, h);
-        const int64_t bags = h[3], dim = h[4];
-        if (dim != shard_->config().embeddingDim || bags < 1 ||
-            kHeaderBytes + bags * dim * 4 > sizes_.request) {
-          throw std::runtime_error("parameter server: malformed gradient from " +
-                                   global_.peerName(rank));
-        }
-        at::Tensor grad = at::from_blob(payloadOf<float>(message), {bags, dim}, at::kFloat);
         std::lock_guard<std::mutex> lock(mutex_);
+        const LookupContext& context = contexts_[h[1]];
+        checkGradient(h, context.active ? context.offsets.size(0) : 0, options_.spec);
+        const int64_t bags = h[3], dim = h[4];
+        at::Tensor grad = at::from_blob(payloadOf<float>(message), {bags, dim}, at::kFloat);
         shard_->accumulateGradient(contexts_[h[1]], grad);
         return false;
       }

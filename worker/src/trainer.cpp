@@ -52,7 +52,10 @@ class Trainer {
       if (epoch == spec_.warmupEpochs) trainers_.barrier();
       const auto start = Clock::now();
       int64_t examples = 0;
-      for (int b = 0; b < spec_.batchesPerEpoch; ++b) examples += trainStep(step++);
+      for (int b = 0; b < spec_.batchesPerEpoch; ++b) {
+        examples += trainStep(step);
+        heartbeatIfQuiet(step++);
+      }
       const double seconds = secondsSince(start);
       metrics_.observeEpoch(seconds, examples, warmup);
       reportEpoch(epoch, examples, seconds, warmup);
@@ -116,10 +119,22 @@ class Trainer {
     return batch.examples();
   }
 
+  // The master waits on each report for the peer timeout; an epoch longer
+  // than a quarter of it sends a heartbeat so the master knows it is alive.
+  void heartbeatIfQuiet(int64_t step) {
+    const double quiet = std::chrono::duration<double>(global_.timeout()).count() / 4;
+    if (secondsSince(lastToMaster_) < quiet) return;
+    at::Tensor header =
+        packHeader({static_cast<int64_t>(Op::Heartbeat), id_.roleIndex, step, 0, 0, 0, 0, 0});
+    global_.send(header, api::masterRank(), kTagControl).wait();
+    lastToMaster_ = Clock::now();
+  }
+
   void reportEpoch(int epoch, int64_t examples, double seconds, bool warmup) {
     at::Tensor header = packHeader({static_cast<int64_t>(Op::EpochDone), id_.roleIndex, epoch,
                                     examples, doubleBits(seconds), warmup ? 1 : 0, 0, 0});
     global_.send(header, api::masterRank(), kTagControl).wait();
+    lastToMaster_ = Clock::now();
   }
 
   void awaitControl(Op expected) {
@@ -142,6 +157,7 @@ class Trainer {
   ParameterServerClient client_;
   BatchGenerator batches_;
   ProcessGroup& trainers_;
+  Clock::time_point lastToMaster_ = Clock::now();
 };
 
 }  // namespace

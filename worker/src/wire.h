@@ -47,6 +47,9 @@ enum class Op : int64_t {
   Finish = 8,
   // trainer -> ps: no more requests from this trainer; no reply
   Done = 9,
+  // trainer -> master within an epoch, at least every quarter peer timeout:
+  // [op, trainer, step, ...]; keeps a long epoch from looking like a death
+  Heartbeat = 10,
 };
 
 const char* toString(Op op);

@@ -157,5 +157,23 @@ TEST(HybridTraining, RunsLongerThanThePeerTimeout) {
   }
 }
 
+// An epoch longer than the peer timeout is no failure either: trainers send
+// the master heartbeats within the epoch.
+TEST(HybridTraining, EpochsLongerThanThePeerTimeout) {
+  api::DistBenchmark b = smallBenchmark(2, 1);
+  b.spec.runtime.peerTimeoutSeconds = 1;
+  auto& h = b.spec.benchmark.hybridDDPRPC;
+  h.warmupEpochs = 0;
+  h.epochs = 1;
+  h.batchesPerEpoch = 1500;
+  LocalCluster cluster(b);
+  const auto took = cluster.waitAll(std::chrono::seconds(120));
+  EXPECT_GT(took, std::chrono::seconds(2)) << "too short to prove anything";
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << cluster.allOutput();
+    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
+  }
+}
+
 }  // namespace
 }  // namespace distbench::worker

@@ -1,0 +1,56 @@
+#include "request_checks.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace distbench::worker {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument(what); }
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+void checkLookup(const Header& h, const int64_t* payload, const api::HybridDDPRPCSpec& spec) {
+  const int64_t n = h[3], bags = h[4];
+  // Ranges first: nothing below multiplies a value that was not bounded.
+  if (n < 1 || n > spec.maxBagIndices) {
+    refuse("lookup of " + str(n) + " indices; must be 1.." + str(spec.maxBagIndices));
+  }
+  if (bags < 1 || bags > n) refuse("lookup of " + str(bags) + " bags for " + str(n) + " indices");
+  for (int64_t i = 0; i < n; ++i) {
+    if (payload[i] < 0 || payload[i] >= spec.numEmbeddings) {
+      refuse("lookup index " + str(payload[i]) + " outside the table's " + str(spec.numEmbeddings) +
+             " rows");
+    }
+  }
+  const int64_t* offsets = payload + n;
+  if (offsets[0] != 0) refuse("lookup offsets must start at 0, not " + str(offsets[0]));
+  for (int64_t b = 1; b < bags; ++b) {
+    if (offsets[b] < offsets[b - 1] || offsets[b] > n) {
+      refuse("lookup offsets must rise within 0.." + str(n) + "; offset " + str(b) + " is " +
+             str(offsets[b]));
+    }
+  }
+}
+
+void checkGradient(const Header& h, int64_t lookedUpBags, const api::HybridDDPRPCSpec& spec) {
+  const int64_t bags = h[3], dim = h[4];
+  if (lookedUpBags < 1) refuse("gradient pushed without a lookup before it");
+  if (bags != lookedUpBags || dim != spec.embeddingDim) {
+    refuse("gradient of shape [" + str(bags) + ", " + str(dim) + "], expected [" +
+           str(lookedUpBags) + ", " + str(spec.embeddingDim) + "]");
+  }
+}
+
+void checkCreateShard(const Header& h, int shardIndex, const api::HybridDDPRPCSpec& spec) {
+  if (h[1] != shardIndex || h[2] != spec.numEmbeddings || h[3] != spec.embeddingDim ||
+      h[4] != static_cast<int64_t>(spec.embeddingMode) || !(bitsDouble(h[6]) > 0)) {
+    refuse("create_shard for shard " + str(h[1]) + " of " + str(h[2]) + "x" + str(h[3]) +
+           " does not match this parameter server (shard " + str(shardIndex) + ", " +
+           str(spec.numEmbeddings) + "x" + str(spec.embeddingDim) + ") and its config");
+  }
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,76 @@
+#include "request_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <vector>
+
+namespace distbench::worker {
+namespace {
+
+api::HybridDDPRPCSpec spec() {
+  api::HybridDDPRPCSpec s;  // 300 x 64, at most 50 indices
+  return s;
+}
+
+Header lookup(int64_t n, int64_t bags) {
+  return {static_cast<int64_t>(Op::Lookup), 0, 0, n, bags, 0, 0, 0};
+}
+
+void expectRefused(const std::function<void()>& f, const std::string& says) {
+  try {
+    f();
+    ADD_FAILURE() << "accepted; expected a refusal saying " << says;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
+TEST(RequestChecks, AcceptsWhatTheTrainersSend) {
+  std::vector<int64_t> payload{3, 299, 0, 7, /*offsets*/ 0, 2, 2};
+  EXPECT_NO_THROW(checkLookup(lookup(4, 3), payload.data(), spec()));
+}
+
+TEST(RequestChecks, RefusesSizesBeyondTheSpecBeforeUsingThem) {
+  std::vector<int64_t> payload(200, 0);
+  // 800 indices would fit the request buffer but overflow the reply.
+  expectRefused([&] { checkLookup(lookup(800, 800), payload.data(), spec()); }, "must be 1..50");
+  expectRefused([&] { checkLookup(lookup(int64_t{1} << 60, 1), payload.data(), spec()); },
+                "must be 1..50");
+  expectRefused([&] { checkLookup(lookup(0, 0), payload.data(), spec()); }, "must be 1..50");
+  expectRefused([&] { checkLookup(lookup(4, 5), payload.data(), spec()); }, "5 bags for 4");
+}
+
+TEST(RequestChecks, RefusesBadIndicesAndOffsets) {
+  std::vector<int64_t> outside{3, 300, 0, 1, 0};
+  expectRefused([&] { checkLookup(lookup(4, 1), outside.data(), spec()); }, "outside the table");
+  std::vector<int64_t> negative{-1, 0, 0, 1, 0};
+  expectRefused([&] { checkLookup(lookup(4, 1), negative.data(), spec()); }, "outside the table");
+  std::vector<int64_t> late{1, 2, 3, 4, 1, 2};
+  expectRefused([&] { checkLookup(lookup(4, 2), late.data(), spec()); }, "start at 0");
+  std::vector<int64_t> falling{1, 2, 3, 4, 0, 3, 2};
+  expectRefused([&] { checkLookup(lookup(4, 3), falling.data(), spec()); }, "must rise");
+  std::vector<int64_t> beyond{1, 2, 3, 4, 0, 5};
+  expectRefused([&] { checkLookup(lookup(4, 2), beyond.data(), spec()); }, "must rise");
+}
+
+TEST(RequestChecks, GradientMustMatchTheLookup) {
+  Header push{static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 64, 0, 0, 0};
+  EXPECT_NO_THROW(checkGradient(push, 6, spec()));
+  expectRefused([&] { checkGradient(push, 5, spec()); }, "expected [5, 64]");
+  expectRefused([&] { checkGradient(push, 0, spec()); }, "without a lookup");
+  Header wide{static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 1 << 20, 0, 0, 0};
+  expectRefused([&] { checkGradient(wide, 6, spec()); }, "expected [6, 64]");
+}
+
+TEST(RequestChecks, CreateShardMustDescribeThisShard) {
+  const Header good{static_cast<int64_t>(Op::CreateShard), 2, 300, 64, 0, 7, doubleBits(0.05), 0};
+  EXPECT_NO_THROW(checkCreateShard(good, 2, spec()));
+  expectRefused([&] { checkCreateShard(good, 1, spec()); }, "does not match");
+  Header wider = good;
+  wider[3] = 128;  // would overflow replies sized for 64
+  expectRefused([&] { checkCreateShard(wider, 2, spec()); }, "does not match");
+}
+
+}  // namespace
+}  // namespace distbench::worker

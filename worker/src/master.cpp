@@ -85,7 +85,7 @@ std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, Proces
   // Trainers report every epoch and, within long epochs, send heartbeats, so
   // each wait here is bounded by the peer timeout however long epochs are.
   for (int reports = 0; reports < T * total;) {
-    at::Tensor header = emptyHeader();
+    at::Tensor header = newMessage(kHeaderBytes);
     PendingOp op = global.recvAnySource(header, kTagControl);
     try {
       op.wait();
@@ -93,7 +93,7 @@ std::vector<TrainerResult> runMaster(const api::DistBenchmark& benchmark, Proces
       throw PeerError(std::string("master: no word from ") + laggards(epochsSeen, topology) + ": " +
                       e.what());
     }
-    const Header h = unpackHeader(header);
+    const Header h = readHeader(header);
     const Op kind = static_cast<Op>(h[0]);
     // The sender decides which trainer this is, not the message.
     const int trainer = op.sourceRank() - api::trainerRank(topology, 0);

@@ -138,9 +138,9 @@ class Trainer {
   }
 
   void awaitControl(Op expected) {
-    at::Tensor header = emptyHeader();
+    at::Tensor header = newMessage(kHeaderBytes);
     global_.recv(header, api::masterRank(), kTagControl).wait();
-    const Op got = static_cast<Op>(unpackHeader(header)[0]);
+    const Op got = static_cast<Op>(readHeader(header)[0]);
     if (got != expected) {
       throw std::runtime_error(std::string("trainer: expected ") + toString(expected) +
                                " from the master, got " + toString(got));

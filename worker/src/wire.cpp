@@ -50,17 +50,9 @@ void writeHeader(at::Tensor& message, const Header& header) {
 }
 
 at::Tensor packHeader(const Header& words) {
-  at::Tensor t = at::empty({kHeaderWords}, at::kLong);
-  std::memcpy(t.data_ptr<int64_t>(), words.data(), kHeaderBytes);
-  return t;
+  at::Tensor message = newMessage(kHeaderBytes);
+  writeHeader(message, words);
+  return message;
 }
-
-Header unpackHeader(const at::Tensor& tensor) {
-  Header words{};
-  std::memcpy(words.data(), tensor.data_ptr<int64_t>(), kHeaderBytes);
-  return words;
-}
-
-at::Tensor emptyHeader() { return at::zeros({kHeaderWords}, at::kLong); }
 
 }  // namespace distbench::worker

@@ -70,10 +70,8 @@ T* payloadOf(const at::Tensor& message) {
   return reinterpret_cast<T*>(static_cast<uint8_t*>(message.data_ptr()) + kHeaderBytes);
 }
 
-// Control messages (master <-> trainer) are bare headers.
+// Control messages (master <-> trainer) are bare headers: newMessage(kHeaderBytes).
 at::Tensor packHeader(const Header& words);
-Header unpackHeader(const at::Tensor& tensor);
-at::Tensor emptyHeader();
 
 inline int64_t doubleBits(double v) {
   int64_t bits;

@@ -34,8 +34,7 @@ api::DistBenchmark smallBenchmark(int trainers, int parameterServers) {
   return b;
 }
 
-void runToCompletion(LocalCluster& cluster) {
-  cluster.waitAll(std::chrono::seconds(120));
+void expectAllSucceeded(const LocalCluster& cluster) {
   for (int r = 0; r < cluster.worldSize(); ++r) {
     ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
                                                    << cluster.allOutput();
@@ -43,6 +42,11 @@ void runToCompletion(LocalCluster& cluster) {
         << "rank " << r << " " << cluster.exitStatus(r)->describe() << "\n"
         << cluster.allOutput();
   }
+}
+
+void runToCompletion(LocalCluster& cluster) {
+  cluster.waitAll(std::chrono::seconds(120));
+  expectAllSucceeded(cluster);
 }
 
 std::vector<at::Tensor> load(const LocalCluster& cluster, const std::string& file) {
@@ -151,10 +155,7 @@ TEST(HybridTraining, RunsLongerThanThePeerTimeout) {
   LocalCluster cluster(b);
   const auto took = cluster.waitAll(std::chrono::seconds(120));
   EXPECT_GT(took, std::chrono::seconds(3)) << "too short to prove anything";
-  for (int r = 0; r < cluster.worldSize(); ++r) {
-    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << cluster.allOutput();
-    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
-  }
+  expectAllSucceeded(cluster);
 }
 
 // An epoch longer than the peer timeout is no failure either: trainers send
@@ -169,10 +170,7 @@ TEST(HybridTraining, EpochsLongerThanThePeerTimeout) {
   LocalCluster cluster(b);
   const auto took = cluster.waitAll(std::chrono::seconds(120));
   EXPECT_GT(took, std::chrono::seconds(2)) << "too short to prove anything";
-  for (int r = 0; r < cluster.worldSize(); ++r) {
-    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << cluster.allOutput();
-    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
-  }
+  expectAllSucceeded(cluster);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "distbench/api/spec_yaml.h"
-#include "percentiles.h"
+#include "distbench/report/percentiles.h"
 
 namespace distbench::worker {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 using web::json::value;
 
 value summaryJson(const std::vector<double>& seconds, double examplesPerEpoch) {
-  const Summary s = summarize(seconds);
+  const report::Summary s = report::summarize(seconds);
   value v = value::object();
   v["count"] = value::number(static_cast<uint64_t>(s.count));
   v["p50"] = value::number(s.p50);

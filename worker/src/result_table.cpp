@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iterator>
 
-#include "percentiles.h"
+#include "distbench/report/percentiles.h"
 
 namespace distbench::worker {
 namespace {
@@ -35,7 +35,7 @@ std::string formatTableRow(const std::string& prefix, double examplesPerEpoch,
   std::sort(seconds.begin(), seconds.end());
   std::string line = format("%8s:", prefix.c_str());
   for (double p : kPercentiles) {
-    double v = percentileLinear(seconds, p);
+    double v = report::percentileLinear(seconds, p);
     // Python's "%6d" % float truncates toward zero, as the cast does.
     line += format("  p%02d:  %1.3fs  %6d/s", static_cast<int>(p), v,
                    static_cast<int>(examplesPerEpoch / v));

@@ -1,11 +1,11 @@
-#include "percentiles.h"
+#include "distbench/report/percentiles.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace distbench::worker {
+namespace distbench::report {
 namespace {
 
 // Expected values printed by numpy 1.24 (np.percentile, np.std, np.mean).
@@ -62,4 +62,4 @@ TEST(Percentiles, EndsAreMinAndMax) {
 TEST(Percentiles, EmptySampleIsAnError) { EXPECT_THROW(summarize({}), std::invalid_argument); }
 
 }  // namespace
-}  // namespace distbench::worker
+}  // namespace distbench::report

@@ -1,10 +1,10 @@
-#include "percentiles.h"
+#include "distbench/report/percentiles.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace distbench::worker {
+namespace distbench::report {
 
 double percentileLinear(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) throw std::invalid_argument("percentile of an empty sample");
@@ -42,4 +42,4 @@ Summary summarize(std::vector<double> values) {
   return s;
 }
 
-}  // namespace distbench::worker
+}  // namespace distbench::report

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace distbench::worker {
+namespace distbench::report {
 
 // `sorted` ascending and non-empty; p in [0, 100].
 double percentileLinear(const std::vector<double>& sorted, double p);
@@ -20,4 +20,4 @@ struct Summary {
 // Throws std::invalid_argument on an empty sample.
 Summary summarize(std::vector<double> values);
 
-}  // namespace distbench::worker
+}  // namespace distbench::report

@@ -1,0 +1,20 @@
+// Reading and writing reports as JSON (docs/report-schema.md).
+#pragma once
+
+#include <string>
+
+#include "distbench/report/report.h"
+
+namespace distbench::report {
+
+std::string toJson(const Report& report);
+// Throws ReportError naming the field ("series[3].samples: must be a list of
+// numbers") for anything malformed, and for a schemaVersion it cannot read.
+// `source` names the document in messages (a path, or "<string>").
+Report parseReport(const std::string& json, const std::string& source = "<string>");
+
+// Throw ReportError naming the path when it cannot be read or written.
+Report loadReportFile(const std::string& path);
+void writeReportFile(const std::string& path, const Report& report);
+
+}  // namespace distbench::report

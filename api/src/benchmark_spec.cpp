@@ -22,9 +22,22 @@ bool operator==(const HybridDDPRPCSpec& a, const HybridDDPRPCSpec& b) {
                   b.maxOffsetStep, b.learningRate, b.parameterServerMode);
 }
 
+bool operator==(const DDPSpec& a, const DDPSpec& b) {
+  return std::tie(a.models, a.batchSize, a.imageSize, a.numClasses, a.warmupIterations,
+                  a.iterations, a.learningRate, a.momentum, a.weightDecay, a.ranksPerMachine) ==
+         std::tie(b.models, b.batchSize, b.imageSize, b.numClasses, b.warmupIterations,
+                  b.iterations, b.learningRate, b.momentum, b.weightDecay, b.ranksPerMachine);
+}
+
+bool operator==(const CollectivesSpec& a, const CollectivesSpec& b) {
+  return std::tie(a.ops, a.dtypes, a.minBytes, a.maxBytes, a.stepFactor, a.warmupIterations,
+                  a.iterations) == std::tie(b.ops, b.dtypes, b.minBytes, b.maxBytes,
+                                            b.stepFactor, b.warmupIterations, b.iterations);
+}
+
 bool operator==(const BenchmarkSpec& a, const BenchmarkSpec& b) {
-  return std::tie(a.kind, a.seed, a.bucketCapMB, a.hybridDDPRPC) ==
-         std::tie(b.kind, b.seed, b.bucketCapMB, b.hybridDDPRPC);
+  return std::tie(a.kind, a.seed, a.bucketCapMB, a.hybridDDPRPC, a.ddp, a.collectives) ==
+         std::tie(b.kind, b.seed, b.bucketCapMB, b.hybridDDPRPC, b.ddp, b.collectives);
 }
 
 bool operator==(const RuntimeSpec& a, const RuntimeSpec& b) {
@@ -47,8 +60,49 @@ bool operator==(const DistBenchmark& a, const DistBenchmark& b) {
 const char* toString(BenchmarkKind kind) {
   switch (kind) {
     case BenchmarkKind::HybridDDPRPC: return "HybridDDPRPC";
+    case BenchmarkKind::DDP: return "DDP";
+    case BenchmarkKind::Collectives: return "Collectives";
   }
   return "?";
+}
+
+const char* toString(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::AllReduce: return "allreduce";
+    case CollectiveOp::AllGather: return "allgather";
+    case CollectiveOp::Broadcast: return "broadcast";
+    case CollectiveOp::Reduce: return "reduce";
+    case CollectiveOp::Scatter: return "scatter";
+    case CollectiveOp::Gather: return "gather";
+    case CollectiveOp::ReduceScatter: return "reducescatter";
+    case CollectiveOp::AllToAll: return "alltoall";
+    case CollectiveOp::SendRecv: return "sendrecv";
+  }
+  return "?";
+}
+
+const char* toString(DType dtype) {
+  switch (dtype) {
+    case DType::Float32: return "float32";
+    case DType::Float64: return "float64";
+    case DType::Float16: return "float16";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Int32: return "int32";
+    case DType::Int64: return "int64";
+  }
+  return "?";
+}
+
+int dtypeSize(DType dtype) {
+  switch (dtype) {
+    case DType::Float32: return 4;
+    case DType::Float64: return 8;
+    case DType::Float16: return 2;
+    case DType::BFloat16: return 2;
+    case DType::Int32: return 4;
+    case DType::Int64: return 8;
+  }
+  return 1;
 }
 
 const char* toString(EmbeddingMode mode) {

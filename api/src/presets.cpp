@@ -24,13 +24,56 @@ DistBenchmark tutorialPreset() {
   return b;
 }
 
+// The seed's DDP benchmark as it runs there: four ImageNet models, batch 32,
+// 224x224, one machine of 8 ranks. Meant for GPU clusters.
+DistBenchmark ddpPreset() {
+  DistBenchmark b;
+  b.metadata.name = "ddp";
+  b.spec.topology.trainers = 8;
+  b.spec.topology.parameterServers = 0;
+  b.spec.benchmark.kind = BenchmarkKind::DDP;
+  return b;
+}
+
+// A DDP sweep a laptop or CI box finishes in about a minute: ResNet-18 on
+// 64x64 images, two ranks.
+DistBenchmark ddpCpuPreset() {
+  DistBenchmark b;
+  b.metadata.name = "ddp-cpu";
+  b.spec.topology.trainers = 2;
+  b.spec.topology.parameterServers = 0;
+  b.spec.benchmark.kind = BenchmarkKind::DDP;
+  b.spec.benchmark.ddp.models = {"resnet18"};
+  b.spec.benchmark.ddp.batchSize = 16;
+  b.spec.benchmark.ddp.imageSize = 64;
+  b.spec.benchmark.ddp.warmupIterations = 3;
+  b.spec.benchmark.ddp.iterations = 10;
+  return b;
+}
+
+// Every collective over two ranks, 1 KiB to 16 MiB.
+DistBenchmark collectivesPreset() {
+  DistBenchmark b;
+  b.metadata.name = "collectives";
+  b.spec.topology.trainers = 2;
+  b.spec.topology.parameterServers = 0;
+  b.spec.benchmark.kind = BenchmarkKind::Collectives;
+  b.spec.benchmark.collectives.maxBytes = 16 << 20;
+  return b;
+}
+
 }  // namespace
 
-std::vector<std::string> presetNames() { return {"default", "tutorial"}; }
+std::vector<std::string> presetNames() {
+  return {"default", "tutorial", "ddp", "ddp-cpu", "collectives"};
+}
 
 DistBenchmark preset(const std::string& name) {
   if (name == "default") return defaultPreset();
   if (name == "tutorial") return tutorialPreset();
+  if (name == "ddp") return ddpPreset();
+  if (name == "ddp-cpu") return ddpCpuPreset();
+  if (name == "collectives") return collectivesPreset();
   std::string known;
   for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown preset '" + name + "'; known presets: " + known);

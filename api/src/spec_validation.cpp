@@ -5,6 +5,7 @@
 #include <string>
 
 #include "distbench/api/dense_layers.h"
+#include "distbench/api/image_models.h"
 
 namespace distbench::api {
 namespace {
@@ -57,11 +58,11 @@ void checkMetadata(const DistBenchmark& b, Checker& c) {
     c.fail("metadata.name",
            "must start with a letter: it prefixes the master Service's name, "
            "which Kubernetes requires to be a DNS-1035 label");
-  } else if (b.spec.topology.trainers >= 1 && b.spec.topology.parameterServers >= 1) {
+  } else if (b.spec.topology.trainers >= 1 && b.spec.topology.parameterServers >= 0) {
     // The longest name derived from it must still be a valid label.
     std::string longest = name + "-master-0";
     for (const std::string& derived :
-         {name + "-ps-" + std::to_string(b.spec.topology.parameterServers - 1),
+         {name + "-ps-" + std::to_string(std::max(0, b.spec.topology.parameterServers - 1)),
           name + "-trainer-" + std::to_string(b.spec.topology.trainers - 1)}) {
       if (derived.size() > longest.size()) longest = derived;
     }
@@ -97,13 +98,7 @@ void checkDenseLayers(const std::vector<std::string>& tokens, Checker& c) {
   }
 }
 
-void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
-  c.atLeast("spec.topology.trainers", s.topology.trainers, 1);
-  c.atLeast("spec.topology.parameterServers", s.topology.parameterServers, 1);
-
-  c.positive("spec.benchmark.bucketCapMB", s.benchmark.bucketCapMB);
-
-  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
+void checkHybrid(const HybridDDPRPCSpec& h, Checker& c) {
   const std::string hp = "spec.benchmark.hybridDDPRPC.";
   c.atLeast<int64_t>(hp + "numEmbeddings", h.numEmbeddings, 1);
   c.atLeast<int64_t>(hp + "embeddingDim", h.embeddingDim, 1);
@@ -118,6 +113,102 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
   }
   c.atLeast(hp + "maxOffsetStep", h.maxOffsetStep, 1);
   c.positive(hp + "learningRate", h.learningRate);
+}
+
+template <typename T>
+void checkNoDuplicates(const std::string& field, const std::vector<T>& values, Checker& c) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (std::find(values.begin(), values.begin() + i, values[i]) != values.begin() + i) {
+      c.fail(field + "[" + std::to_string(i) + "]", "duplicate entry");
+    }
+  }
+}
+
+void checkDDP(const DistBenchmarkSpec& s, Checker& c) {
+  const DDPSpec& d = s.benchmark.ddp;
+  const std::string dp = "spec.benchmark.ddp.";
+  if (d.models.empty()) c.fail(dp + "models", "must name at least one model");
+  const std::vector<std::string> known = imageModelNames();
+  for (std::size_t i = 0; i < d.models.size(); ++i) {
+    if (std::find(known.begin(), known.end(), d.models[i]) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      c.fail(dp + "models[" + std::to_string(i) + "]",
+             "unknown model \"" + d.models[i] + "\"; known: " + list);
+    }
+  }
+  checkNoDuplicates(dp + "models", d.models, c);
+  c.atLeast(dp + "batchSize", d.batchSize, 1);
+  // Below 32 pixels the ResNets' five stride-2 stages leave nothing to pool.
+  c.atLeast(dp + "imageSize", d.imageSize, 32);
+  c.atLeast(dp + "numClasses", d.numClasses, 2);
+  c.atLeast(dp + "warmupIterations", d.warmupIterations, 0);
+  c.atLeast(dp + "iterations", d.iterations, 1);
+  c.positive(dp + "learningRate", d.learningRate);
+  if (!(d.momentum >= 0 && d.momentum < 1)) c.fail(dp + "momentum", "must be in [0, 1)");
+  if (!(d.weightDecay >= 0)) c.fail(dp + "weightDecay", "must be ≥ 0");
+  c.atLeast(dp + "ranksPerMachine", d.ranksPerMachine, 1);
+  const int T = s.topology.trainers;
+  if (d.ranksPerMachine >= 1 && T > d.ranksPerMachine && T % d.ranksPerMachine != 0) {
+    c.fail("spec.topology.trainers",
+           "must be ≤ spec.benchmark.ddp.ranksPerMachine (" + std::to_string(d.ranksPerMachine) +
+               ") or a multiple of it: the sweep's multi-machine rows use whole machines");
+  }
+}
+
+void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
+  const CollectivesSpec& k = s.benchmark.collectives;
+  const std::string cp = "spec.benchmark.collectives.";
+  if (k.ops.empty()) c.fail(cp + "ops", "must name at least one operation");
+  checkNoDuplicates(cp + "ops", k.ops, c);
+  for (std::size_t i = 0; i < k.ops.size(); ++i) {
+    if (k.ops[i] == CollectiveOp::SendRecv && s.topology.trainers < 2) {
+      c.fail(cp + "ops[" + std::to_string(i) + "]",
+             "sendrecv needs spec.topology.trainers ≥ 2");
+    }
+  }
+  if (k.dtypes.empty()) c.fail(cp + "dtypes", "must name at least one dtype");
+  checkNoDuplicates(cp + "dtypes", k.dtypes, c);
+  for (std::size_t i = 0; i < k.dtypes.size(); ++i) {
+    if (k.dtypes[i] == DType::BFloat16 && s.runtime.backend != Backend::NCCL) {
+      c.fail(cp + "dtypes[" + std::to_string(i) + "]",
+             "bfloat16 needs spec.runtime.backend nccl: Gloo cannot reduce it");
+    }
+  }
+  c.atLeast<int64_t>(cp + "minBytes", k.minBytes, 1);
+  constexpr int64_t kMaxBytes = int64_t{4} << 30;
+  if (k.maxBytes < k.minBytes) {
+    c.fail(cp + "maxBytes", "must be ≥ minBytes (" + std::to_string(k.minBytes) + ")");
+  } else if (k.maxBytes > kMaxBytes) {
+    c.fail(cp + "maxBytes", "must be ≤ " + std::to_string(kMaxBytes) + " (4 GiB)");
+  }
+  c.atLeast<int64_t>(cp + "stepFactor", k.stepFactor, 2);
+  c.atLeast(cp + "warmupIterations", k.warmupIterations, 0);
+  c.atLeast(cp + "iterations", k.iterations, 1);
+}
+
+void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
+  c.atLeast("spec.topology.trainers", s.topology.trainers, 1);
+  c.positive("spec.benchmark.bucketCapMB", s.benchmark.bucketCapMB);
+  switch (s.benchmark.kind) {
+    case BenchmarkKind::HybridDDPRPC:
+      c.atLeast("spec.topology.parameterServers", s.topology.parameterServers, 1);
+      checkHybrid(s.benchmark.hybridDDPRPC, c);
+      break;
+    case BenchmarkKind::DDP:
+    case BenchmarkKind::Collectives:
+      if (s.topology.parameterServers != 0) {
+        c.fail("spec.topology.parameterServers",
+               std::string("must be 0 for kind ") + toString(s.benchmark.kind) +
+                   ": only HybridDDPRPC has parameter servers");
+      }
+      if (s.benchmark.kind == BenchmarkKind::DDP) {
+        checkDDP(s, c);
+      } else {
+        checkCollectives(s, c);
+      }
+      break;
+  }
 
   const RuntimeSpec& r = s.runtime;
   c.port("spec.runtime.masterPort", r.masterPort);

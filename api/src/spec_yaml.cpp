@@ -228,6 +228,35 @@ class Reader {
     if (ok) out = std::move(tokens);
   }
 
+  void stringList(const YAML::Node& node, const std::string& path, std::vector<std::string>& out) {
+    if (!node.IsSequence()) return fail(path, "must be a list");
+    std::vector<std::string> values;
+    bool ok = true;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!isString(node[i])) {
+        fail(indexPath(path, i), "must be a string");
+        ok = false;
+      } else {
+        values.push_back(node[i].Scalar());
+      }
+    }
+    if (ok) out = std::move(values);
+  }
+
+  template <typename E>
+  void enumerationList(const YAML::Node& node, const std::string& path, std::vector<E>& out,
+                       std::initializer_list<E> values) {
+    if (!node.IsSequence()) return fail(path, "must be a list");
+    std::vector<E> items;
+    const std::size_t errorsBefore = errors_.size();
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      E item{};
+      enumeration(node[i], indexPath(path, i), item, values);
+      items.push_back(item);
+    }
+    if (errors_.size() == errorsBefore) out = std::move(items);
+  }
+
   void stringMap(const YAML::Node& node, const std::string& path,
                  std::map<std::string, std::string>& out) {
     if (!node.IsMap()) return fail(path, "must be an object");
@@ -267,12 +296,25 @@ void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m) 
       Reader::UnknownFields::Ignore);
 }
 
-void readTopology(Reader& r, const Node& node, const Path& path, TopologySpec& t) {
+// Which optional parts a document spelled out: defaults that depend on the
+// benchmark kind, and sections that belong to another kind.
+struct Presence {
+  bool parameterServers = false;
+  bool hybridDDPRPC = false;
+  bool ddp = false;
+  bool collectives = false;
+};
+
+void readTopology(Reader& r, const Node& node, const Path& path, TopologySpec& t,
+                  Presence& presence) {
   r.object(node, path,
            {
                {"trainers", [&](const Node& v, const Path& p) { r.integer(v, p, t.trainers); }},
                {"parameterServers",
-                [&](const Node& v, const Path& p) { r.integer(v, p, t.parameterServers); }},
+                [&](const Node& v, const Path& p) {
+                  presence.parameterServers = true;
+                  r.integer(v, p, t.parameterServers);
+                }},
            });
 }
 
@@ -307,19 +349,105 @@ void readHybrid(Reader& r, const Node& node, const Path& path, HybridDDPRPCSpec&
       });
 }
 
-void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b) {
+void readDDP(Reader& r, const Node& node, const Path& path, DDPSpec& d) {
+  auto integer = [&](int& field) {
+    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
+  };
+  auto number = [&](double& field) {
+    return [&r, &field](const Node& v, const Path& p) { r.number(v, p, field); };
+  };
+  r.object(node, path,
+           {
+               {"models", [&](const Node& v, const Path& p) { r.stringList(v, p, d.models); }},
+               {"batchSize", integer(d.batchSize)},
+               {"imageSize", integer(d.imageSize)},
+               {"numClasses", integer(d.numClasses)},
+               {"warmupIterations", integer(d.warmupIterations)},
+               {"iterations", integer(d.iterations)},
+               {"learningRate", number(d.learningRate)},
+               {"momentum", number(d.momentum)},
+               {"weightDecay", number(d.weightDecay)},
+               {"ranksPerMachine", integer(d.ranksPerMachine)},
+           });
+}
+
+void readCollectives(Reader& r, const Node& node, const Path& path, CollectivesSpec& c) {
+  auto integer = [&](auto& field) {
+    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
+  };
+  r.object(node, path,
+           {
+               {"ops",
+                [&](const Node& v, const Path& p) {
+                  r.enumerationList(
+                      v, p, c.ops,
+                      {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::Broadcast,
+                       CollectiveOp::Reduce, CollectiveOp::Scatter, CollectiveOp::Gather,
+                       CollectiveOp::ReduceScatter, CollectiveOp::AllToAll,
+                       CollectiveOp::SendRecv});
+                }},
+               {"dtypes",
+                [&](const Node& v, const Path& p) {
+                  r.enumerationList(v, p, c.dtypes,
+                                    {DType::Float32, DType::Float64, DType::Float16,
+                                     DType::BFloat16, DType::Int32, DType::Int64});
+                }},
+               {"minBytes", integer(c.minBytes)},
+               {"maxBytes", integer(c.maxBytes)},
+               {"stepFactor", integer(c.stepFactor)},
+               {"warmupIterations", integer(c.warmupIterations)},
+               {"iterations", integer(c.iterations)},
+           });
+}
+
+void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b,
+                   Presence& presence) {
   r.object(
       node, path,
       {
           {"kind",
            [&](const Node& v, const Path& p) {
-             r.enumeration(v, p, b.kind, {BenchmarkKind::HybridDDPRPC});
+             r.enumeration(
+                 v, p, b.kind,
+                 {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP, BenchmarkKind::Collectives});
            }},
           {"seed", [&](const Node& v, const Path& p) { r.integer(v, p, b.seed); }},
           {"bucketCapMB", [&](const Node& v, const Path& p) { r.number(v, p, b.bucketCapMB); }},
           {"hybridDDPRPC",
-           [&](const Node& v, const Path& p) { readHybrid(r, v, p, b.hybridDDPRPC); }},
+           [&](const Node& v, const Path& p) {
+             presence.hybridDDPRPC = true;
+             readHybrid(r, v, p, b.hybridDDPRPC);
+           }},
+          {"ddp",
+           [&](const Node& v, const Path& p) {
+             presence.ddp = true;
+             readDDP(r, v, p, b.ddp);
+           }},
+          {"collectives",
+           [&](const Node& v, const Path& p) {
+             presence.collectives = true;
+             readCollectives(r, v, p, b.collectives);
+           }},
       });
+}
+
+// A section for another kind is almost always a mistake (a kind forgotten
+// or mistyped), so it is an error rather than silently ignored.
+void checkKindSections(Reader& r, const BenchmarkSpec& b, const Presence& presence) {
+  const struct {
+    const char* key;
+    bool present;
+    BenchmarkKind kind;
+  } sections[] = {{"hybridDDPRPC", presence.hybridDDPRPC, BenchmarkKind::HybridDDPRPC},
+                  {"ddp", presence.ddp, BenchmarkKind::DDP},
+                  {"collectives", presence.collectives, BenchmarkKind::Collectives}};
+  for (const auto& section : sections) {
+    if (section.present && section.kind != b.kind) {
+      r.fail(std::string("spec.benchmark.") + section.key,
+             std::string("only allowed when spec.benchmark.kind is ") + toString(section.kind) +
+                 " (kind is " + toString(b.kind) + ")");
+    }
+  }
 }
 
 void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt) {
@@ -347,13 +475,22 @@ void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt)
 }
 
 void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
-  r.object(
-      node, path,
-      {
-          {"topology", [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology); }},
-          {"benchmark", [&](const Node& v, const Path& p) { readBenchmark(r, v, p, s.benchmark); }},
-          {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
-      });
+  Presence presence;
+  r.object(node, path,
+           {
+               {"topology",
+                [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology, presence); }},
+               {"benchmark",
+                [&](const Node& v, const Path& p) {
+                  readBenchmark(r, v, p, s.benchmark, presence);
+                }},
+               {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
+           });
+  checkKindSections(r, s.benchmark, presence);
+  // Only the hybrid benchmark has parameter servers.
+  if (!presence.parameterServers && s.benchmark.kind != BenchmarkKind::HybridDDPRPC) {
+    s.topology.parameterServers = 0;
+  }
 }
 
 std::string describe(const YAML::Exception& e) {
@@ -465,6 +602,64 @@ void emitDenseLayers(YAML::Emitter& out, const std::vector<std::string>& tokens)
   out << YAML::EndSeq;
 }
 
+// Only the section of the benchmark's kind is written: the others are
+// defaults the parser would refuse to see for this kind.
+void emitHybrid(YAML::Emitter& out, const HybridDDPRPCSpec& h) {
+  out << YAML::Key << "hybridDDPRPC" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "numEmbeddings" << YAML::Value << h.numEmbeddings;
+  out << YAML::Key << "embeddingDim" << YAML::Value << h.embeddingDim;
+  out << YAML::Key << "embeddingMode" << YAML::Value << toString(h.embeddingMode);
+  out << YAML::Key << "denseLayers" << YAML::Value;
+  emitDenseLayers(out, h.denseLayers);
+  out << YAML::Key << "epochs" << YAML::Value << h.epochs;
+  out << YAML::Key << "warmupEpochs" << YAML::Value << h.warmupEpochs;
+  out << YAML::Key << "batchesPerEpoch" << YAML::Value << h.batchesPerEpoch;
+  out << YAML::Key << "minBagIndices" << YAML::Value << h.minBagIndices;
+  out << YAML::Key << "maxBagIndices" << YAML::Value << h.maxBagIndices;
+  out << YAML::Key << "maxOffsetStep" << YAML::Value << h.maxOffsetStep;
+  out << YAML::Key << "learningRate" << YAML::Value << formatDouble(h.learningRate);
+  out << YAML::Key << "parameterServerMode" << YAML::Value << toString(h.parameterServerMode);
+  out << YAML::EndMap;
+}
+
+void emitDDP(YAML::Emitter& out, const DDPSpec& d) {
+  out << YAML::Key << "ddp" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "models" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const std::string& model : d.models) emitString(out, model);
+  out << YAML::EndSeq;
+  out << YAML::Key << "batchSize" << YAML::Value << d.batchSize;
+  out << YAML::Key << "imageSize" << YAML::Value << d.imageSize;
+  out << YAML::Key << "numClasses" << YAML::Value << d.numClasses;
+  out << YAML::Key << "warmupIterations" << YAML::Value << d.warmupIterations;
+  out << YAML::Key << "iterations" << YAML::Value << d.iterations;
+  out << YAML::Key << "learningRate" << YAML::Value << formatDouble(d.learningRate);
+  out << YAML::Key << "momentum" << YAML::Value << formatDouble(d.momentum);
+  out << YAML::Key << "weightDecay" << YAML::Value << formatDouble(d.weightDecay);
+  out << YAML::Key << "ranksPerMachine" << YAML::Value << d.ranksPerMachine;
+  out << YAML::EndMap;
+}
+
+template <typename E>
+void emitEnumList(YAML::Emitter& out, const std::vector<E>& values) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (E v : values) out << toString(v);
+  out << YAML::EndSeq;
+}
+
+void emitCollectives(YAML::Emitter& out, const CollectivesSpec& c) {
+  out << YAML::Key << "collectives" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "ops" << YAML::Value;
+  emitEnumList(out, c.ops);
+  out << YAML::Key << "dtypes" << YAML::Value;
+  emitEnumList(out, c.dtypes);
+  out << YAML::Key << "minBytes" << YAML::Value << c.minBytes;
+  out << YAML::Key << "maxBytes" << YAML::Value << c.maxBytes;
+  out << YAML::Key << "stepFactor" << YAML::Value << c.stepFactor;
+  out << YAML::Key << "warmupIterations" << YAML::Value << c.warmupIterations;
+  out << YAML::Key << "iterations" << YAML::Value << c.iterations;
+  out << YAML::EndMap;
+}
+
 // --- JSON ----------------------------------------------------------------------
 
 std::string jsonString(const std::string& s) {
@@ -521,6 +716,70 @@ std::string jsonStringList(const std::vector<std::string>& list) {
   return "[" + out + "]";
 }
 
+template <typename E>
+std::string jsonEnumList(const std::vector<E>& values) {
+  std::vector<std::string> names;
+  for (E v : values) names.push_back(toString(v));
+  return jsonStringList(names);
+}
+
+std::string hybridJson(const HybridDDPRPCSpec& h) {
+  return JsonObject()
+      .field("numEmbeddings", h.numEmbeddings)
+      .field("embeddingDim", h.embeddingDim)
+      .field("embeddingMode", jsonString(toString(h.embeddingMode)))
+      .field("denseLayers", jsonStringList(h.denseLayers))
+      .field("epochs", h.epochs)
+      .field("warmupEpochs", h.warmupEpochs)
+      .field("batchesPerEpoch", h.batchesPerEpoch)
+      .field("minBagIndices", h.minBagIndices)
+      .field("maxBagIndices", h.maxBagIndices)
+      .field("maxOffsetStep", h.maxOffsetStep)
+      .field("learningRate", jsonNumber(h.learningRate))
+      .field("parameterServerMode", jsonString(toString(h.parameterServerMode)))
+      .str();
+}
+
+std::string ddpJson(const DDPSpec& d) {
+  return JsonObject()
+      .field("models", jsonStringList(d.models))
+      .field("batchSize", d.batchSize)
+      .field("imageSize", d.imageSize)
+      .field("numClasses", d.numClasses)
+      .field("warmupIterations", d.warmupIterations)
+      .field("iterations", d.iterations)
+      .field("learningRate", jsonNumber(d.learningRate))
+      .field("momentum", jsonNumber(d.momentum))
+      .field("weightDecay", jsonNumber(d.weightDecay))
+      .field("ranksPerMachine", d.ranksPerMachine)
+      .str();
+}
+
+std::string collectivesJson(const CollectivesSpec& c) {
+  return JsonObject()
+      .field("ops", jsonEnumList(c.ops))
+      .field("dtypes", jsonEnumList(c.dtypes))
+      .field("minBytes", c.minBytes)
+      .field("maxBytes", c.maxBytes)
+      .field("stepFactor", c.stepFactor)
+      .field("warmupIterations", c.warmupIterations)
+      .field("iterations", c.iterations)
+      .str();
+}
+
+std::string benchmarkJson(const BenchmarkSpec& b) {
+  JsonObject out;
+  out.field("kind", jsonString(toString(b.kind)))
+      .field("seed", b.seed)
+      .field("bucketCapMB", jsonNumber(b.bucketCapMB));
+  switch (b.kind) {
+    case BenchmarkKind::HybridDDPRPC: out.field("hybridDDPRPC", hybridJson(b.hybridDDPRPC)); break;
+    case BenchmarkKind::DDP: out.field("ddp", ddpJson(b.ddp)); break;
+    case BenchmarkKind::Collectives: out.field("collectives", collectivesJson(b.collectives)); break;
+  }
+  return out.str();
+}
+
 }  // namespace
 
 DistBenchmark parseDistBenchmark(const std::string& yamlText) {
@@ -569,26 +828,16 @@ std::string toYaml(const DistBenchmark& b) {
   out << YAML::Key << "parameterServers" << YAML::Value << s.topology.parameterServers;
   out << YAML::EndMap;
 
-  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
   out << YAML::Key << "benchmark" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "kind" << YAML::Value << toString(s.benchmark.kind);
   out << YAML::Key << "seed" << YAML::Value << s.benchmark.seed;
   out << YAML::Key << "bucketCapMB" << YAML::Value << formatDouble(s.benchmark.bucketCapMB);
-  out << YAML::Key << "hybridDDPRPC" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "numEmbeddings" << YAML::Value << h.numEmbeddings;
-  out << YAML::Key << "embeddingDim" << YAML::Value << h.embeddingDim;
-  out << YAML::Key << "embeddingMode" << YAML::Value << toString(h.embeddingMode);
-  out << YAML::Key << "denseLayers" << YAML::Value;
-  emitDenseLayers(out, h.denseLayers);
-  out << YAML::Key << "epochs" << YAML::Value << h.epochs;
-  out << YAML::Key << "warmupEpochs" << YAML::Value << h.warmupEpochs;
-  out << YAML::Key << "batchesPerEpoch" << YAML::Value << h.batchesPerEpoch;
-  out << YAML::Key << "minBagIndices" << YAML::Value << h.minBagIndices;
-  out << YAML::Key << "maxBagIndices" << YAML::Value << h.maxBagIndices;
-  out << YAML::Key << "maxOffsetStep" << YAML::Value << h.maxOffsetStep;
-  out << YAML::Key << "learningRate" << YAML::Value << formatDouble(h.learningRate);
-  out << YAML::Key << "parameterServerMode" << YAML::Value << toString(h.parameterServerMode);
-  out << YAML::EndMap << YAML::EndMap;
+  switch (s.benchmark.kind) {
+    case BenchmarkKind::HybridDDPRPC: emitHybrid(out, s.benchmark.hybridDDPRPC); break;
+    case BenchmarkKind::DDP: emitDDP(out, s.benchmark.ddp); break;
+    case BenchmarkKind::Collectives: emitCollectives(out, s.benchmark.collectives); break;
+  }
+  out << YAML::EndMap;
 
   const RuntimeSpec& rt = s.runtime;
   out << YAML::Key << "runtime" << YAML::Value << YAML::BeginMap;
@@ -610,7 +859,6 @@ std::string toYaml(const DistBenchmark& b) {
 
 std::string toJson(const DistBenchmark& b) {
   const DistBenchmarkSpec& s = b.spec;
-  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
   const RuntimeSpec& rt = s.runtime;
   auto str = [](const std::string& v) { return jsonString(v); };
   return JsonObject()
@@ -628,28 +876,7 @@ std::string toJson(const DistBenchmark& b) {
                                         .field("trainers", s.topology.trainers)
                                         .field("parameterServers", s.topology.parameterServers)
                                         .str())
-                 .field("benchmark",
-                        JsonObject()
-                            .field("kind", str(toString(s.benchmark.kind)))
-                            .field("seed", s.benchmark.seed)
-                            .field("bucketCapMB", jsonNumber(s.benchmark.bucketCapMB))
-                            .field("hybridDDPRPC",
-                                   JsonObject()
-                                       .field("numEmbeddings", h.numEmbeddings)
-                                       .field("embeddingDim", h.embeddingDim)
-                                       .field("embeddingMode", str(toString(h.embeddingMode)))
-                                       .field("denseLayers", jsonStringList(h.denseLayers))
-                                       .field("epochs", h.epochs)
-                                       .field("warmupEpochs", h.warmupEpochs)
-                                       .field("batchesPerEpoch", h.batchesPerEpoch)
-                                       .field("minBagIndices", h.minBagIndices)
-                                       .field("maxBagIndices", h.maxBagIndices)
-                                       .field("maxOffsetStep", h.maxOffsetStep)
-                                       .field("learningRate", jsonNumber(h.learningRate))
-                                       .field("parameterServerMode",
-                                              str(toString(h.parameterServerMode)))
-                                       .str())
-                            .str())
+                 .field("benchmark", benchmarkJson(s.benchmark))
                  .field("runtime",
                         JsonObject()
                             .field("backend", str(toString(rt.backend)))

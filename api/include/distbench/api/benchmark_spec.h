@@ -22,11 +22,13 @@ struct ObjectMeta {
 };
 
 struct TopologySpec {
-  int trainers = 8;          // spec.topology.trainers, >= 1
-  int parameterServers = 8;  // spec.topology.parameterServers, >= 1
+  int trainers = 8;  // spec.topology.trainers, >= 1: the ranks that train or communicate
+  // HybridDDPRPC: >= 1, default 8. DDP and Collectives have none: 0, which is
+  // also their default when the field is absent.
+  int parameterServers = 8;
 };
 
-enum class BenchmarkKind { HybridDDPRPC };
+enum class BenchmarkKind { HybridDDPRPC, DDP, Collectives };
 enum class EmbeddingMode { Sum, Mean, Max };
 // How a parameter server orders lookups against other trainers' updates.
 // Async is the seed's behaviour (distributed autograd + DistributedOptimizer:
@@ -52,11 +54,64 @@ struct HybridDDPRPCSpec {
   ParameterServerMode parameterServerMode = ParameterServerMode::Async;
 };
 
+// PyTorch's DDP benchmark (seed 002): image models under DDP, swept over
+// world sizes. Defaults are the seed's.
+struct DDPSpec {
+  // Any of resnet18, resnet50, resnet101, resnext50_32x4d, resnext101_32x8d,
+  // smallcnn; each gets its own sweep and table.
+  std::vector<std::string> models = {"resnet50", "resnet101", "resnext50_32x4d",
+                                     "resnext101_32x8d"};
+  int batchSize = 32;   // per replica
+  int imageSize = 224;  // square RGB inputs
+  int numClasses = 1000;
+  int warmupIterations = 5;  // per sweep row, not measured
+  int iterations = 10;       // measured per sweep row and rank
+  double learningRate = 0.001;
+  double momentum = 0.9;
+  double weightDecay = 1e-4;
+  // What one "machine" of the sweep holds: rows go 1, 2, 4, ... ranks on one
+  // machine, then whole machines (the seed's 8 GPUs per machine).
+  int ranksPerMachine = 8;
+};
+
+// Collective operations, as nccl-tests names its binaries.
+enum class CollectiveOp {
+  AllReduce,
+  AllGather,
+  Broadcast,
+  Reduce,
+  Scatter,
+  Gather,
+  ReduceScatter,
+  AllToAll,
+  SendRecv
+};
+enum class DType { Float32, Float64, Float16, BFloat16, Int32, Int64 };
+
+// Collective benchmarks (seed 003), nccl-tests style: a size sweep per op
+// and dtype, every result checked on its first iteration.
+struct CollectivesSpec {
+  std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce,     CollectiveOp::AllGather,
+                                   CollectiveOp::Broadcast,     CollectiveOp::Reduce,
+                                   CollectiveOp::Scatter,       CollectiveOp::Gather,
+                                   CollectiveOp::ReduceScatter, CollectiveOp::AllToAll,
+                                   CollectiveOp::SendRecv};
+  std::vector<DType> dtypes = {DType::Float32};
+  int64_t minBytes = 1024;
+  int64_t maxBytes = 64LL << 20;
+  int64_t stepFactor = 4;  // sizes minBytes, minBytes*f, ... up to maxBytes
+  int warmupIterations = 5;
+  int iterations = 20;
+};
+
 struct BenchmarkSpec {
   BenchmarkKind kind = BenchmarkKind::HybridDDPRPC;
   int64_t seed = 0;
   double bucketCapMB = 25.0;     // DDP gradient bucket cap; first bucket <= 1 MiB
+  // Only the section of `kind` may be given; the others keep their defaults.
   HybridDDPRPCSpec hybridDDPRPC;
+  DDPSpec ddp;
+  CollectivesSpec collectives;
 };
 
 enum class Backend { Gloo, NCCL };
@@ -99,6 +154,8 @@ inline int worldSize(const DistBenchmarkSpec& s) {
 bool operator==(const ObjectMeta&, const ObjectMeta&);
 bool operator==(const TopologySpec&, const TopologySpec&);
 bool operator==(const HybridDDPRPCSpec&, const HybridDDPRPCSpec&);
+bool operator==(const DDPSpec&, const DDPSpec&);
+bool operator==(const CollectivesSpec&, const CollectivesSpec&);
 bool operator==(const BenchmarkSpec&, const BenchmarkSpec&);
 bool operator==(const RuntimeSpec&, const RuntimeSpec&);
 bool operator==(const DistBenchmarkSpec&, const DistBenchmarkSpec&);
@@ -106,6 +163,8 @@ bool operator==(const DistBenchmark&, const DistBenchmark&);
 inline bool operator!=(const ObjectMeta& a, const ObjectMeta& b) { return !(a == b); }
 inline bool operator!=(const TopologySpec& a, const TopologySpec& b) { return !(a == b); }
 inline bool operator!=(const HybridDDPRPCSpec& a, const HybridDDPRPCSpec& b) { return !(a == b); }
+inline bool operator!=(const DDPSpec& a, const DDPSpec& b) { return !(a == b); }
+inline bool operator!=(const CollectivesSpec& a, const CollectivesSpec& b) { return !(a == b); }
 inline bool operator!=(const BenchmarkSpec& a, const BenchmarkSpec& b) { return !(a == b); }
 inline bool operator!=(const RuntimeSpec& a, const RuntimeSpec& b) { return !(a == b); }
 inline bool operator!=(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) { return !(a == b); }
@@ -114,6 +173,10 @@ inline bool operator!=(const DistBenchmark& a, const DistBenchmark& b) { return 
 const char* toString(BenchmarkKind);
 const char* toString(EmbeddingMode);
 const char* toString(ParameterServerMode);
+const char* toString(CollectiveOp);  // allreduce, allgather, ..., sendrecv
+const char* toString(DType);         // float32, float64, float16, bfloat16, int32, int64
+// Bytes per element of `dtype`.
+int dtypeSize(DType);
 const char* toString(Backend);
 const char* toString(Device);
 

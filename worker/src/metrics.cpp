@@ -39,6 +39,18 @@ struct WorkerMetrics::Impl {
   std::string endpoint;
   prometheus::Labels labels;
 
+  // Training families, and the series of them that observations go to.
+  prometheus::Family<Histogram>* iterationFamily = nullptr;
+  prometheus::Family<Histogram>* forwardFamily = nullptr;
+  prometheus::Family<Histogram>* backwardFamily = nullptr;
+  prometheus::Family<Histogram>* allreduceFamily = nullptr;
+  prometheus::Family<Histogram>* allreduceWaitFamily = nullptr;
+  prometheus::Family<Histogram>* optimizerFamily = nullptr;
+  prometheus::Family<Counter>* examplesFamily = nullptr;
+  prometheus::Family<Counter>* allreduceBytesFamily = nullptr;
+  prometheus::Family<Histogram>* collective = nullptr;
+  prometheus::Family<Counter>* collectiveBytes = nullptr;
+
   Histogram* epoch = nullptr;
   Histogram* iteration = nullptr;
   Histogram* forward = nullptr;
@@ -57,14 +69,47 @@ struct WorkerMetrics::Impl {
   std::mutex mutex;  // guards the lazily created per-op series below
   std::map<std::string, Histogram*> rpcByOp, serviceByOp;
   std::map<std::string, Counter*> sentByOp, receivedByOp;
+  std::map<std::string, Histogram*> collectiveByCase;
+  std::map<std::string, Counter*> collectiveBytesByOp;
 
+  prometheus::Family<Histogram>& histogramFamily(const std::string& name,
+                                                 const std::string& help) {
+    return prometheus::BuildHistogram().Name(name).Help(help).Labels(labels).Register(*registry);
+  }
+  prometheus::Family<Counter>& counterFamily(const std::string& name, const std::string& help) {
+    return prometheus::BuildCounter().Name(name).Help(help).Labels(labels).Register(*registry);
+  }
   Histogram& histogram(const std::string& name, const std::string& help) {
-    return prometheus::BuildHistogram()
-        .Name(name)
-        .Help(help)
-        .Labels(labels)
-        .Register(*registry)
-        .Add({}, secondsBuckets());
+    return histogramFamily(name, help).Add({}, secondsBuckets());
+  }
+
+  void trainingFamilies(const std::string& forwardHelp, const std::string& optimizerHelp) {
+    iterationFamily = &histogramFamily("distbench_iteration_seconds",
+                                       "Wall time of one batch: forward, backward, allreduce, step.");
+    forwardFamily = &histogramFamily("distbench_forward_seconds", forwardHelp);
+    backwardFamily = &histogramFamily("distbench_backward_seconds",
+                                      "Backward pass (DDP allreduces overlap it).");
+    allreduceFamily = &histogramFamily("distbench_allreduce_seconds",
+                                       "One DDP gradient bucket's allreduce, launch to completion.");
+    allreduceWaitFamily =
+        &histogramFamily("distbench_allreduce_wait_seconds",
+                         "Allreduce time left after backward: what overlap did not hide.");
+    optimizerFamily = &histogramFamily("distbench_optimizer_step_seconds", optimizerHelp);
+    examplesFamily = &counterFamily("distbench_examples_total",
+                                    "Training examples processed, warm-up included.");
+    allreduceBytesFamily =
+        &counterFamily("distbench_allreduce_bytes_total", "Bytes allreduced by DDP.");
+  }
+
+  void selectSeries(const prometheus::Labels& extra) {
+    iteration = &iterationFamily->Add(extra, secondsBuckets());
+    forward = &forwardFamily->Add(extra, secondsBuckets());
+    backward = &backwardFamily->Add(extra, secondsBuckets());
+    allreduce = &allreduceFamily->Add(extra, secondsBuckets());
+    allreduceWait = &allreduceWaitFamily->Add(extra, secondsBuckets());
+    optimizer = &optimizerFamily->Add(extra, secondsBuckets());
+    examples = &examplesFamily->Add(extra);
+    allreduceBytes = &allreduceBytesFamily->Add(extra);
   }
   Counter& counter(const std::string& name, const std::string& help,
                    const prometheus::Labels& extra = {}) {
@@ -73,50 +118,38 @@ struct WorkerMetrics::Impl {
   }
 };
 
-WorkerMetrics::WorkerMetrics(const std::string& benchmark, const std::string& role, int rank,
-                             int port)
+WorkerMetrics::WorkerMetrics(const std::string& benchmark, const std::string& kind,
+                             const std::string& role, int rank, int port)
     : impl_(std::make_unique<Impl>()) {
   auto& m = *impl_;
   m.labels = {{"benchmark", benchmark}, {"role", role}, {"rank", std::to_string(rank)}};
-  // Each role registers only what it records, so a scrape shows no empty
-  // families of another role.
-  if (role == "trainer") {
+  // Each role and kind registers only what it records, so a scrape shows no
+  // empty families of another.
+  if (role == "trainer" && kind == "HybridDDPRPC") {
+    m.trainingFamilies("Forward pass: parameter-server lookups, dense layers, loss.",
+                       "Distributed optimizer step: local SGD plus every PS step RPC.");
+    m.selectSeries({});
     m.epoch = &m.histogram("distbench_epoch_seconds", "Wall time of one measured training epoch.");
-    m.iteration = &m.histogram("distbench_iteration_seconds",
-                               "Wall time of one batch: forward, backward, allreduce, step.");
-    m.forward = &m.histogram("distbench_forward_seconds",
-                             "Forward pass: parameter-server lookups, dense layers, loss.");
-    m.backward = &m.histogram("distbench_backward_seconds",
-                              "Backward pass of the dense part (allreduces overlap it).");
-    m.allreduce = &m.histogram("distbench_allreduce_seconds",
-                               "One DDP gradient bucket's allreduce, launch to completion.");
-    m.allreduceWait =
-        &m.histogram("distbench_allreduce_wait_seconds",
-                     "Allreduce time left after backward: what overlap did not hide.");
-    m.optimizer = &m.histogram("distbench_optimizer_step_seconds",
-                               "Distributed optimizer step: local SGD plus every PS step RPC.");
-    m.examples = &m.counter("distbench_examples_total",
-                            "Training examples processed, warm-up epochs included.");
     m.epochs = &m.counter("distbench_epochs_total", "Epochs completed, measured.");
     m.warmupEpochs = &m.counter("distbench_warmup_epochs_total", "Warm-up epochs completed.");
-    m.allreduceBytes = &m.counter("distbench_allreduce_bytes_total", "Bytes allreduced by DDP.");
-    m.rpc = &prometheus::BuildHistogram()
-                 .Name("distbench_rpc_seconds")
-                 .Help("Trainer-side round trip of one parameter-server call, by op.")
-                 .Labels(m.labels)
-                 .Register(*m.registry);
-    m.rpcBytes = &prometheus::BuildCounter()
-                      .Name("distbench_rpc_bytes_total")
-                      .Help("Parameter-server call payload bytes, by op and direction.")
-                      .Labels(m.labels)
-                      .Register(*m.registry);
+    m.rpc = &m.histogramFamily("distbench_rpc_seconds",
+                               "Trainer-side round trip of one parameter-server call, by op.");
+    m.rpcBytes = &m.counterFamily("distbench_rpc_bytes_total",
+                                  "Parameter-server call payload bytes, by op and direction.");
+  }
+  if (role == "trainer" && kind == "DDP") {
+    m.trainingFamilies("Forward pass and loss.", "SGD step (momentum, weight decay).");
+  }
+  if (role == "trainer" && kind == "Collectives") {
+    m.collective = &m.histogramFamily(
+        "distbench_collective_seconds",
+        "One measured collective on this rank, by op, dtype and size in bytes.");
+    m.collectiveBytes = &m.counterFamily("distbench_collective_bytes_total",
+                                         "Bytes moved by measured collectives (nccl-tests' size).");
   }
   if (role == "ps") {
-    m.service = &prometheus::BuildHistogram()
-                     .Name("distbench_ps_service_seconds")
-                     .Help("Parameter-server time to serve one request, by op.")
-                     .Labels(m.labels)
-                     .Register(*m.registry);
+    m.service = &m.histogramFamily("distbench_ps_service_seconds",
+                                   "Parameter-server time to serve one request, by op.");
   }
   prometheus::BuildGauge()
       .Name("distbench_build_info")
@@ -150,6 +183,33 @@ void WorkerMetrics::observeEpoch(double seconds, int64_t examples, bool warmup) 
   impl_->epochs->Increment();
   impl_->epoch->Observe(seconds);
 }
+void WorkerMetrics::selectTrainingSeries(const std::string& model, int worldSize) {
+  impl_->selectSeries({{"model", model}, {"world_size", std::to_string(worldSize)}});
+}
+
+void WorkerMetrics::observeCollective(const std::string& op, const std::string& dtype,
+                                      int64_t bytes, double seconds) {
+  auto& m = *impl_;
+  Histogram* h;
+  Counter* moved;
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    const std::string key = op + "/" + dtype + "/" + std::to_string(bytes);
+    auto it = m.collectiveByCase.find(key);
+    h = it != m.collectiveByCase.end()
+            ? it->second
+            : (m.collectiveByCase[key] = &m.collective->Add(
+                   {{"op", op}, {"dtype", dtype}, {"bytes", std::to_string(bytes)}},
+                   secondsBuckets()));
+    auto c = m.collectiveBytesByOp.find(op);
+    moved = c != m.collectiveBytesByOp.end()
+                ? c->second
+                : (m.collectiveBytesByOp[op] = &m.collectiveBytes->Add({{"op", op}}));
+  }
+  h->Observe(seconds);
+  moved->Increment(static_cast<double>(bytes));
+}
+
 void WorkerMetrics::observeIteration(double s) { impl_->iteration->Observe(s); }
 void WorkerMetrics::observeForward(double s) { impl_->forward->Observe(s); }
 void WorkerMetrics::observeBackward(double s) { impl_->backward->Observe(s); }

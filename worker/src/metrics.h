@@ -11,10 +11,16 @@ namespace distbench::worker {
 class WorkerMetrics {
  public:
   // port 0: record, but serve nothing. Throws if the port cannot be bound.
-  WorkerMetrics(const std::string& benchmark, const std::string& role, int rank, int port);
+  // `kind` (HybridDDPRPC, DDP, Collectives) decides which families exist.
+  WorkerMetrics(const std::string& benchmark, const std::string& kind, const std::string& role,
+                int rank, int port);
   ~WorkerMetrics();
   WorkerMetrics(const WorkerMetrics&) = delete;
   WorkerMetrics& operator=(const WorkerMetrics&) = delete;
+
+  // DDP sweeps: the training histograms below record into the series of
+  // this model and world size (labels model, world_size) until the next call.
+  void selectTrainingSeries(const std::string& model, int worldSize);
 
   // Trainer.
   void observeEpoch(double seconds, int64_t examples, bool warmup);
@@ -26,6 +32,9 @@ class WorkerMetrics {
   void observeOptimizerStep(double seconds);
   // op: lookup | push_grad | step; one call to one parameter server.
   void observeRpc(const std::string& op, double seconds, int64_t bytesSent, int64_t bytesReceived);
+  // Collectives: one measured op of `bytes` (nccl-tests' size) on this rank.
+  void observeCollective(const std::string& op, const std::string& dtype, int64_t bytes,
+                         double seconds);
   // Parameter server: time to serve one request of `op`.
   void observeService(const std::string& op, double seconds);
 

@@ -139,7 +139,8 @@ int run(const Flags& flags) {
   }
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
-  WorkerMetrics metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
+  WorkerMetrics metrics(id.benchmarkName, api::toString(benchmark.spec.benchmark.kind),
+                        api::toString(id.role), id.rank, id.metricsPort);
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
   timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);

@@ -17,8 +17,9 @@ PACKAGES=(
   libcpprest-dev libssl-dev libyaml-cpp-dev prometheus-cpp-dev
   # tests and micro-benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  # PyTorch's Python side, for benchmarks/compare_hybrid.py
-  python3-torch python3-numpy
+  # PyTorch's Python side, for benchmarks/compare_hybrid.py; torchvision for
+  # worker/tests/data/dump_torchvision_params.py
+  python3-torch python3-torchvision python3-numpy
   # scraping /metrics by hand
   curl
 )

@@ -7,8 +7,8 @@
 
 namespace distbench::worker {
 
-HostInfo readHostInfo() {
-  HostInfo info;
+report::Host readHostInfo() {
+  report::Host info;
   char name[256] = {0};
   if (gethostname(name, sizeof(name) - 1) == 0) info.hostname = name;
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -20,7 +20,7 @@ HostInfo readHostInfo() {
       break;
     }
   }
-  info.logicalCpus = std::thread::hardware_concurrency();
+  info.logicalCpus = static_cast<int>(std::thread::hardware_concurrency());
   return info;
 }
 

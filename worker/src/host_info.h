@@ -1,16 +1,10 @@
 // Facts about the machine a report was taken on.
 #pragma once
 
-#include <string>
+#include "distbench/report/report.h"
 
 namespace distbench::worker {
 
-struct HostInfo {
-  std::string hostname;
-  std::string cpuModel;
-  unsigned logicalCpus = 0;
-};
-
-HostInfo readHostInfo();
+report::Host readHostInfo();
 
 }  // namespace distbench::worker

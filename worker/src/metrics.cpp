@@ -211,6 +211,9 @@ void WorkerMetrics::observeCollective(const std::string& op, const std::string& 
 }
 
 void WorkerMetrics::observeIteration(double s) { impl_->iteration->Observe(s); }
+void WorkerMetrics::observeExamples(int64_t examples) {
+  impl_->examples->Increment(static_cast<double>(examples));
+}
 void WorkerMetrics::observeForward(double s) { impl_->forward->Observe(s); }
 void WorkerMetrics::observeBackward(double s) { impl_->backward->Observe(s); }
 void WorkerMetrics::observeAllreduce(double s, int64_t bytes) {

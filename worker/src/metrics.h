@@ -25,6 +25,7 @@ class WorkerMetrics {
   // Trainer.
   void observeEpoch(double seconds, int64_t examples, bool warmup);
   void observeIteration(double seconds);
+  void observeExamples(int64_t examples);  // DDP: per iteration, warm-up included
   void observeForward(double seconds);
   void observeBackward(double seconds);
   void observeAllreduce(double seconds, int64_t bytes);  // one bucket, launch to done

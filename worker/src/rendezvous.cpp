@@ -118,7 +118,9 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
 
 }  // namespace
 
-Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts,
+                       GroupsWanted groups)
+    : identity_(id), timeouts_(timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
   store_ = connectStore(id, timeouts.rendezvous);
   try {
@@ -133,24 +135,39 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts) {
 
   const int P = id.numParameterServers;
   const int T = id.numTrainers;
-  global_ = std::make_unique<ProcessGroup>(
-      c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
-      id.bindAddress, timeouts.peer,
-      [P, T](int r) { return r < 0 ? std::string("all ranks") : describeRank(P, T, r); });
-  if (id.role == api::Role::Trainer) {
-    trainers_ = std::make_unique<ProcessGroup>(
-        c10::make_intrusive<c10d::PrefixStore>("trainers", store_), id.roleIndex, T, id.bindAddress,
-        timeouts.peer, [P, T](int i) {
-          return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
-        });
+  if (groups.global) {
+    global_ = std::make_unique<ProcessGroup>(
+        c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
+        id.bindAddress, timeouts.peer,
+        [P, T](int r) { return r < 0 ? std::string("all ranks") : describeRank(P, T, r); });
   }
+  if (groups.trainers && id.role == api::Role::Trainer) trainers_ = trainerSubgroup("trainers", T);
 }
 
 Rendezvous::~Rendezvous() = default;
 
+ProcessGroup& Rendezvous::global() {
+  if (!global_) throw std::logic_error("no global group was formed");
+  return *global_;
+}
+
 ProcessGroup& Rendezvous::trainers() {
   if (!trainers_) throw std::logic_error("only trainers have the trainer group");
   return *trainers_;
+}
+
+std::unique_ptr<ProcessGroup> Rendezvous::trainerSubgroup(const std::string& name, int size) {
+  const int P = identity_.numParameterServers;
+  const int T = identity_.numTrainers;
+  if (identity_.role != api::Role::Trainer || identity_.roleIndex >= size) {
+    throw std::logic_error("trainerSubgroup: " + identity_.label() + " is not one of its " +
+                           std::to_string(size) + " trainers");
+  }
+  return std::make_unique<ProcessGroup>(
+      c10::make_intrusive<c10d::PrefixStore>(name, store_), identity_.roleIndex, size,
+      identity_.bindAddress, timeouts_.peer, [P, T](int i) {
+        return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
+      });
 }
 
 }  // namespace distbench::worker

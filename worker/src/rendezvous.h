@@ -23,18 +23,38 @@ struct RendezvousTimeouts {
   std::chrono::milliseconds peer{60000};
 };
 
+// Which Gloo groups to form once everyone has joined. The hybrid benchmark
+// needs both; DDP sweeps form their own groups per row, and collectives use
+// only the trainers' group.
+struct GroupsWanted {
+  bool global = true;
+  bool trainers = true;
+};
+
 class Rendezvous {
  public:
   // Blocks until every rank has joined; throws PeerError naming the missing
   // ranks after `timeouts.rendezvous`.
-  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts);
+  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts,
+             GroupsWanted groups = {});
   ~Rendezvous();
 
-  ProcessGroup& global() { return *global_; }
+  ProcessGroup& global();
   // Trainers only: group rank = trainer index.
   ProcessGroup& trainers();
+  // A group of trainers 0..size-1 (this rank is trainer `roleIndex`), kept
+  // apart from other groups by `name`. Every member must ask for it.
+  std::unique_ptr<ProcessGroup> trainerSubgroup(const std::string& name, int size);
+
+  // The rendezvous store the master hosts, for coordination that outlives a
+  // single peer timeout (DDP sweeps, collectives).
+  const c10::intrusive_ptr<c10d::Store>& store() const { return store_; }
+  const WorkerIdentity& identity() const { return identity_; }
+  RendezvousTimeouts timeouts() const { return timeouts_; }
 
  private:
+  WorkerIdentity identity_;
+  RendezvousTimeouts timeouts_;
   c10::intrusive_ptr<c10d::Store> store_;
   std::unique_ptr<ProcessGroup> global_;
   std::unique_ptr<ProcessGroup> trainers_;

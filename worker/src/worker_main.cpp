@@ -17,7 +17,10 @@
 #include "metrics.h"
 #include "parameter_server.h"
 #include "rendezvous.h"
-#include "report.h"
+#include "collectives_benchmark.h"
+#include "ddp_benchmark.h"
+#include "distbench/report/report_json.h"
+#include "report_builder.h"
 #include "result_table.h"
 #include "trainer.h"
 #include "worker_identity.h"
@@ -81,20 +84,116 @@ void checkTopology(const WorkerIdentity& id, const api::DistBenchmark& b) {
   }
 }
 
-void printBanner(const api::DistBenchmark& b) {
-  std::printf("-------------------------------------------\n");
-  std::printf("                  Info                     \n");
-  std::printf("-------------------------------------------\n\n");
+void printInfo(const api::DistBenchmark& b) {
   std::printf("* distbench version: %s\n", DISTBENCH_VERSION);
   std::printf("* PyTorch (LibTorch) version: %s\n", TORCH_VERSION);
   std::printf("* Distributed backend: %s\n", api::toString(b.spec.runtime.backend));
   std::printf("* Device: %s\n", api::toString(b.spec.runtime.device));
   const int T = b.spec.topology.trainers, P = b.spec.topology.parameterServers;
-  std::printf("* Topology: %d trainer%s, %d parameter server%s, 1 master\n\n", T, T == 1 ? "" : "s",
-              P, P == 1 ? "" : "s");
+  if (b.spec.benchmark.kind == api::BenchmarkKind::HybridDDPRPC) {
+    std::printf("* Topology: %d trainer%s, %d parameter server%s, 1 master\n\n", T,
+                T == 1 ? "" : "s", P, P == 1 ? "" : "s");
+  } else {
+    std::printf("* Topology: %d rank%s, 1 master\n", T, T == 1 ? "" : "s");
+  }
+}
+
+void printBanner(const api::DistBenchmark& b) {
+  std::printf("-------------------------------------------\n");
+  std::printf("                  Info                     \n");
+  std::printf("-------------------------------------------\n\n");
+  printInfo(b);
   std::printf("-------------------------------------------\n");
   std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
   std::printf("-------------------------------------------\n");
+}
+
+// The DDP seed's banner, printed before the sweep so rows can follow as
+// they complete.
+void printSuiteBanner(const api::DistBenchmark& b, const char* title) {
+  std::printf("-----------------------------------\n");
+  std::printf("%s\n", title);
+  std::printf("-----------------------------------\n\n");
+  printInfo(b);
+  std::fflush(stdout);
+}
+
+void printNow(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void writeReportIfAsked(const Flags& flags, const report::Report& r) {
+  if (flags.report.empty()) return;
+  report::writeReportFile(flags.report, r);
+  std::cerr << "master: report written to " << flags.report << "\n";
+}
+
+// What each kind needs of the device and backend, checked before anyone
+// joins: a rank that cannot run should say so, naming the field, rather than
+// measure something else.
+void checkRuntimeSupported(const api::DistBenchmark& b) {
+  const auto& runtime = b.spec.runtime;
+  if (runtime.device == api::Device::CPU && runtime.backend == api::Backend::Gloo) return;
+  if (b.spec.benchmark.kind == api::BenchmarkKind::HybridDDPRPC) {
+    throw UsageError("spec.runtime.device: " + std::string(api::toString(runtime.device)) + "/" +
+                     api::toString(runtime.backend) +
+                     " is not supported by HybridDDPRPC in this worker; use cpu with gloo");
+  }
+  throw UsageError("spec.runtime.backend: " + std::string(api::toString(runtime.backend)) +
+                   " on " + api::toString(runtime.device) + ": this worker build (LibTorch " +
+                   TORCH_VERSION + ") has only the CPU Gloo backend");
+}
+
+GroupsWanted groupsFor(api::BenchmarkKind kind) {
+  switch (kind) {
+    case api::BenchmarkKind::HybridDDPRPC: return {true, true};
+    case api::BenchmarkKind::DDP: return {false, false};  // one group per sweep row
+    case api::BenchmarkKind::Collectives: return {false, true};
+  }
+  return {};
+}
+
+void runHybrid(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
+               Rendezvous& rendezvous, WorkerMetrics& metrics, bool progress) {
+  switch (id.role) {
+    case api::Role::Master: {
+      std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
+      printBanner(benchmark);
+      printNow("\n" + formatResultTable(results));
+      writeReportIfAsked(flags, hybridReport(benchmark, results, readHostInfo()));
+      break;
+    }
+    case api::Role::ParameterServer:
+      runParameterServer(id, rendezvous.global(), metrics,
+                         {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
+      break;
+    case api::Role::Trainer:
+      runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+      break;
+  }
+}
+
+void runDdp(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
+            Rendezvous& rendezvous, WorkerMetrics& metrics) {
+  if (id.role == api::Role::Trainer) return runDdpTrainer(rendezvous, benchmark, metrics);
+  printSuiteBanner(benchmark, "PyTorch distributed benchmark suite");
+  DdpMasterOutput out = runDdpMaster(rendezvous, benchmark, printNow);
+  report::Report r = reportEnvelope(benchmark, readHostInfo());
+  addDdpResults(r, benchmark.spec.benchmark.ddp, out.models, out.parameterCounts);
+  writeReportIfAsked(flags, r);
+}
+
+void runCollectives(const Flags& flags, const WorkerIdentity& id,
+                    const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
+                    WorkerMetrics& metrics) {
+  if (id.role == api::Role::Trainer) return runCollectivesTrainer(rendezvous, benchmark, metrics);
+  printSuiteBanner(benchmark, "distbench collectives");
+  const std::vector<CollectiveResult> results = runCollectivesMaster(rendezvous, benchmark);
+  printNow(formatCollectivesTable(results, id.numTrainers));
+  report::Report r = reportEnvelope(benchmark, readHostInfo());
+  addCollectivesResults(r, id.numTrainers, results);
+  writeReportIfAsked(flags, r);
 }
 
 // "distbench-worker ps1": how this process names itself in messages.
@@ -130,45 +229,30 @@ int run(const Flags& flags) {
   const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
   checkTopology(id, benchmark);
   const auto& runtime = benchmark.spec.runtime;
-  // The hybrid benchmark runs on CPU with Gloo; fail up front, naming the
-  // field, rather than silently measuring something else.
-  if (runtime.device != api::Device::CPU || runtime.backend != api::Backend::Gloo) {
-    throw UsageError("spec.runtime.device: " + std::string(api::toString(runtime.device)) + "/" +
-                     api::toString(runtime.backend) +
-                     " is not supported by HybridDDPRPC in this worker; use cpu with gloo");
-  }
+  checkRuntimeSupported(benchmark);
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
+  const api::BenchmarkKind kind = benchmark.spec.benchmark.kind;
 
-  WorkerMetrics metrics(id.benchmarkName, api::toString(benchmark.spec.benchmark.kind),
-                        api::toString(id.role), id.rank, id.metricsPort);
+  WorkerMetrics metrics(id.benchmarkName, api::toString(kind), api::toString(id.role), id.rank,
+                        id.metricsPort);
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
   timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);
-  Rendezvous rendezvous(id, timeouts);
+  Rendezvous rendezvous(id, timeouts, groupsFor(kind));
   std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
   const bool progress = std::getenv("DISTBENCH_PROGRESS") != nullptr;
   try {
-    switch (id.role) {
-      case api::Role::Master: {
-        std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
-        printBanner(benchmark);
-        std::printf("\n%s", formatResultTable(results).c_str());
-        std::fflush(stdout);
-        if (!flags.report.empty()) {
-          ReportInput report{&benchmark, results, readHostInfo(), TORCH_VERSION};
-          writeReport(flags.report, report);
-          std::cerr << "master: report written to " << flags.report << "\n";
-        }
+    switch (kind) {
+      case api::BenchmarkKind::HybridDDPRPC:
+        runHybrid(flags, id, benchmark, rendezvous, metrics, progress);
         break;
-      }
-      case api::Role::ParameterServer:
-        runParameterServer(id, rendezvous.global(), metrics,
-                           {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
+      case api::BenchmarkKind::DDP:
+        runDdp(flags, id, benchmark, rendezvous, metrics);
         break;
-      case api::Role::Trainer:
-        runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+      case api::BenchmarkKind::Collectives:
+        runCollectives(flags, id, benchmark, rendezvous, metrics);
         break;
     }
   } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "distbench/api/image_models.h"
 #include "models/resnet.h"
 
 namespace distbench::worker {
@@ -102,6 +103,8 @@ TEST(ImageModel, NamesAreTorchvisionsPlusSmallCnn) {
   EXPECT_EQ(imageModelNames(),
             (std::vector<std::string>{"resnet18", "resnet50", "resnet101", "resnext50_32x4d",
                                       "resnext101_32x8d", "smallcnn"}));
+  // Specs are validated against the API library's list: the two must agree.
+  EXPECT_EQ(imageModelNames(), api::imageModelNames());
 }
 
 TEST(ImageModel, UnknownNameListsTheKnownOnes) {

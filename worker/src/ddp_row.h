@@ -1,0 +1,36 @@
+// One row of the DDP sweep on one rank: the seed's benchmark_process_group.
+// A freshly seeded model (seed + rank, so replicas differ until DDP's
+// broadcast), one fixed random batch reused every iteration, SGD with
+// momentum and weight decay, warm-up iterations dropped. Each iteration is
+// timed from forward to the end of the optimizer step, and split into
+// phases.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::worker {
+
+class ProcessGroup;
+class WorkerMetrics;
+
+struct DdpPhaseSamples {
+  std::vector<double> iteration;      // forward + loss + backward + allreduce wait + step
+  std::vector<double> forward;        // forward and loss
+  std::vector<double> backward;       // backward, with the allreduces it overlaps
+  std::vector<double> allreduceWait;  // allreduce left after backward
+  std::vector<double> optimizerStep;
+
+  // Flat, for handing to the master: the five series back to back.
+  std::vector<double> flatten() const;
+  static DdpPhaseSamples unflatten(const std::vector<double>& flat, int iterations);
+};
+
+// `group` null: the `no ddp` baseline, the plain model. Otherwise the
+// model's gradients go through the project's DDP bucketer over `group`.
+DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& model, int rank,
+                          ProcessGroup* group, WorkerMetrics* metrics);
+
+}  // namespace distbench::worker

@@ -1,0 +1,87 @@
+// Coordination through the rendezvous store, for benchmarks whose phases can
+// outlast any single peer timeout (a DDP sweep row of a large model, a
+// collective size sweep): Gloo waits are bounded by the peer timeout, so
+// instead trainers heartbeat into the store from a thread, the master watches
+// the heartbeats, and trainers hand their measurements to the master as store
+// values. When a trainer falls silent the master publishes a verdict that
+// every waiting rank reads and exits on; when the master dies the store goes
+// with it, and every trainer's next store call fails naming it.
+#pragma once
+
+#include <c10/util/intrusive_ptr.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "worker_identity.h"
+
+namespace c10d {
+class Store;
+}
+
+namespace distbench::worker {
+
+class Rendezvous;
+
+// Trainer side: bumps this trainer's heartbeat counter every `interval` over
+// its own store connection (store clients are not shared across threads).
+class StoreHeartbeat {
+ public:
+  // Beats four times per peer timeout (within limits).
+  explicit StoreHeartbeat(const Rendezvous& rendezvous);
+  ~StoreHeartbeat();
+  StoreHeartbeat(const StoreHeartbeat&) = delete;
+  StoreHeartbeat& operator=(const StoreHeartbeat&) = delete;
+
+ private:
+  void loop(std::chrono::milliseconds interval);
+
+  c10::intrusive_ptr<c10d::Store> store_;
+  std::string key_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+class RunControl {
+ public:
+  explicit RunControl(Rendezvous& rendezvous);
+  ~RunControl();
+
+  // Trainers: hand `values` to the master under `key`.
+  void publish(const std::string& key, const std::vector<double>& values);
+  // Trainers: wait until all `count` trainers reached `name`. Throws
+  // PeerError with the master's verdict if it gives up on someone meanwhile.
+  void barrier(const std::string& name, int count);
+
+  // Master: trainer `trainer`'s values under `key`, waiting as long as every
+  // trainer keeps its heartbeat. A trainer silent for the peer timeout ends
+  // the run: the verdict is published and thrown as PeerError.
+  std::vector<double> collect(const std::string& key, int trainer);
+  // Master: tell every rank the run is over because of `verdict`, and throw it.
+  [[noreturn]] void abort(const std::string& verdict);
+
+ private:
+  std::string resultKey(const std::string& key, int trainer) const;
+  void throwIfVerdict();
+  void watchHeartbeats();
+  template <typename F>
+  auto storeCall(const char* what, F&& call) -> decltype(call());
+
+  c10::intrusive_ptr<c10d::Store> store_;
+  WorkerIdentity id_;
+  std::chrono::milliseconds peerTimeout_;
+  // Master: each trainer's last heartbeat count and when it last changed.
+  std::vector<int64_t> beats_;
+  std::vector<std::chrono::steady_clock::time_point> lastBeat_;
+};
+
+}  // namespace distbench::worker

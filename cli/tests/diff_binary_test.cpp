@@ -24,6 +24,7 @@ const std::string kFixtures = DIFF_FIXTURE_DIR;
 const std::string kRun1 = kFixtures + "/default-run1.json";
 const std::string kRun2 = kFixtures + "/default-run2.json";
 const std::string kTutorial = kFixtures + "/tutorial-run1.json";
+const std::string kTutorial2 = kFixtures + "/tutorial-run2.json";
 
 struct Result {
   int exitCode = -1;
@@ -108,6 +109,18 @@ TEST_F(DiffBinary, ThresholdExits1OnASignificantSlowdown) {
 
   const Result faster = diff(kRun1 + " " + kRun2 + " --threshold 0");
   EXPECT_EQ(faster.exitCode, 0) << "a speedup is no regression";
+}
+
+TEST_F(DiffBinary, NoisySlowdownsAreNoRegression) {
+  // Two tutorial runs: p75 up 8-10%, but every median's interval spans at
+  // least -12% to +16%: 100 epochs of 30 ms are too noisy to tell.
+  const Result r = diff(kTutorial + " " + kTutorial2 + " --threshold 1");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex("\n      All:  p75: +0\\.041s +[0-9]+/s +\\+7\\.7%")))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\\] n\\.s\\.\n\n"))) << r.out;
+  EXPECT_TRUE(has(r.out, "\nno regressions over 1% (median slower, 95% CI above 0)\n")) << r.out;
 }
 
 TEST_F(DiffBinary, PercentilesConfidenceAndResamplesApply) {

@@ -1,4 +1,5 @@
-// distbench: validate, render and run DistBenchmarks from the command line.
+// distbench: validate, render and run DistBenchmarks from the command line,
+// and compare the reports they write.
 #include <exception>
 #include <iostream>
 #include <string>
@@ -18,6 +19,7 @@ commands:
   validate FILE...               check DistBenchmark YAML files
   render FILE | --preset NAME    print the per-rank processes and config
   run FILE | --preset NAME       run the benchmark as local processes
+  diff BASE TEST                 compare two reports: percentiles, median CI
 
 `distbench COMMAND --help` describes a command's flags.
 )USAGE";
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
   if (command == "validate") handler = validateCommand;
   if (command == "render") handler = renderCommand;
   if (command == "run") handler = runCommand;
+  if (command == "diff") handler = diffCommand;
   if (!handler) {
     if (!command.empty() && command[0] == '-') {
       std::cerr << "distbench: unknown flag " << command << "\n";

@@ -1,0 +1,66 @@
+// Comparing two reports series by series for `distbench diff`: which groups
+// and rows pair up, their percentiles, the bootstrap interval on the change of
+// the median, and which rows regressed. Pure: diff_table.h prints the result,
+// diff_command.cpp reads the files.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "distbench/report/bootstrap.h"
+#include "distbench/report/report.h"
+
+namespace distbench::cli {
+
+// The reports measure different things (kinds, models, batch sizes, ...), so
+// any number the diff printed would mislead. The message says what differs.
+class IncomparableReports : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DiffOptions {
+  std::vector<int> percentiles{75, 95};  // each in [0, 100]
+  report::BootstrapOptions bootstrap;
+  // A row regresses when its median is slower by more than this many percent
+  // and the interval lies above 0. Unset: nothing is judged.
+  std::optional<double> thresholdPercent;
+};
+
+// One row found in both reports. The pointers are into the reports given to
+// compareReports, which must outlive this.
+struct RowDiff {
+  const report::Series* base = nullptr;
+  const report::Series* test = nullptr;
+  std::vector<double> basePercentiles;  // seconds, one per DiffOptions::percentiles
+  std::vector<double> testPercentiles;
+  report::MedianChange median;
+  bool regressed = false;
+};
+
+struct GroupDiff {
+  std::string group;
+  std::string sampleOf;                  // of the group's rows: "iteration", "epoch", "op"
+  std::string workUnit;                  // "examples" or "bytes"
+  std::vector<RowDiff> rows;             // in the base report's order
+  std::vector<std::string> onlyInBase;   // row labels
+  std::vector<std::string> onlyInTest;   // row labels
+  std::vector<std::string> notCompared;  // "1M/2R (ranks 2 vs 4)"
+};
+
+struct ReportDiff {
+  std::vector<GroupDiff> groups;  // in the base report's order
+};
+
+// Pairs groups by name and rows by label. Throws IncomparableReports when the
+// kinds differ, when a group's key differs between the reports, or when the
+// reports hold different groups.
+ReportDiff compareReports(const report::Report& base, const report::Report& test,
+                          const DiffOptions& options);
+
+// Percent change of time: positive means `test` is slower.
+double percentChange(double base, double test);
+
+}  // namespace distbench::cli

@@ -1,0 +1,81 @@
+#include "distbench/report/bootstrap.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "distbench/report/percentiles.h"
+
+namespace distbench::report {
+
+UniformIndex::UniformIndex(uint64_t n) : n_(n) {
+  if (n == 0) throw std::invalid_argument("UniformIndex: n must be >= 1");
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+  // Draws above the last whole block of n values would make the low indices
+  // more likely than the high ones. 2^64 mod n values are left over.
+  const uint64_t leftOver = (kMax % n + 1) % n;
+  lastAccepted_ = kMax - leftOver;
+}
+
+uint64_t UniformIndex::operator()(std::mt19937_64& rng) const {
+  uint64_t draw;
+  do {
+    draw = rng();
+  } while (draw > lastAccepted_);
+  return draw % n_;
+}
+
+double medianInPlace(std::vector<double>& values) {
+  const size_t n = values.size();
+  const auto upper = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(values.begin(), upper, values.end());
+  if (n % 2 == 1) return *upper;
+  const double below = *std::max_element(values.begin(), upper);
+  // percentileLinear's interpolation at t = 0.5, so both agree to the bit.
+  return *upper - (*upper - below) * 0.5;
+}
+
+namespace {
+
+void resample(const std::vector<double>& from, const UniformIndex& index, std::mt19937_64& rng,
+              std::vector<double>& into) {
+  into.resize(from.size());
+  for (double& value : into) value = from[index(rng)];
+}
+
+}  // namespace
+
+MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::vector<double>& test,
+                                   const BootstrapOptions& options) {
+  if (base.empty() || test.empty()) {
+    throw std::invalid_argument("bootstrap of an empty sample");
+  }
+  for (double seconds : base) {
+    if (!(seconds > 0)) throw std::invalid_argument("bootstrap: base samples must be positive");
+  }
+  if (options.resamples < 1) throw std::invalid_argument("bootstrap: resamples must be >= 1");
+  if (!(options.confidence > 0 && options.confidence < 1)) {
+    throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
+  }
+
+  std::vector<double> a = base, b = test;
+  MedianChange result;
+  result.pointChange = medianInPlace(b) / medianInPlace(a) - 1;
+
+  std::mt19937_64 rng(options.seed);
+  const UniformIndex baseIndex(base.size()), testIndex(test.size());
+  std::vector<double> changes;
+  changes.reserve(static_cast<size_t>(options.resamples));
+  for (int i = 0; i < options.resamples; ++i) {
+    resample(base, baseIndex, rng, a);
+    resample(test, testIndex, rng, b);
+    changes.push_back(medianInPlace(b) / medianInPlace(a) - 1);
+  }
+  std::sort(changes.begin(), changes.end());
+  result.low = percentileLinear(changes, 50 * (1 - options.confidence));
+  result.high = percentileLinear(changes, 50 * (1 + options.confidence));
+  result.significant = result.low > 0 || result.high < 0;
+  return result;
+}
+
+}  // namespace distbench::report

@@ -1,0 +1,326 @@
+#include "distbench/report/report_json.h"
+
+#include <cpprest/json.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "distbench/report/percentiles.h"
+
+namespace distbench::report {
+namespace {
+
+using web::json::value;
+
+std::string join(const std::string& path, const std::string& name) {
+  return path.empty() ? name : path + "." + name;
+}
+
+std::string element(const std::string& path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+// Reads typed fields and throws ReportError naming the source and the field
+// path, so a bad report says exactly what to fix.
+class Reader {
+ public:
+  explicit Reader(const std::string& source) : source_(source) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw ReportError(source_ + ": " + path + ": " + message);
+  }
+
+  const value& field(const value& object, const std::string& path, const std::string& name) const {
+    if (!object.has_field(name)) fail(join(path, name), "missing (required)");
+    return object.at(name);
+  }
+
+  const value& asObject(const value& v, const std::string& path) const {
+    if (!v.is_object()) fail(path, "must be an object");
+    return v;
+  }
+  const value& asArray(const value& v, const std::string& path) const {
+    if (!v.is_array()) fail(path, "must be a list");
+    return v;
+  }
+  std::string asString(const value& v, const std::string& path) const {
+    if (!v.is_string()) fail(path, "must be a string");
+    return v.as_string();
+  }
+  double asNumber(const value& v, const std::string& path) const {
+    if (!v.is_number()) fail(path, "must be a number");
+    return v.as_double();
+  }
+  int64_t asInt64(const value& v, const std::string& path) const {
+    if (!v.is_number() || !v.as_number().is_int64()) fail(path, "must be an integer");
+    return v.as_number().to_int64();
+  }
+  int asInt(const value& v, const std::string& path) const {
+    if (!v.is_number() || !v.as_number().is_int32()) fail(path, "must be an integer");
+    return v.as_number().to_int32();
+  }
+
+  const value& object(const value& o, const std::string& path, const std::string& name) const {
+    return asObject(field(o, path, name), join(path, name));
+  }
+  const value& array(const value& o, const std::string& path, const std::string& name) const {
+    return asArray(field(o, path, name), join(path, name));
+  }
+  std::string string(const value& o, const std::string& path, const std::string& name) const {
+    return asString(field(o, path, name), join(path, name));
+  }
+  double number(const value& o, const std::string& path, const std::string& name) const {
+    return asNumber(field(o, path, name), join(path, name));
+  }
+  int64_t int64(const value& o, const std::string& path, const std::string& name) const {
+    return asInt64(field(o, path, name), join(path, name));
+  }
+  int integer(const value& o, const std::string& path, const std::string& name) const {
+    return asInt(field(o, path, name), join(path, name));
+  }
+
+  std::map<std::string, std::string> stringMap(const value& o, const std::string& path,
+                                               const std::string& name) const {
+    const std::string where = join(path, name);
+    std::map<std::string, std::string> result;
+    for (const auto& [key, v] : object(o, path, name).as_object()) {
+      result[key] = asString(v, join(where, key));
+    }
+    return result;
+  }
+
+ private:
+  const std::string& source_;
+};
+
+void checkSchemaVersion(const Reader& r, const value& root) {
+  const int version = r.integer(root, "", "schemaVersion");
+  if (version == kSchemaVersion) return;
+  const std::string read = "this distbench reads schema version " + std::to_string(kSchemaVersion);
+  if (version < kSchemaVersion) {
+    r.fail("schemaVersion", "is " + std::to_string(version) + ", " + read +
+                                "; the report comes from an older distbench: run the benchmark "
+                                "again to compare");
+  }
+  r.fail("schemaVersion", "is " + std::to_string(version) + ", " + read +
+                              "; the report comes from a newer distbench: compare with that one");
+}
+
+// `summary` is derived from the samples and ignored here: the samples are the truth.
+Series parseSeries(const Reader& r, const value& v, const std::string& path) {
+  r.asObject(v, path);
+  Series s;
+  s.group = r.string(v, path, "group");
+  s.groupKey = r.stringMap(v, path, "groupKey");
+  s.row = r.string(v, path, "row");
+  s.ranks = r.integer(v, path, "ranks");
+  if (s.ranks < 1) r.fail(join(path, "ranks"), "must be at least 1");
+  s.sampleOf = r.string(v, path, "sampleOf");
+  if (s.sampleOf != "iteration" && s.sampleOf != "epoch" && s.sampleOf != "op") {
+    r.fail(join(path, "sampleOf"),
+           "must be \"iteration\", \"epoch\" or \"op\", not \"" + s.sampleOf + "\"");
+  }
+  s.workPerSample = r.number(v, path, "workPerSample");
+  if (s.workPerSample < 0) r.fail(join(path, "workPerSample"), "must be >= 0");
+  s.workUnit = r.string(v, path, "workUnit");
+  if (s.workUnit != "examples" && s.workUnit != "bytes") {
+    r.fail(join(path, "workUnit"), "must be \"examples\" or \"bytes\", not \"" + s.workUnit + "\"");
+  }
+  const std::string samplesPath = join(path, "samples");
+  const value& samples = r.array(v, path, "samples");
+  if (samples.size() == 0) r.fail(samplesPath, "must not be empty");
+  s.samples.reserve(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const double seconds = r.asNumber(samples.at(i), element(samplesPath, i));
+    if (!(seconds >= 0)) r.fail(element(samplesPath, i), "must be >= 0 seconds");
+    s.samples.push_back(seconds);
+  }
+  return s;
+}
+
+Host parseHost(const Reader& r, const value& root) {
+  const value& v = r.object(root, "", "host");
+  Host host;
+  host.hostname = r.string(v, "host", "hostname");
+  host.cpuModel = r.string(v, "host", "cpuModel");
+  host.logicalCpus = r.integer(v, "host", "logicalCpus");
+  const value& gpus = r.array(v, "host", "gpus");
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    host.gpus.push_back(r.asString(gpus.at(i), element("host.gpus", i)));
+  }
+  return host;
+}
+
+value embeddedObject(const std::string& text, const char* field) {
+  value v;
+  try {
+    v = value::parse(text);
+  } catch (const web::json::json_exception& error) {
+    throw ReportError(std::string("report ") + field + ": not valid JSON: " + error.what());
+  }
+  if (!v.is_object()) throw ReportError(std::string("report ") + field + ": must be a JSON object");
+  return v;
+}
+
+// Rates for a zero-second percentile would be infinite, which JSON cannot hold.
+value rate(double work, double seconds) {
+  return seconds > 0 ? value::number(work / seconds) : value::null();
+}
+
+value summaryJson(const Series& series, size_t index) {
+  if (series.samples.empty()) {
+    throw ReportError("report " + element("series", index) + ".samples: must not be empty");
+  }
+  const Summary s = summarize(series.samples);
+  value v = value::object(true);
+  v["count"] = value::number(static_cast<uint64_t>(s.count));
+  v["p50"] = value::number(s.p50);
+  v["p75"] = value::number(s.p75);
+  v["p90"] = value::number(s.p90);
+  v["p95"] = value::number(s.p95);
+  v["p99"] = value::number(s.p99);
+  v["min"] = value::number(s.min);
+  v["max"] = value::number(s.max);
+  v["mean"] = value::number(s.mean);
+  v["stdev"] = value::number(s.stdev);
+  value rates = value::object(true);
+  rates["p50"] = rate(series.workPerSample, s.p50);
+  rates["p75"] = rate(series.workPerSample, s.p75);
+  rates["p90"] = rate(series.workPerSample, s.p90);
+  rates["p95"] = rate(series.workPerSample, s.p95);
+  v["ratePerSecond"] = rates;
+  return v;
+}
+
+value seriesJson(const Series& s, size_t index) {
+  value v = value::object(true);
+  v["group"] = value::string(s.group);
+  value key = value::object(true);
+  for (const auto& [name, text] : s.groupKey) key[name] = value::string(text);
+  v["groupKey"] = key;
+  v["row"] = value::string(s.row);
+  v["ranks"] = value::number(s.ranks);
+  v["sampleOf"] = value::string(s.sampleOf);
+  v["workPerSample"] = value::number(s.workPerSample);
+  v["workUnit"] = value::string(s.workUnit);
+  value samples = value::array(s.samples.size());
+  for (size_t i = 0; i < s.samples.size(); ++i) samples[i] = value::number(s.samples[i]);
+  v["samples"] = samples;
+  v["summary"] = summaryJson(s, index);
+  return v;
+}
+
+std::string systemError() { return std::strerror(errno); }
+
+}  // namespace
+
+std::string toJson(const Report& report) {
+  // Insertion order kept so the document reads in the order the schema documents it.
+  value root = value::object(true);
+  root["schemaVersion"] = value::number(kSchemaVersion);
+  value benchmark = value::object(true);
+  benchmark["name"] = value::string(report.name);
+  benchmark["kind"] = value::string(report.kind);
+  root["benchmark"] = benchmark;
+  value versions = value::object(true);
+  for (const auto& [name, version] : report.versions) versions[name] = value::string(version);
+  root["versions"] = versions;
+  root["backend"] = value::string(report.backend);
+  root["device"] = value::string(report.device);
+  value host = value::object(true);
+  host["hostname"] = value::string(report.host.hostname);
+  host["cpuModel"] = value::string(report.host.cpuModel);
+  host["logicalCpus"] = value::number(report.host.logicalCpus);
+  value gpus = value::array(report.host.gpus.size());
+  for (size_t i = 0; i < report.host.gpus.size(); ++i) gpus[i] = value::string(report.host.gpus[i]);
+  host["gpus"] = gpus;
+  root["host"] = host;
+  value topology = value::object(true);
+  topology["trainers"] = value::number(report.trainers);
+  topology["parameterServers"] = value::number(report.parameterServers);
+  topology["worldSize"] = value::number(report.worldSize);
+  root["topology"] = topology;
+  root["seed"] = value::number(report.seed);
+  root["bucketCapMB"] = value::number(report.bucketCapMB);
+  root["config"] = embeddedObject(report.configJson, "config");
+  value series = value::array(report.series.size());
+  for (size_t i = 0; i < report.series.size(); ++i) series[i] = seriesJson(report.series[i], i);
+  root["series"] = series;
+  root["results"] = embeddedObject(report.resultsJson, "results");
+  return root.serialize();
+}
+
+Report parseReport(const std::string& json, const std::string& source) {
+  value root;
+  try {
+    root = value::parse(json);
+  } catch (const web::json::json_exception& error) {
+    throw ReportError(source + ": not valid JSON: " + error.what());
+  }
+  if (!root.is_object()) throw ReportError(source + ": must be a JSON object (a report)");
+  const Reader r(source);
+  checkSchemaVersion(r, root);
+
+  Report report;
+  report.schemaVersion = kSchemaVersion;
+  const value& benchmark = r.object(root, "", "benchmark");
+  report.name = r.string(benchmark, "benchmark", "name");
+  report.kind = r.string(benchmark, "benchmark", "kind");
+  report.versions = r.stringMap(root, "", "versions");
+  report.backend = r.string(root, "", "backend");
+  report.device = r.string(root, "", "device");
+  report.host = parseHost(r, root);
+  const value& topology = r.object(root, "", "topology");
+  report.trainers = r.integer(topology, "topology", "trainers");
+  report.parameterServers = r.integer(topology, "topology", "parameterServers");
+  report.worldSize = r.integer(topology, "topology", "worldSize");
+  report.seed = r.int64(root, "", "seed");
+  report.bucketCapMB = r.number(root, "", "bucketCapMB");
+  report.configJson = r.object(root, "", "config").serialize();
+  const value& series = r.array(root, "", "series");
+  for (size_t i = 0; i < series.size(); ++i) {
+    report.series.push_back(parseSeries(r, series.at(i), element("series", i)));
+  }
+  report.resultsJson = r.object(root, "", "results").serialize();
+  return report;
+}
+
+Report loadReportFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw ReportError("cannot read " + path + ": " + systemError());
+  std::string text;
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(file);
+  const std::string reason = failed ? systemError() : "";
+  std::fclose(file);
+  if (failed) throw ReportError("cannot read " + path + ": " + reason);
+  return parseReport(text, path);
+}
+
+void writeReportFile(const std::string& path, const Report& report) {
+  const std::string text = toJson(report) + "\n";
+  // Written beside the target and renamed over it, so a reader never sees half
+  // a report and a failed write leaves an earlier report intact.
+  const std::string partial = path + ".partial";
+  std::FILE* file = std::fopen(partial.c_str(), "wb");
+  if (!file) throw ReportError("cannot write " + path + ": " + systemError());
+  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  std::string reason = ok ? "" : systemError();
+  if (std::fclose(file) != 0 && ok) {
+    ok = false;
+    reason = systemError();
+  }
+  if (ok && std::rename(partial.c_str(), path.c_str()) != 0) {
+    ok = false;
+    reason = systemError();
+  }
+  if (!ok) {
+    std::remove(partial.c_str());
+    throw ReportError("cannot write " + path + ": " + reason);
+  }
+}
+
+}  // namespace distbench::report

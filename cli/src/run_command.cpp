@@ -173,8 +173,12 @@ int runCommand(const std::vector<std::string>& args) {
 
   const api::TopologySpec& topology = benchmark->spec.topology;
   TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
-  output.log("distbench: running " + benchmark->metadata.name + " locally: 1 master, " +
-             plural(topology.parameterServers, "parameter server", "parameter servers") + ", " +
+  const std::string servers =
+      topology.parameterServers == 0
+          ? ""
+          : plural(topology.parameterServers, "parameter server", "parameter servers") + ", ";
+  output.log("distbench: running " + benchmark->metadata.name + " (" +
+             api::toString(benchmark->spec.benchmark.kind) + ") locally: 1 master, " + servers +
              plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
              std::to_string(wiring.masterPort));
 

@@ -48,7 +48,7 @@ std::string formatDdpHeader(const std::string& model, int batchSize, bool gpus) 
   std::string out = "\nBenchmark: " + groupName(model, batchSize) + "\n\n";
   out += std::string(indent, ' ');
   for (size_t i = 0; i < std::size(kPercentiles); ++i) out += format("%14s%10s", "sec/iter", "ex/sec");
-  return out + format("%14s%8s", "agg ex/sec", "eff") + "\n";
+  return out + format("%13s%8s", "agg ex/sec", "eff") + "\n";
 }
 
 std::string formatDdpRow(const DdpRowResult& result, int batchSize, const DdpRowResult& baseline,

@@ -34,11 +34,9 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
   const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
   std::string layers;
   for (const std::string& l : h.denseLayers) layers += (layers.empty() ? "" : ",") + l;
-  const std::map<std::string, std::string> key = {
-      {"denseLayers", layers},
-      {"embeddings", std::to_string(b.spec.topology.parameterServers) + "x" +
-                         std::to_string(h.numEmbeddings) + "x" + std::to_string(h.embeddingDim)},
-      {"batchesPerEpoch", std::to_string(h.batchesPerEpoch)}};
+  const std::map<std::string, std::string> key = {{"denseLayers", layers},
+                                                  {"numEmbeddings", std::to_string(h.numEmbeddings)},
+                                                  {"embeddingDim", std::to_string(h.embeddingDim)}};
 
   value results = value::object();
   value trainerRefs = value::array();

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "distbench/api/presets.h"
+#include "distbench/report/report_json.h"
 #include "local_cluster.h"
 #include "reference_training.h"
 #include "state_dump.h"
@@ -136,14 +137,22 @@ TEST(HybridTraining, MasterPrintsTheTableAndWritesTheReport) {
   EXPECT_NE(master.find("Trainer0:  p50:  "), std::string::npos) << master;
   EXPECT_NE(master.find("Trainer1:  p50:  "), std::string::npos) << master;
   EXPECT_NE(master.find("     All:  p50:  "), std::string::npos) << master;
-  std::ifstream in(cluster.reportPath());
-  std::stringstream json;
-  json << in.rdbuf();
-  const std::string report = json.str();
-  for (const char* key : {"\"schemaVersion\":1", "\"epochSeconds\"", "\"p99\"", "\"stdev\"",
-                          "\"cpuModel\"", "\"torch\"", "\"seed\":7", "\"parameterServers\":1"}) {
-    EXPECT_NE(report.find(key), std::string::npos) << key << " missing in " << report;
-  }
+  const report::Report r = report::loadReportFile(cluster.reportPath());
+  EXPECT_EQ(r.schemaVersion, 2);
+  EXPECT_EQ(r.kind, "HybridDDPRPC");
+  EXPECT_EQ(r.seed, 7);
+  EXPECT_EQ(r.parameterServers, 1);
+  EXPECT_EQ(r.trainers, 2);
+  EXPECT_FALSE(r.host.cpuModel.empty());
+  EXPECT_EQ(r.versions.count("torch"), 1u);
+  ASSERT_EQ(r.series.size(), 3u);
+  EXPECT_EQ(r.series[0].row, "Trainer0");
+  EXPECT_EQ(r.series[2].row, "All");
+  EXPECT_EQ(r.series[0].sampleOf, "epoch");
+  EXPECT_EQ(r.series[0].samples.size(), static_cast<size_t>(b.spec.benchmark.hybridDDPRPC.epochs));
+  EXPECT_EQ(r.series[2].samples.size(), 2 * r.series[0].samples.size());
+  EXPECT_GT(r.series[0].workPerSample, 0);
+  EXPECT_DOUBLE_EQ(r.series[2].workPerSample, r.series[0].workPerSample + r.series[1].workPerSample);
 }
 
 // The peer timeout bounds each wait on a peer, not the run: a benchmark that

@@ -93,5 +93,41 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
       << master;
 }
 
+// A DDP sweep trains the same model at several world sizes; each gets its
+// own series so a dashboard never mixes a 1-rank and an 8-rank iteration.
+TEST(Metrics, DdpSeriesAreLabelledByModelAndWorldSize) {
+  api::DistBenchmark b = api::preset("ddp-cpu");
+  b.metadata.name = "scrape-ddp";
+  b.spec.benchmark.ddp.models = {"smallcnn"};
+  b.spec.benchmark.ddp.batchSize = 4;
+  b.spec.benchmark.ddp.imageSize = 32;
+  b.spec.benchmark.ddp.warmupIterations = 1;
+  b.spec.benchmark.ddp.iterations = 3;
+  testing::LocalCluster cluster(b, {}, /*metricsLingerSeconds=*/30);
+  ASSERT_TRUE(cluster.waitForOutput(0, "1M/2R:", seconds(120))) << cluster.allOutput();
+
+  auto series = [](const std::string& family, int rank, int worldSize) {
+    return family + "{benchmark=\"scrape-ddp\",rank=\"" + std::to_string(rank) +
+           "\",role=\"trainer\",model=\"smallcnn\",world_size=\"" +
+           std::to_string(worldSize) + "\"}";
+  };
+  const std::string trainer0 = scrape(metricsPort(cluster.output(1)));
+  // Rows: no ddp (world_size 0: no DDP at all), 1M/1R, 1M/2R; 3 measured each.
+  for (int worldSize : {0, 1, 2}) {
+    EXPECT_EQ(sampleValue(trainer0, series("distbench_iteration_seconds_count", 1, worldSize)), 3)
+        << worldSize << "\n" << trainer0;
+    // Warm-up included: 4 iterations of 4 examples.
+    EXPECT_EQ(sampleValue(trainer0, series("distbench_examples_total", 1, worldSize)), 16);
+  }
+  EXPECT_EQ(sampleValue(trainer0, series("distbench_allreduce_seconds_count", 1, 0)), 0);
+  EXPECT_GT(sampleValue(trainer0, series("distbench_allreduce_seconds_count", 1, 2)), 0);
+  const std::string trainer1 = scrape(metricsPort(cluster.output(2)));
+  EXPECT_EQ(sampleValue(trainer1, series("distbench_iteration_seconds_count", 2, 2)), 3);
+  EXPECT_EQ(sampleValue(trainer1, series("distbench_iteration_seconds_count", 2, 1)), -1)
+      << "trainer1 sits out the 1-rank rows";
+  EXPECT_EQ(trainer0.find("distbench_rpc_seconds"), std::string::npos)
+      << "no parameter-server families in a DDP run";
+}
+
 }  // namespace
 }  // namespace distbench::worker

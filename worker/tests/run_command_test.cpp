@@ -54,8 +54,8 @@ spec:
   EXPECT_NE(r.err.find("[trainer2]"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("[ps1]"), std::string::npos) << r.err;
   const std::string json = slurp(report);
-  EXPECT_NE(json.find("\"schemaVersion\":1"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"name\":\"Trainer2\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"schemaVersion\":2"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"row\":\"Trainer2\""), std::string::npos) << json;
 }
 
 TEST(RunCommand, InvalidResourceStartsNothingAndNamesTheField) {

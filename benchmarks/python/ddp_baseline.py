@@ -1,0 +1,356 @@
+#!/usr/bin/python3
+"""Python baseline for distbench: PyTorch's DDP benchmark, CPU edition.
+
+distbench's DDP kind re-implements PyTorch's distributed data parallel
+benchmark (torch/benchmarks/distributed/ddp/benchmark.py upstream) in C++
+with LibTorch. To say how fast distbench is we need PyTorch's own Python
+implementation on the same machine. The upstream script needs CUDA and one
+launcher per rank, so this file is the same measurement reduced to what we
+compare against, on CPU over gloo.
+
+Per sweep row, as the seed's benchmark_process_group:
+  * a row of N ranks spawns N processes (torch.multiprocessing, gloo,
+    MASTER_ADDR 127.0.0.1 and a free port); the `no ddp` row is one process
+    with the plain model;
+  * torch.manual_seed(seed + rank) (the seed: manual_seed(rank); --seed 0);
+  * the model is torchvision.models.<name>(num_classes=...), one fixed random
+    batch torch.randn(batch, 3, S, S) with random int targets, reused every
+    iteration; CrossEntropyLoss; SGD(lr=0.001, momentum=0.9,
+    weight_decay=1e-4);
+  * DistributedDataParallel(model, bucket_cap_mb=..., broadcast_buffers=False)
+    unless the row is `no ddp`;
+  * each iteration is timed from forward to the end of optimizer.step()
+    (forward, loss, zero_grad, backward, step, the seed's order);
+    warm-up iterations are discarded;
+  * every rank's measurements are pooled (the seed's allgather_run; here the
+    ranks hand them to the parent over a multiprocessing queue, rank order).
+
+Deliberate differences from the seed, each matching distbench's design:
+  * CPU and gloo only; rows are labelled R (ranks) rather than G (GPUs).
+  * Each row runs in freshly spawned processes instead of subgroups of one
+    long-lived world; the seed's extra "warmup" row is therefore dropped (the
+    per-row warm-up iterations do its job).
+  * torch.set_num_threads(--intra-op-threads) in every rank, default 1:
+    distbench's spec.runtime.intraOpThreads default, so ranks sharing a small
+    machine's cores do not preempt one another. 0 leaves PyTorch's default.
+  * DDP ranks meet at a barrier after the warm-up iterations (outside the
+    timed region), as distbench's replicas do, so they start measuring
+    together.
+  * Iterations are timed with time.perf_counter (the seed: time.time).
+  * Rows are given explicitly (--ranks 1,2): no ranks-per-machine doubling.
+
+Run:  /usr/bin/python3 benchmarks/python/ddp_baseline.py --model resnet18 \
+          --batch-size 16 --image-size 64 --ranks 1,2 --warmup 3 --iterations 10
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import queue
+import socket
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+import torch.optim as optim
+import torchvision
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+PERCENTILES = (50, 75, 90, 95)
+
+
+# --------------------------------------------------------------------------
+# One row on one rank (the seed's benchmark_process_group)
+# --------------------------------------------------------------------------
+
+def _run_rank(rank, cfg, row, results):
+    world = row["ranks"]
+    if cfg["intra_op_threads"] > 0:
+        torch.set_num_threads(cfg["intra_op_threads"])
+    if row["ddp"]:
+        os.environ["MASTER_ADDR"] = "127.0.0.1"
+        os.environ["MASTER_PORT"] = str(row["port"])
+        dist.init_process_group(
+            backend="gloo", rank=rank, world_size=world,
+            timeout=datetime.timedelta(seconds=cfg["init_timeout"]))
+
+    torch.manual_seed(cfg["seed"] + rank)
+    model = getattr(torchvision.models, cfg["model"])(num_classes=cfg["num_classes"])
+    model.train()
+    s = cfg["image_size"]
+    inputs = torch.randn(cfg["batch_size"], 3, s, s)
+    target = torch.randint(0, cfg["num_classes"], (cfg["batch_size"],),
+                           dtype=torch.long)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9,
+                          weight_decay=1e-4)
+    if row["ddp"]:
+        model = DDP(model, bucket_cap_mb=cfg["bucket_cap_mb"],
+                    broadcast_buffers=False)
+
+    samples = []
+    warmup = cfg["warmup"]
+    for i in range(warmup + cfg["iterations"]):
+        if i == warmup and row["ddp"]:
+            dist.barrier()  # replicas start the measured iterations together
+        start = time.perf_counter()
+        output = model(inputs)
+        loss = criterion(output, target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        elapsed = time.perf_counter() - start
+        if i >= warmup:
+            samples.append(elapsed)
+
+    if row["ddp"]:
+        dist.barrier()
+        dist.destroy_process_group()
+    results.put((rank, samples))
+
+
+def run_row(cfg, row):
+    """Spawn the row's ranks; return (per-rank samples in rank order, wall s)."""
+    n = row["ranks"]
+    if row["ddp"]:
+        row = dict(row, port=_free_port())
+    ctx = mp.get_context("spawn")
+    results = ctx.Queue()
+    start = time.perf_counter()
+    procs = mp.spawn(_run_rank, args=(cfg, row, results), nprocs=n, join=False)
+    got = {}
+    # Drain the queue while the ranks run (a rank cannot exit until its put
+    # is flushed), and notice a rank that died.
+    while len(got) < n:
+        try:
+            rank, samples = results.get(timeout=0.5)
+            got[rank] = samples
+        except queue.Empty:
+            # join(0) raises ProcessRaisedException / ProcessExitedException
+            # (after terminating the others) if any rank failed.
+            if procs.join(timeout=0) and len(got) < n:
+                try:
+                    rank, samples = results.get(timeout=5)
+                    got[rank] = samples
+                    continue
+                except queue.Empty:
+                    raise RuntimeError(f"row {row['label']}: ranks exited "
+                                       f"without reporting ({len(got)}/{n})")
+    while not procs.join():
+        pass
+    wall = time.perf_counter() - start
+    return [got[r] for r in range(n)], wall
+
+
+# --------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------
+
+def _summary(samples, batch_size):
+    a = np.asarray(samples, dtype=np.float64)
+    s = {"count": int(a.size)}
+    for p in PERCENTILES + (99,):
+        s[f"p{p}"] = float(np.percentile(a, p))  # numpy default: linear
+    s.update(min=float(a.min()), max=float(a.max()), mean=float(a.mean()),
+             stdev=float(a.std()))
+    s["ratePerSecond"] = {f"p{p}": batch_size / s[f"p{p}"] for p in PERCENTILES}
+    return s
+
+
+def _table_header():
+    line = "%23s" % ""  # the row prefix: "   2 ranks --    1M/2R:"
+    for _ in PERCENTILES:
+        line += "%14s%10s" % ("sec/iter", "ex/sec")
+    return line
+
+
+def _table_row(row, batch_size, samples):
+    # The seed's "   2 GPUs --    1M/2G:" with ranks for GPUs.
+    line = "%4d ranks -- %8s:" % (row["ranks"], row["label"])
+    a = np.asarray(samples, dtype=np.float64)
+    for p in PERCENTILES:
+        v = float(np.percentile(a, p))
+        line += "  p%02d:  %1.3fs  %6d/s" % (p, v, batch_size / v)
+    return line
+
+
+def _row_label(n, per_machine):
+    """distbench's labels: 1M/nR within one machine, then whole machines."""
+    if n <= per_machine:
+        return f"1M/{n}R"
+    if n % per_machine == 0:
+        return f"{n // per_machine}M/{per_machine}R"
+    return f"1M/{n}R"
+
+
+def plan_rows(cfg):
+    rows = []
+    if not cfg["skip_no_ddp"]:
+        rows.append({"label": "no ddp", "ranks": 1, "ddp": False})
+    for n in cfg["ranks"]:
+        rows.append({"label": _row_label(n, cfg["ranks_per_machine"]),
+                     "ranks": n, "ddp": True})
+    return rows
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+def _int_list(text):
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of "
+                                         f"integers: {text!r}")
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"need world sizes >= 1: {text!r}")
+    return values
+
+
+def _parse_args(argv):
+    ap = argparse.ArgumentParser(
+        description="PyTorch DDP benchmark (CPU, gloo), Python baseline for "
+                    "distbench's DDP kind")
+    ap.add_argument("--model", default="resnet18",
+                    help="a torchvision.models constructor (default resnet18)")
+    ap.add_argument("--batch-size", type=int, default=16, help="per replica")
+    ap.add_argument("--image-size", type=int, default=64,
+                    help="square RGB inputs (default 64)")
+    ap.add_argument("--num-classes", type=int, default=1000)
+    ap.add_argument("--warmup", type=int, default=3,
+                    help="warm-up iterations per row, not measured")
+    ap.add_argument("--iterations", type=int, default=10,
+                    help="measured iterations per row and rank")
+    ap.add_argument("--bucket-cap-mb", type=float, default=25.0,
+                    help="DDP bucket_cap_mb (the seed's --bucket-size)")
+    ap.add_argument("--ranks", type=_int_list, default=[1, 2],
+                    help="comma-separated world sizes of the DDP rows, run in "
+                         "increasing order (default 1,2)")
+    ap.add_argument("--skip-no-ddp", action="store_true",
+                    help="leave out the single-process `no ddp` row")
+    ap.add_argument("--ranks-per-machine", type=int, default=8,
+                    help="only for row labels, as distbench's "
+                         "ddp.ranksPerMachine (default 8)")
+    ap.add_argument("--intra-op-threads", type=int, default=1,
+                    help="torch.set_num_threads in every rank (default 1, "
+                         "distbench's default; 0 = PyTorch's default)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="rank r seeds torch with seed + r (default 0, the "
+                         "seed's manual_seed(rank))")
+    ap.add_argument("--init-timeout", type=float, default=300.0,
+                    help="seconds for the gloo rendezvous")
+    ap.add_argument("--json", metavar="PATH", help="write results as JSON")
+    args = ap.parse_args(argv)
+
+    ctor = getattr(torchvision.models, args.model, None)
+    if args.model.startswith("_") or not callable(ctor) or isinstance(ctor, type):
+        ap.error(f"--model: torchvision.models has no model {args.model!r}")
+    for name in ("batch_size", "image_size", "num_classes", "iterations",
+                 "ranks_per_machine"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    if args.warmup < 0 or args.intra_op_threads < 0:
+        ap.error("--warmup and --intra-op-threads must be >= 0")
+    if args.bucket_cap_mb <= 0:
+        ap.error("--bucket-cap-mb must be > 0")
+    return {
+        "model": args.model, "batch_size": args.batch_size,
+        "image_size": args.image_size, "num_classes": args.num_classes,
+        "warmup": args.warmup, "iterations": args.iterations,
+        "bucket_cap_mb": args.bucket_cap_mb,
+        "ranks": sorted(set(args.ranks)), "skip_no_ddp": args.skip_no_ddp,
+        "ranks_per_machine": args.ranks_per_machine,
+        "intra_op_threads": args.intra_op_threads, "seed": args.seed,
+        "init_timeout": args.init_timeout, "json": args.json,
+    }
+
+
+def main(argv=None):
+    cfg = _parse_args(sys.argv[1:] if argv is None else argv)
+    rows = plan_rows(cfg)
+    if not rows:
+        print("error: no rows to run (--skip-no-ddp and no --ranks)",
+              file=sys.stderr)
+        return 2
+    print("-----------------------------------")
+    print("PyTorch distributed benchmark suite")
+    print("-----------------------------------")
+    print()
+    print(f"* PyTorch version: {torch.__version__} (torchvision "
+          f"{torchvision.__version__})")
+    print("* Distributed backend: gloo (CPU)")
+    print(f"* Python: {platform.python_version()}  logical CPUs: "
+          f"{os.cpu_count()}")
+    print(f"* intra-op threads per rank: "
+          f"{cfg['intra_op_threads'] or 'PyTorch default'}")
+    print(f"* bucket_cap_mb: {cfg['bucket_cap_mb']:g}; {cfg['iterations']} "
+          f"measured iterations (+{cfg['warmup']} warm-up) per row and rank")
+    print()
+    print(f"Benchmark: {cfg['model']} with batch size {cfg['batch_size']}")
+    print()
+    print(_table_header(), flush=True)
+
+    out_rows = []
+    for row in rows:
+        try:
+            per_rank, wall = run_row(cfg, row)
+        except Exception as e:  # ProcessRaisedException / ProcessExitedException
+            print(f"error: row {row['label']} failed: {e}", file=sys.stderr)
+            return 1
+        pooled = [s for r in per_rank for s in r]
+        print(_table_row(row, cfg["batch_size"], pooled), flush=True)
+        out_rows.append({"row": row["label"], "ranks": row["ranks"],
+                         "ddp": row["ddp"], "samples": pooled,
+                         "perRank": per_rank,
+                         "summary": _summary(pooled, cfg["batch_size"]),
+                         "wallSeconds": wall})
+
+    if cfg["json"]:
+        doc = {
+            "tool": "pytorch-python",
+            "benchmark": "ddp",
+            "torch": torch.__version__,
+            "torchvision": torchvision.__version__,
+            "python": platform.python_version(),
+            "host": {"hostname": socket.gethostname(),
+                     "logicalCpus": os.cpu_count()},
+            "backend": "gloo",
+            "device": "cpu",
+            "group": f"{cfg['model']} with batch size {cfg['batch_size']}",
+            "config": {
+                "model": cfg["model"], "batchSize": cfg["batch_size"],
+                "imageSize": cfg["image_size"],
+                "numClasses": cfg["num_classes"],
+                "warmupIterations": cfg["warmup"],
+                "iterations": cfg["iterations"],
+                "bucketCapMB": cfg["bucket_cap_mb"],
+                "ranks": cfg["ranks"], "noDdpRow": not cfg["skip_no_ddp"],
+                "ranksPerMachine": cfg["ranks_per_machine"],
+                "intraOpThreads": cfg["intra_op_threads"],
+                "seed": cfg["seed"],
+                "learningRate": 0.001, "momentum": 0.9, "weightDecay": 1e-4,
+            },
+            "unit": "seconds/iteration",
+            "rows": out_rows,
+        }
+        with open(cfg["json"], "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+// The DDP kind as real worker processes: the sweep runs, the master prints
+// the seed's table and a report with a series per row, a dead rank ends the
+// run, and the sweep's gradients really are averaged (replicas agree).
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "distbench/api/presets.h"
+#include "distbench/report/report_json.h"
+#include "local_cluster.h"
+
+namespace distbench::worker {
+namespace {
+
+using testing::LocalCluster;
+
+api::DistBenchmark smallSweep(int trainers) {
+  api::DistBenchmark b = api::preset("ddp-cpu");
+  b.metadata.name = "ddp-test";
+  b.spec.topology.trainers = trainers;
+  b.spec.benchmark.ddp.models = {"smallcnn"};
+  b.spec.benchmark.ddp.batchSize = 4;
+  b.spec.benchmark.ddp.imageSize = 32;
+  b.spec.benchmark.ddp.warmupIterations = 1;
+  b.spec.benchmark.ddp.iterations = 3;
+  b.spec.runtime.peerTimeoutSeconds = 10;
+  return b;
+}
+
+void expectAllSucceeded(const LocalCluster& cluster) {
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running";
+    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << ":\n" << cluster.output(r);
+  }
+}
+
+TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {
+  api::DistBenchmark b = smallSweep(3);
+  b.spec.benchmark.ddp.models = {"smallcnn", "resnet18"};
+  LocalCluster cluster(b);
+  cluster.waitAll(std::chrono::seconds(240));
+  expectAllSucceeded(cluster);
+  const std::string& master = cluster.output(0);
+  EXPECT_NE(master.find("PyTorch distributed benchmark suite"), std::string::npos) << master;
+  EXPECT_NE(master.find("Benchmark: smallcnn with batch size 4"), std::string::npos) << master;
+  EXPECT_NE(master.find("Benchmark: resnet18 with batch size 4"), std::string::npos) << master;
+  for (const char* row : {"   1 ranks --   no ddp:  p50:", "   1 ranks --    1M/1R:  p50:",
+                          "   2 ranks --    1M/2R:  p50:", "   3 ranks --    1M/3R:  p50:"}) {
+    EXPECT_NE(master.find(row), std::string::npos) << row << " missing in\n" << master;
+  }
+
+  const report::Report r = report::loadReportFile(cluster.reportPath());
+  EXPECT_EQ(r.kind, "DDP");
+  EXPECT_EQ(r.parameterServers, 0);
+  ASSERT_EQ(r.series.size(), 8u);  // 2 models x 4 rows
+  const size_t rows[] = {1, 1, 2, 3};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(r.series[i].ranks, static_cast<int>(rows[i]));
+    // Every participating rank's measured iterations, warm-up excluded.
+    EXPECT_EQ(r.series[i].samples.size(), rows[i] * 3) << r.series[i].row;
+    for (double s : r.series[i].samples) EXPECT_GT(s, 0);
+  }
+  EXPECT_EQ(r.series[4].group, "resnet18 with batch size 4");
+  EXPECT_NE(r.resultsJson.find("\"parameters\":11689512"), std::string::npos);
+}
+
+TEST(DdpBenchmark, KilledRankEndsTheSweepNamingIt) {
+  api::DistBenchmark b = smallSweep(3);
+  b.spec.benchmark.ddp.models = {"resnet18"};
+  b.spec.benchmark.ddp.imageSize = 64;
+  b.spec.benchmark.ddp.iterations = 200;  // long enough to be killed mid-row
+  b.spec.runtime.peerTimeoutSeconds = 3;
+  LocalCluster cluster(b);
+  ASSERT_TRUE(cluster.waitForOutput(0, "no ddp", std::chrono::seconds(120)))
+      << cluster.allOutput();
+  cluster.kill(3, SIGKILL);  // trainer2: idle until the 3-rank row
+  const auto took = cluster.waitAll(std::chrono::seconds(60));
+  EXPECT_LT(took, std::chrono::seconds(30));
+  for (int r : {0, 1, 2}) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " hangs";
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << cluster.output(r);
+  }
+  EXPECT_NE(cluster.allOutput().find("trainer2 (rank 3)"), std::string::npos)
+      << cluster.allOutput();
+}
+
+}  // namespace
+}  // namespace distbench::worker

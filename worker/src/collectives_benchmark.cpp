@@ -31,6 +31,7 @@ void runCollectivesTrainer(Rendezvous& rendezvous, const api::DistBenchmark& ben
   std::vector<double> flat;
   for (const auto& samples : perCase) flat.insert(flat.end(), samples.begin(), samples.end());
   control.publish(kResultsKey, flat);
+  control.finish();
 }
 
 std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
@@ -53,6 +54,7 @@ std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
     }
     perRank.push_back(std::move(cases));
   }
+  control.awaitFinished();
   return combineRanks(plan, perRank, id.numTrainers, implementationOf);
 }
 

@@ -60,6 +60,7 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
       control.barrier(rowKey(m, r), T);
     }
   }
+  control.finish();
 }
 
 DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
@@ -88,6 +89,7 @@ DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& b
     }
     out.models.push_back(std::move(result));
   }
+  control.awaitFinished();
   return out;
 }
 

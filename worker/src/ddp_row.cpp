@@ -68,7 +68,9 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     // Replicas start the measured iterations together.
     if (i == ddp.warmupIterations && group != nullptr) group->barrier();
     const auto start = Clock::now();
-    optimizer.zero_grad();
+    // With DDP the bucketer owns .grad (views into its buckets) and resets it
+    // before backward; zero_grad would try to detach those views.
+    if (!bucketer) optimizer.zero_grad();
     const at::Tensor loss =
         torch::nn::functional::cross_entropy(model->forward(images), targets);
     const auto forwardDone = Clock::now();

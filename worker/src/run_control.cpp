@@ -21,6 +21,8 @@ std::string heartbeatKey(int trainer) {
   return "distbench/run/heartbeat/" + std::to_string(trainer);
 }
 
+std::string finishedKey(int trainer) { return "distbench/run/finished/" + std::to_string(trainer); }
+
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 std::vector<uint8_t> toBytes(const std::vector<double>& values) {
@@ -121,9 +123,27 @@ void RunControl::barrier(const std::string& name, int count) {
   });
 }
 
-void RunControl::watchHeartbeats() {
+void RunControl::finish() {
+  storeCall("finishing", [&] { store_->set(finishedKey(id_.roleIndex), {1}); });
+}
+
+void RunControl::awaitFinished() {
+  storeCall("waiting for the trainers to finish", [&] {
+    std::vector<bool> done(id_.numTrainers, false);
+    while (std::find(done.begin(), done.end(), false) != done.end()) {
+      for (int t = 0; t < id_.numTrainers; ++t) {
+        if (!done[t]) done[t] = store_->check({finishedKey(t)});
+      }
+      watchHeartbeats(done);
+      std::this_thread::sleep_for(kPoll);
+    }
+  });
+}
+
+void RunControl::watchHeartbeats(const std::vector<bool>& done) {
   const auto now = Clock::now();
   for (int t = 0; t < id_.numTrainers; ++t) {
+    if (done[t]) continue;
     const int64_t beats = store_->add(heartbeatKey(t), 0);
     if (beats != beats_[t]) {
       beats_[t] = beats;
@@ -144,7 +164,7 @@ std::vector<double> RunControl::collect(const std::string& key, int trainer) {
     auto nextWatch = Clock::now();
     while (!store_->check({k})) {
       if (Clock::now() >= nextWatch) {
-        watchHeartbeats();
+        watchHeartbeats(std::vector<bool>(id_.numTrainers, false));
         nextWatch = Clock::now() + std::chrono::milliseconds(200);
       }
       std::this_thread::sleep_for(kPoll);

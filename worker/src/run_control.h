@@ -62,17 +62,26 @@ class RunControl {
   // PeerError with the master's verdict if it gives up on someone meanwhile.
   void barrier(const std::string& name, int count);
 
+  // Trainers: the last store call. The master keeps the store up until
+  // every trainer has made it.
+  void finish();
+
   // Master: trainer `trainer`'s values under `key`, waiting as long as every
   // trainer keeps its heartbeat. A trainer silent for the peer timeout ends
   // the run: the verdict is published and thrown as PeerError.
   std::vector<double> collect(const std::string& key, int trainer);
+  // Master: waits until every trainer has called finish(), watching the
+  // heartbeats of those that have not.
+  void awaitFinished();
   // Master: tell every rank the run is over because of `verdict`, and throw it.
   [[noreturn]] void abort(const std::string& verdict);
 
  private:
   std::string resultKey(const std::string& key, int trainer) const;
   void throwIfVerdict();
-  void watchHeartbeats();
+  // Throws (after publishing a verdict) when a trainer not in `done` has
+  // been silent for the peer timeout.
+  void watchHeartbeats(const std::vector<bool>& done);
   template <typename F>
   auto storeCall(const char* what, F&& call) -> decltype(call());
 

@@ -78,7 +78,7 @@ WorkerIdentity identityFromEnvironment() {
   id.rank = intEnv(api::kEnvRank, 0);
   id.worldSize = intEnv(api::kEnvWorldSize, 3);
   id.roleIndex = intEnv(api::kEnvRoleIndex, 0);
-  id.numParameterServers = intEnv(api::kEnvNumPs, 1);
+  id.numParameterServers = intEnv(api::kEnvNumPs, 0);  // DDP and Collectives have none
   id.numTrainers = intEnv(api::kEnvNumTrainers, 1);
   id.masterAddr = requireEnv(api::kEnvMasterAddr);
   id.masterPort = intEnv(api::kEnvMasterPort, 1);

@@ -91,6 +91,53 @@ PendingOp ProcessGroup::broadcast(at::Tensor tensor, int rootRank) {
   return PendingOp(gloo_->broadcast(tensors, opts), "broadcast", rootRank, &namer_, timeout_);
 }
 
+PendingOp ProcessGroup::reduceSum(at::Tensor tensor, int rootRank) {
+  std::vector<at::Tensor> tensors{std::move(tensor)};
+  c10d::ReduceOptions opts;
+  opts.rootRank = rootRank;
+  return PendingOp(gloo_->reduce(tensors, opts), "reduce", rootRank, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::allgather(at::Tensor input, std::vector<at::Tensor> outputs) {
+  std::vector<at::Tensor> inputs{std::move(input)};
+  std::vector<std::vector<at::Tensor>> outputLists{std::move(outputs)};
+  return PendingOp(gloo_->allgather(outputLists, inputs), "allgather", -1, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::gather(at::Tensor input, std::vector<at::Tensor> outputs, int rootRank) {
+  std::vector<at::Tensor> inputs{std::move(input)};
+  // Gloo wants a list holding the list of outputs on the root, and no list
+  // at all elsewhere.
+  std::vector<std::vector<at::Tensor>> outputLists;
+  if (rank_ == rootRank) outputLists.push_back(std::move(outputs));
+  c10d::GatherOptions opts;
+  opts.rootRank = rootRank;
+  return PendingOp(gloo_->gather(outputLists, inputs, opts), "gather", rootRank, &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::scatter(std::vector<at::Tensor> inputs, at::Tensor output, int rootRank) {
+  std::vector<at::Tensor> outputs{std::move(output)};
+  std::vector<std::vector<at::Tensor>> inputLists;
+  if (rank_ == rootRank) inputLists.push_back(std::move(inputs));
+  c10d::ScatterOptions opts;
+  opts.rootRank = rootRank;
+  return PendingOp(gloo_->scatter(outputs, inputLists, opts), "scatter", rootRank, &namer_,
+                   timeout_);
+}
+
+PendingOp ProcessGroup::alltoall(at::Tensor input, at::Tensor output) {
+  std::vector<int64_t> equalSplit;  // empty: size / n each way
+  return PendingOp(gloo_->alltoall_base(output, input, equalSplit, equalSplit), "alltoall", -1,
+                   &namer_, timeout_);
+}
+
+PendingOp ProcessGroup::reduceScatterSum(std::vector<at::Tensor> inputs, at::Tensor output) {
+  std::vector<at::Tensor> outputs{std::move(output)};
+  std::vector<std::vector<at::Tensor>> inputLists{std::move(inputs)};
+  return PendingOp(gloo_->reduce_scatter(outputs, inputLists), "reduce-scatter", -1, &namer_,
+                   timeout_);
+}
+
 void ProcessGroup::barrier() {
   PendingOp(gloo_->barrier(), "barrier", -1, &namer_, timeout_).wait();
 }

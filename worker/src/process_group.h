@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <torch/csrc/distributed/c10d/Work.hpp>
+#include <vector>
 
 namespace c10d {
 class Store;
@@ -73,7 +74,27 @@ class ProcessGroup {
   PendingOp recvAnySource(at::Tensor tensor, int tag);
   PendingOp allreduceSum(at::Tensor tensor);
   PendingOp broadcast(at::Tensor tensor, int rootRank);
+  // In place; only the root's tensor holds the sum afterwards (Gloo may use
+  // the others as scratch).
+  PendingOp reduceSum(at::Tensor tensor, int rootRank);
+  // `outputs`: one tensor per rank, each shaped like `input`.
+  PendingOp allgather(at::Tensor input, std::vector<at::Tensor> outputs);
+  // `outputs` as for allgather on the root, empty on every other rank.
+  PendingOp gather(at::Tensor input, std::vector<at::Tensor> outputs, int rootRank);
+  // `inputs`: one tensor per rank, shaped like `output`, on the root; empty
+  // on every other rank.
+  PendingOp scatter(std::vector<at::Tensor> inputs, at::Tensor output, int rootRank);
+  // Equal split: chunk j of `input` goes to rank j, whose chunk i of `output`
+  // comes from rank i.
+  PendingOp alltoall(at::Tensor input, at::Tensor output);
+  // `inputs`: one tensor per rank, shaped like `output`. LibTorch 1.13's Gloo
+  // has no reduce_scatter: there this throws at once (kHasReduceScatter).
+  PendingOp reduceScatterSum(std::vector<at::Tensor> inputs, at::Tensor output);
   void barrier();
+
+  // Whether reduceScatterSum runs on this LibTorch's Gloo. A test holds this
+  // against the library, so a LibTorch upgrade that adds it fails loudly.
+  static constexpr bool kHasReduceScatter = false;
 
  private:
   int rank_;

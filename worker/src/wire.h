@@ -22,9 +22,10 @@ using Header = std::array<int64_t, kHeaderWords>;
 
 // Tags keep the streams between a pair of ranks apart; within one tag Gloo
 // delivers in order.
-inline constexpr int kTagRequest = 101;  // trainer/master -> ps
-inline constexpr int kTagReply = 103;    // ps -> trainer/master
-inline constexpr int kTagControl = 104;  // master <-> trainer: bare headers
+inline constexpr int kTagRequest = 101;   // trainer/master -> ps
+inline constexpr int kTagReply = 103;     // ps -> trainer/master
+inline constexpr int kTagControl = 104;   // master <-> trainer: bare headers
+inline constexpr int kTagSendRecv = 105;  // collectives: rank -> rank + 1 payloads
 
 enum class Op : int64_t {
   // master -> ps: [op, shard, numEmbeddings, dim, mode, seed, lrBits, 0]

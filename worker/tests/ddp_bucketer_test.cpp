@@ -3,38 +3,11 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include <functional>
-#include <thread>
-#include <torch/csrc/distributed/c10d/HashStore.hpp>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-
 #include "process_group.h"
+#include "thread_ranks.h"
 
 namespace distbench::worker {
 namespace {
-
-// Runs body(rank, group) on `world` threads, each rank with its own Gloo
-// group over one in-process store: real allreduces without extra processes.
-void runRanks(int world, const std::string& name,
-              const std::function<void(int, ProcessGroup&)>& body) {
-  auto store = c10::make_intrusive<c10d::HashStore>();
-  std::vector<std::thread> threads;
-  std::vector<std::string> errors(world);
-  for (int r = 0; r < world; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>(name, store), r, world,
-                           "127.0.0.1", std::chrono::seconds(30),
-                           [](int k) { return "rank " + std::to_string(k); });
-        body(r, group);
-      } catch (const std::exception& e) {
-        errors[r] = e.what();
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  for (int r = 0; r < world; ++r) EXPECT_EQ(errors[r], "") << "rank " << r;
-}
 
 torch::nn::Sequential stack(std::vector<int64_t> widths, uint64_t seed) {
   torch::manual_seed(seed);

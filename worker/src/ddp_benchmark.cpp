@@ -52,8 +52,8 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         metrics.selectTrainingSeries(model, row.ddp ? row.ranks : 0);
         std::unique_ptr<ProcessGroup> group;
         if (row.ddp) group = rendezvous.trainerSubgroup(rowKey(m, r), row.ranks);
-        const DdpPhaseSamples samples =
-            runDdpRow(benchmark.spec, model, id.roleIndex, group.get(), &metrics);
+        const DdpPhaseSamples samples = runDdpRow(benchmark.spec, model, id.roleIndex, group.get(),
+                                                  &metrics, [&] { control.checkStillOn(); });
         control.publish(rowKey(m, r), samples.flatten());
       }
       // Idle ranks wait here, off the CPU, so they do not disturb the row.

@@ -41,7 +41,8 @@ DdpPhaseSamples DdpPhaseSamples::unflatten(const std::vector<double>& flat, int 
 }
 
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& modelName,
-                          int rank, ProcessGroup* group, WorkerMetrics* metrics) {
+                          int rank, ProcessGroup* group, WorkerMetrics* metrics,
+                          const std::function<void()>& betweenIterations) {
   const api::DDPSpec& ddp = spec.benchmark.ddp;
   at::manual_seed(static_cast<uint64_t>(spec.benchmark.seed + rank));
   std::shared_ptr<ImageModel> model = makeImageModel(modelName, ddp.numClasses);
@@ -67,6 +68,7 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
   for (int i = 0; i < total; ++i) {
     // Replicas start the measured iterations together.
     if (i == ddp.warmupIterations && group != nullptr) group->barrier();
+    if (betweenIterations) betweenIterations();
     const auto start = Clock::now();
     // With DDP the bucketer owns .grad (views into its buckets) and resets it
     // before backward; zero_grad would try to detach those views.

@@ -6,6 +6,7 @@
 // phases.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,11 @@ struct DdpPhaseSamples {
 
 // `group` null: the `no ddp` baseline, the plain model. Otherwise the
 // model's gradients go through the project's DDP bucketer over `group`.
+// `betweenIterations`, if set, runs untimed before every iteration: a row
+// can run for minutes with no peer to notice a failure elsewhere, so it is
+// where the caller checks whether the run was called off.
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& model, int rank,
-                          ProcessGroup* group, WorkerMetrics* metrics);
+                          ProcessGroup* group, WorkerMetrics* metrics,
+                          const std::function<void()>& betweenIterations = {});
 
 }  // namespace distbench::worker

@@ -123,6 +123,10 @@ void RunControl::barrier(const std::string& name, int count) {
   });
 }
 
+void RunControl::checkStillOn() {
+  storeCall("checking in with the master", [&] { throwIfVerdict(); });
+}
+
 void RunControl::finish() {
   storeCall("finishing", [&] { store_->set(finishedKey(id_.roleIndex), {1}); });
 }

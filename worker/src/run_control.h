@@ -62,6 +62,9 @@ class RunControl {
   // PeerError with the master's verdict if it gives up on someone meanwhile.
   void barrier(const std::string& name, int count);
 
+  // Trainers: throws PeerError if the master has called the run off (or is
+  // gone). One store round trip: cheap enough to ask every iteration.
+  void checkStillOn();
   // Trainers: the last store call. The master keeps the store up until
   // every trainer has made it.
   void finish();

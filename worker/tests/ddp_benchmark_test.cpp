@@ -67,15 +67,16 @@ TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {
 TEST(DdpBenchmark, KilledRankEndsTheSweepNamingIt) {
   api::DistBenchmark b = smallSweep(3);
   b.spec.benchmark.ddp.models = {"resnet18"};
-  b.spec.benchmark.ddp.imageSize = 64;
-  b.spec.benchmark.ddp.iterations = 200;  // long enough to be killed mid-row
+  b.spec.benchmark.ddp.iterations = 80;  // rows of several seconds: killed mid-row
   b.spec.runtime.peerTimeoutSeconds = 3;
   LocalCluster cluster(b);
   ASSERT_TRUE(cluster.waitForOutput(0, "no ddp", std::chrono::seconds(120)))
       << cluster.allOutput();
-  cluster.kill(3, SIGKILL);  // trainer2: idle until the 3-rank row
+  // trainer2 sits idle until the 3-rank row while trainer0 trains 1M/1R
+  // alone: nothing but the master's heartbeat watch can notice.
+  cluster.kill(3, SIGKILL);
   const auto took = cluster.waitAll(std::chrono::seconds(60));
-  EXPECT_LT(took, std::chrono::seconds(30));
+  EXPECT_LT(took, std::chrono::seconds(15));
   for (int r : {0, 1, 2}) {
     ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " hangs";
     EXPECT_FALSE(cluster.exitStatus(r)->success()) << cluster.output(r);

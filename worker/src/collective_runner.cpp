@@ -296,7 +296,8 @@ void checkCollectiveOutput(const CollectiveCase& c, int rank, int ranks, const a
 
 std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase>& plan,
                                                 const api::CollectivesSpec& spec,
-                                                ProcessGroup& group, WorkerMetrics* metrics) {
+                                                ProcessGroup& group, WorkerMetrics* metrics,
+                                                const std::function<void()>& betweenCases) {
   for (const auto& c : plan) {
     if (c.dtype == api::DType::BFloat16) {
       throw std::invalid_argument(describe(c) + ": Gloo cannot reduce bfloat16; it needs NCCL");
@@ -306,6 +307,7 @@ std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase
   std::vector<std::vector<double>> seconds;
   seconds.reserve(plan.size());
   for (const auto& c : plan) {
+    if (betweenCases) betweenCases();
     CaseRun run(c, group);
     std::vector<double> measured;
     measured.reserve(spec.iterations);

@@ -6,6 +6,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,12 @@ std::string implementationOf(api::CollectiveOp op);
 // std::runtime_error when a result is wrong on any rank (every rank learns
 // which), PeerError when a peer fails or times out, and
 // std::invalid_argument for a dtype Gloo cannot run (bfloat16).
+// `betweenCases`, if set, runs before each case: where a long sweep asks
+// whether the run was called off.
 std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase>& plan,
                                                 const api::CollectivesSpec& spec,
-                                                ProcessGroup& group, WorkerMetrics* metrics);
+                                                ProcessGroup& group, WorkerMetrics* metrics,
+                                                const std::function<void()>& betweenCases = {});
 
 // The values rank `rank` sends in case `c`: (rank + 1) + (i % 7) at index i
 // of its input buffer. Small integers keep every sum exact in every dtype;

@@ -28,7 +28,7 @@ void runCollectivesTrainer(Rendezvous& rendezvous, const api::DistBenchmark& ben
   RunControl control(rendezvous);
   const std::vector<std::vector<double>> perCase =
       runCollectives(planOf(benchmark), benchmark.spec.benchmark.collectives,
-                     rendezvous.trainers(), &metrics);
+                     rendezvous.trainers(), &metrics, [&] { control.checkStillOn(); });
   // Cases back to back; every case has the same number of iterations.
   std::vector<double> flat;
   for (const auto& samples : perCase) flat.insert(flat.end(), samples.begin(), samples.end());

@@ -94,7 +94,7 @@ void printInfo(const api::DistBenchmark& b) {
     std::printf("* Topology: %d trainer%s, %d parameter server%s, 1 master\n\n", T,
                 T == 1 ? "" : "s", P, P == 1 ? "" : "s");
   } else {
-    std::printf("* Topology: %d rank%s, 1 master\n", T, T == 1 ? "" : "s");
+    std::printf("* Topology: %d rank%s, 1 master\n\n", T, T == 1 ? "" : "s");
   }
 }
 

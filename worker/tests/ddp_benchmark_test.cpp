@@ -3,7 +3,10 @@
 // run, and the sweep's gradients really are averaged (replicas agree).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <csignal>
+#include <cstdio>
 
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
@@ -62,6 +65,18 @@ TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {
   }
   EXPECT_EQ(r.series[4].group, "resnet18 with batch size 4");
   EXPECT_NE(r.resultsJson.find("\"parameters\":11689512"), std::string::npos);
+
+  // The report is what `distbench diff` reads: a run against itself.
+  const std::string command = std::string(DISTBENCH_BINARY) + " diff " + cluster.reportPath() +
+                              " " + cluster.reportPath() + " --threshold 1 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string diff;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) diff.append(buffer, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 0) << diff;
+  EXPECT_NE(diff.find("Benchmark: resnet18 with batch size 4"), std::string::npos) << diff;
+  EXPECT_NE(diff.find("1M/3R"), std::string::npos) << diff;
 }
 
 TEST(DdpBenchmark, KilledRankEndsTheSweepNamingIt) {

@@ -1,7 +1,8 @@
 // distbench's DistributedDataParallel for the dense part. LibTorch has no C++
 // DDP and Debian's c10d::Reducer is unusable, so: gradients land in flat
 // buckets (reverse parameter order, first bucket capped at 1 MiB, the rest at
-// bucketCapMB); a gradient hook copies each gradient in, pre-divided by the
+// bucketCapMB, and the earliest layers split off the last bucket into one of
+// at most 1 MiB, so the big one need not wait for the end of backward); a gradient hook copies each gradient in, pre-divided by the
 // world size, and the moment a bucket is full its allreduce is launched, so
 // communication overlaps the rest of backward. Buckets launch strictly in
 // order: every rank must issue collectives in the same sequence.
@@ -60,6 +61,7 @@ class GradientBucketer {
     std::chrono::steady_clock::time_point launchedAt;
   };
 
+  void splitLastBucket(std::vector<std::vector<size_t>>& groups, int64_t tailCap) const;
   void onGradient(size_t parameter, const at::Tensor& grad);
   void launchReadyBuckets();
 

@@ -29,6 +29,18 @@ TEST(GradientBucketer, ReverseOrderFirstBucketCappedAtOneMebibyte) {
   });
 }
 
+// The earliest layers' gradients come last; in the big last bucket they
+// would hold the whole bucket's allreduce until backward ends.
+TEST(GradientBucketer, EarliestLayersSplitOffTheLastBucket) {
+  runRanks(1, "tail", [](int, ProcessGroup& group) {
+    // Parameters: l1.w 256 KiB, l1.b, l2.w 2 MiB, l2.b, l3.w 16 KiB, l3.b.
+    auto model = stack({64, 1024, 512, 8}, 0);
+    GradientBucketer bucketer(model->parameters(), group, 25.0);
+    const std::vector<std::vector<size_t>> expected{{5, 4, 3}, {2}, {1, 0}};
+    EXPECT_EQ(bucketer.bucketParameterIndices(), expected);
+  });
+}
+
 TEST(GradientBucketer, SmallCapGivesOneBucketPerParameterInReverse) {
   runRanks(1, "small", [](int, ProcessGroup& group) {
     auto model = stack({64, 64, 64}, 0);  // 16 KiB weights

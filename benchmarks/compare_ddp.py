@@ -37,58 +37,22 @@ import argparse
 import json
 import math
 import os
-import platform
-import re
-import shlex
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_common import (REPO, RunFailed, add_binary_args,  # noqa: E402
+                            add_output_args, finish, make_workdir, preflight,
+                            print_columns, print_machine, quote, render_yaml,
+                            run_logged)
+
 PYTHON_SCRIPT = REPO / "benchmarks" / "python" / "ddp_baseline.py"
 DEFAULT_PRESET = "ddp-cpu"
-STDERR_TAIL_LINES = 40
-
-
-class RunFailed(Exception):
-    def __init__(self, cmd, rc, stderr_path, note=""):
-        super().__init__(f"command failed (exit status {rc})")
-        self.cmd, self.rc, self.stderr_path, self.note = cmd, rc, stderr_path, note
 
 
 class BadReport(Exception):
     pass
-
-
-# --------------------------------------------------------------------------
-# Machine
-# --------------------------------------------------------------------------
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def nproc():
-    """What `nproc` prints: CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 0
-
-
-def quote(cmd):
-    return " ".join(shlex.quote(str(c)) for c in cmd)
 
 
 # --------------------------------------------------------------------------
@@ -119,66 +83,35 @@ def ratio(a, b):
 # Running
 # --------------------------------------------------------------------------
 
-def run_logged(cmd, log_prefix, timeout):
-    """Run cmd with stdout/stderr to LOG.stdout/LOG.stderr; raise RunFailed."""
-    print(f"$ {quote(cmd)}", flush=True)
-    out_path = Path(f"{log_prefix}.stdout")
-    err_path = Path(f"{log_prefix}.stderr")
-    start = time.perf_counter()
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        try:
-            proc = subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
-                                  stdout=out, stderr=err, cwd=REPO,
-                                  timeout=timeout)
-            rc = proc.returncode
-        except subprocess.TimeoutExpired:
-            raise RunFailed(cmd, "timed out", err_path,
-                            f"still running after {timeout:g} s (--timeout)")
-        except OSError as e:
-            raise RunFailed(cmd, "could not start", err_path, str(e))
-    wall = time.perf_counter() - start
-    if rc != 0:
-        raise RunFailed(cmd, rc, err_path)
-    print(f"  ok, {wall:.1f} s wall", flush=True)
-    return wall
-
-
 def distbench_yaml(args, path, log_prefix):
     """The resolved resource (from `distbench render`) with ddp.iterations
     and/or ddp.warmupIterations replaced, written to path."""
     source = [args.spec] if args.spec else ["--preset", args.preset]
-    cmd = [args.distbench, "render", *source]
-    run_logged(cmd, log_prefix, args.timeout)
-    text = Path(f"{log_prefix}.stdout").read_text()
-    marker = re.search(r"^--- # config file.*$", text, re.M)
-    if not marker:
-        raise RunFailed(cmd, 0, Path(f"{log_prefix}.stderr"),
-                        "no '--- # config file' document in its output")
-    doc = text[marker.end():].lstrip("\n")
-    for field, value in (("iterations", args.iterations),
-                         ("warmupIterations", args.warmup)):
-        if value is None:
-            continue
-        doc, n = re.subn(rf"^([ \t]+{field}:)[ \t]*\S+[ \t]*$", rf"\g<1> {value}",
-                         doc, flags=re.M)
-        if n != 1:
-            raise RunFailed(cmd, 0, Path(f"{log_prefix}.stderr"),
-                            f"expected one '{field}:' line in the rendered "
-                            f"config, found {n}")
-    path.write_text(f"# derived from `{quote(cmd[1:])}` by compare_ddp.py\n"
-                    f"---\n{doc}")
-    return path
+    return render_yaml(args.distbench, source,
+                       (("iterations", args.iterations),
+                        ("warmupIterations", args.warmup)),
+                       path, log_prefix, args.timeout,
+                       f"# derived from `{quote(['render', *source])}` by "
+                       f"compare_ddp.py")
 
 
-def run_distbench(args, target, rep, workdir):
-    report = workdir / f"rep{rep}-distbench.json"
-    cmd = [args.distbench, "run", *target, "--report", report]
-    wall = run_logged(cmd, workdir / f"rep{rep}-distbench", args.timeout)
+def run_report(cmd, log_prefix, report, timeout):
+    """Run cmd (which writes the JSON report) and read the report back:
+    (its document, wall seconds)."""
+    wall = run_logged(cmd, log_prefix, timeout)
     try:
         with open(report) as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise BadReport(f"{report}: {e}")
+    return doc, wall
+
+
+def run_distbench(args, target, rep, workdir):
+    report = workdir / f"rep{rep}-distbench.json"
+    cmd = [args.distbench, "run", *target, "--report", report]
+    doc, wall = run_report(cmd, workdir / f"rep{rep}-distbench", report,
+                           args.timeout)
     return distbench_results(doc, str(report)), wall
 
 
@@ -199,12 +132,8 @@ def run_python(args, settings, model, rep, workdir):
            "--json", out]
     if not settings["noDdpRow"]:
         cmd.append("--skip-no-ddp")
-    wall = run_logged(cmd, workdir / f"rep{rep}-python-{model}", args.timeout)
-    try:
-        with open(out) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise BadReport(f"{out}: {e}")
+    doc, wall = run_report(cmd, workdir / f"rep{rep}-python-{model}", out,
+                           args.timeout)
     return python_results(doc, str(out)), wall
 
 
@@ -360,14 +289,7 @@ def print_table(settings, reps):
                 if a != b:
                     warnings.append(f"{model} {label}: pooled sample counts "
                                     f"differ (python {a}, distbench {b})")
-        widths = [max(len(h), *(len(row[i]) for row in lines)) if lines else len(h)
-                  for i, h in enumerate(header)]
-        fmt = " | ".join(["{:<%d}" % widths[0]] +
-                         ["{:>%d}" % w for w in widths[1:]])
-        print(fmt.format(*header))
-        print("-+-".join("-" * w for w in widths))
-        for line in lines:
-            print(fmt.format(*line))
+        print_columns(header, lines)
 
         ov = overhead_row(set(keys))
         if ov is None:
@@ -413,51 +335,6 @@ def print_table(settings, reps):
         print(f"warning: {w}")
 
 
-def probe(cmd):
-    """First line of a quick command's stdout, or None."""
-    try:
-        out = subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
-                             capture_output=True, text=True, timeout=120, cwd=REPO)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if out.returncode != 0 or not out.stdout.strip():
-        return None
-    return out.stdout.strip().splitlines()[0]
-
-
-def print_machine(reps, torch_probe=None, distbench_probe=None):
-    torch_py, torch_db, distbench_version = torch_probe, None, distbench_probe
-    for rep in reps:
-        for py in rep["python"].values():
-            torch_py = py.get("torch") or torch_py
-        versions = rep["distbench"].get("versions", {})
-        torch_db = versions.get("torch") or torch_db
-        distbench_version = versions.get("distbench") or distbench_version
-    print(f"machine: {nproc()} CPUs (nproc), {cpu_model()}, "
-          f"{platform.system()} {platform.release()}")
-    print(f"torch:   python side {torch_py or '?'} (torch.__version__), "
-          f"distbench side LibTorch {torch_db or '?'}; "
-          f"distbench {distbench_version or '?'}")
-
-
-def print_failure(e):
-    status = f"exit status {e.rc}" if isinstance(e.rc, int) else e.rc
-    print(f"\nerror: a run failed ({status})", file=sys.stderr)
-    print(f"command: {quote(e.cmd)}", file=sys.stderr)
-    if e.note:
-        print(f"note: {e.note}", file=sys.stderr)
-    if str(e.stderr_path) == os.devnull:
-        return
-    try:
-        lines = Path(e.stderr_path).read_text(errors="replace").splitlines()
-    except OSError:
-        lines = []
-    print(f"last {min(len(lines), STDERR_TAIL_LINES)} lines of its stderr "
-          f"({e.stderr_path}):", file=sys.stderr)
-    for line in lines[-STDERR_TAIL_LINES:]:
-        print(f"  {line}", file=sys.stderr)
-
-
 # --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
@@ -473,13 +350,7 @@ def parse_args(argv):
                      help=f"distbench preset to run (default: {DEFAULT_PRESET})")
     src.add_argument("--spec", metavar="FILE",
                      help="a DistBenchmark YAML of kind DDP instead of --preset")
-    ap.add_argument("--distbench", default=str(REPO / "build" / "bin" / "distbench"),
-                    help="the distbench binary (default: build/bin/distbench "
-                         "in the repository)")
-    ap.add_argument("--python", default="/usr/bin/python3"
-                    if os.path.exists("/usr/bin/python3") else sys.executable,
-                    help="interpreter for the Python baseline (needs torch and "
-                         "torchvision; default: /usr/bin/python3)")
+    add_binary_args(ap, "torch and torchvision")
     ap.add_argument("--repeat", type=int, default=1, metavar="K",
                     help="run the pair K times, alternating which goes first; "
                          "report medians (default: 1)")
@@ -488,11 +359,7 @@ def parse_args(argv):
                          "spec's)")
     ap.add_argument("--warmup", type=int, metavar="N",
                     help="warm-up iterations for both sides (default: the spec's)")
-    ap.add_argument("--out", metavar="DIR",
-                    help="keep the JSON reports, logs and YAML here "
-                         "(default: a temporary directory, removed on success)")
-    ap.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
-                    help="per command (default: 3600)")
+    add_output_args(ap)
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
@@ -544,11 +411,7 @@ def run_all(args, workdir, reps):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.out:
-        workdir = Path(args.out).resolve()
-        workdir.mkdir(parents=True, exist_ok=True)
-    else:
-        workdir = Path(tempfile.mkdtemp(prefix="compare-ddp-"))
+    workdir = make_workdir(args.out, "compare-ddp-")
     what = args.spec or f"preset {args.preset}"
     print(f"compare_ddp: {what}, {args.repeat} run(s) of each side; reports "
           f"and logs in {workdir}", flush=True)
@@ -556,23 +419,11 @@ def main(argv=None):
     # Fail before the (slow) runs if either side cannot start at all.
     reps = []
     settings = None
-    failure = None
-    torch_probe = probe([args.python, "-c",
-                         "import torch, torchvision, numpy; print(torch.__version__)"])
-    distbench_probe = probe([args.distbench, "--version"])
-    if distbench_probe:
-        distbench_probe = distbench_probe.split()[-1]  # "distbench 0.1.0"
-    if torch_probe is None:
-        failure = RunFailed([args.python, "-c", "import torch, torchvision, numpy"],
-                            "could not start", Path(os.devnull),
-                            "the Python baseline needs torch, torchvision and "
-                            "numpy (Debian python3-torchvision, python3-numpy); "
-                            "see --python")
-    elif not os.access(args.distbench, os.X_OK) or os.path.isdir(args.distbench):
-        failure = RunFailed([args.distbench], "could not start", Path(os.devnull),
-                            "distbench binary missing or not executable; build "
-                            "the project or pass --distbench PATH")
-    else:
+    torch_probe, distbench_probe, failure = preflight(
+        args.python, args.distbench, "torch, torchvision, numpy",
+        "the Python baseline needs torch, torchvision and numpy (Debian "
+        "python3-torchvision, python3-numpy); see --python")
+    if failure is None:
         try:
             settings = run_all(args, workdir, reps)
         except RunFailed as e:
@@ -583,21 +434,15 @@ def main(argv=None):
                                 f"{type(e).__name__}: {e}")
 
     print()
-    print_machine(reps, torch_probe, distbench_probe)
+    print_machine([py for rep in reps for py in rep["python"].values()],
+                  [rep["distbench"] for rep in reps],
+                  torch_probe, distbench_probe)
     if reps and settings:
         print_table(settings, reps)
         print("\nratio = python p50 / distbench p50 (> 1: distbench's median "
               "iteration is faster); only meaningful within this run on this "
               "machine.")
-    if failure:
-        print_failure(failure)
-        print(f"reports and logs kept in {workdir}", file=sys.stderr)
-        return 1
-    if args.out:
-        print(f"reports and logs kept in {workdir}")
-    else:
-        shutil.rmtree(workdir, ignore_errors=True)
-    return 0
+    return finish(failure, workdir, keep=bool(args.out))
 
 
 if __name__ == "__main__":

@@ -29,106 +29,22 @@ command line.
 import argparse
 import json
 import os
-import platform
-import re
-import shlex
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_common import (REPO, RunFailed, add_binary_args,  # noqa: E402
+                            add_output_args, finish, make_workdir, preflight,
+                            print_columns, print_machine, render_yaml,
+                            run_logged)
+
 PYTHON_SCRIPT = REPO / "benchmarks" / "python" / "hybrid_ddp_rpc_baseline.py"
 KNOWN_PRESETS = ("tutorial", "default")
-STDERR_TAIL_LINES = 40
-
-
-class RunFailed(Exception):
-    def __init__(self, cmd, rc, stderr_path, note=""):
-        super().__init__(f"command failed (exit status {rc})")
-        self.cmd, self.rc, self.stderr_path, self.note = cmd, rc, stderr_path, note
-
-
-# --------------------------------------------------------------------------
-# Machine
-# --------------------------------------------------------------------------
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def nproc():
-    """What `nproc` prints: CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 0
-
-
-def quote(cmd):
-    return " ".join(shlex.quote(str(c)) for c in cmd)
 
 
 # --------------------------------------------------------------------------
 # Running
 # --------------------------------------------------------------------------
-
-def run_logged(cmd, log_prefix, timeout):
-    """Run cmd with stdout/stderr to LOG.stdout/LOG.stderr; raise RunFailed."""
-    print(f"$ {quote(cmd)}", flush=True)
-    out_path = Path(f"{log_prefix}.stdout")
-    err_path = Path(f"{log_prefix}.stderr")
-    start = time.perf_counter()
-    with open(out_path, "wb") as out, open(err_path, "wb") as err:
-        try:
-            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out,
-                                  stderr=err, cwd=REPO, timeout=timeout)
-            rc = proc.returncode
-        except subprocess.TimeoutExpired:
-            raise RunFailed(cmd, "timed out", err_path,
-                            f"still running after {timeout:g} s (--timeout)")
-        except OSError as e:
-            raise RunFailed(cmd, "could not start", err_path, str(e))
-    wall = time.perf_counter() - start
-    if rc != 0:
-        raise RunFailed(cmd, rc, err_path)
-    print(f"  ok, {wall:.1f} s wall", flush=True)
-    return wall
-
-
-def distbench_yaml(distbench, preset, epochs, warmup, path, log_prefix, timeout):
-    """The preset's resolved resource (from `distbench render`) with
-    epochs/warmupEpochs replaced, written to path."""
-    cmd = [distbench, "render", "--preset", preset]
-    run_logged(cmd, log_prefix, timeout)
-    text = Path(f"{log_prefix}.stdout").read_text()
-    marker = re.search(r"^--- # config file.*$", text, re.M)
-    if not marker:
-        raise RunFailed(cmd, 0, Path(f"{log_prefix}.stderr"),
-                        "no '--- # config file' document in its output")
-    doc = text[marker.end():].lstrip("\n")
-    for field, value in (("epochs", epochs), ("warmupEpochs", warmup)):
-        if value is None:
-            continue
-        doc, n = re.subn(rf"^([ \t]+{field}:)[ \t]*\S+[ \t]*$", rf"\g<1> {value}", doc,
-                         flags=re.M)
-        if n != 1:
-            raise RunFailed(cmd, 0, Path(f"{log_prefix}.stderr"),
-                            f"expected one '{field}:' line in the rendered "
-                            f"config, found {n}")
-    path.write_text(f"# derived from `distbench render --preset {preset}` by "
-                    f"compare_hybrid.py\n---\n{doc}")
-    return path
-
 
 def run_topology(args, preset, workdir):
     py_json = workdir / f"{preset}-python.json"
@@ -146,10 +62,14 @@ def run_topology(args, preset, workdir):
     if args.epochs is None and args.warmup is None:
         target = ["--preset", preset]
     else:
-        yaml_path = distbench_yaml(
-            args.distbench, preset, args.epochs, args.warmup,
+        # The preset's resolved resource with epochs/warmupEpochs replaced.
+        yaml_path = render_yaml(
+            args.distbench, ["--preset", preset],
+            (("epochs", args.epochs), ("warmupEpochs", args.warmup)),
             workdir / f"{preset}-distbench.yaml",
-            workdir / f"{preset}-distbench-render", args.timeout)
+            workdir / f"{preset}-distbench-render", args.timeout,
+            f"# derived from `distbench render --preset {preset}` by "
+            f"compare_hybrid.py")
         target = [yaml_path]
     cmd = [args.distbench, "run", *target, "--report", db_json]
     db_wall = run_logged(cmd, workdir / f"{preset}-distbench", args.timeout)
@@ -205,14 +125,7 @@ def print_table(results):
         speedup = py["p50"] / db["p50"] if db["p50"] > 0 else float("inf")
         rows.append((label, f"{py['p50']:.4f}", f"{db['p50']:.4f}",
                      f"{speedup:.2f}x", f"{py['p95']:.4f}", f"{db['p95']:.4f}"))
-    widths = [max(len(h), *(len(row[i]) for row in rows))
-              for i, h in enumerate(header)]
-    fmt = " | ".join(["{:<%d}" % widths[0]] +
-                     ["{:>%d}" % w for w in widths[1:]])
-    print(fmt.format(*header))
-    print("-+-".join("-" * w for w in widths))
-    for row in rows:
-        print(fmt.format(*row))
+    print_columns(header, rows)
     for r in results:
         py, db = python_stats(r["python"]), distbench_stats(r["distbench"])
         print(f"  {r['preset']}: {db['epochs'][0]} measured epochs "
@@ -222,50 +135,6 @@ def print_table(results):
               f"{r['distbenchWall']:.1f} s")
     for w in warnings:
         print(f"warning: {w}")
-
-
-def probe(cmd):
-    """First line of a quick command's stdout, or None."""
-    try:
-        out = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                             text=True, timeout=120, cwd=REPO)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if out.returncode != 0 or not out.stdout.strip():
-        return None
-    return out.stdout.strip().splitlines()[0]
-
-
-def print_machine(results, torch_probe=None, distbench_probe=None):
-    torch_py, torch_db, distbench_version = torch_probe, None, distbench_probe
-    for r in results:
-        torch_py = r["python"].get("torch") or torch_py
-        versions = r["distbench"].get("versions", {})
-        torch_db = versions.get("torch") or torch_db
-        distbench_version = versions.get("distbench") or distbench_version
-    print(f"machine: {nproc()} CPUs (nproc), {cpu_model()}, "
-          f"{platform.system()} {platform.release()}")
-    print(f"torch:   python side {torch_py or '?'} (torch.__version__), "
-          f"distbench side LibTorch {torch_db or '?'}; "
-          f"distbench {distbench_version or '?'}")
-
-
-def print_failure(e):
-    status = f"exit status {e.rc}" if isinstance(e.rc, int) else e.rc
-    print(f"\nerror: a run failed ({status})", file=sys.stderr)
-    print(f"command: {quote(e.cmd)}", file=sys.stderr)
-    if e.note:
-        print(f"note: {e.note}", file=sys.stderr)
-    if str(e.stderr_path) == os.devnull:
-        return
-    try:
-        lines = Path(e.stderr_path).read_text(errors="replace").splitlines()
-    except OSError:
-        lines = []
-    print(f"last {min(len(lines), STDERR_TAIL_LINES)} lines of its stderr "
-          f"({e.stderr_path}):", file=sys.stderr)
-    for line in lines[-STDERR_TAIL_LINES:]:
-        print(f"  {line}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------
@@ -281,23 +150,13 @@ def parse_args(argv):
                     help="comma-separated topologies, run in this order "
                          "(default: tutorial,default; known: "
                          f"{', '.join(KNOWN_PRESETS)})")
-    ap.add_argument("--distbench", default=str(REPO / "build" / "bin" / "distbench"),
-                    help="the distbench binary (default: build/bin/distbench "
-                         "in the repository)")
-    ap.add_argument("--python", default="/usr/bin/python3"
-                    if os.path.exists("/usr/bin/python3") else sys.executable,
-                    help="interpreter for the Python baseline (needs torch and "
-                         "numpy; default: /usr/bin/python3)")
+    add_binary_args(ap, "torch and numpy")
     ap.add_argument("--epochs", "--python-epochs", dest="epochs", type=int,
                     metavar="N", help="measured epochs for both sides "
                                       "(default: the presets' 100)")
     ap.add_argument("--warmup", type=int, metavar="N",
                     help="warm-up epochs for both sides (default: the presets' 5)")
-    ap.add_argument("--out", metavar="DIR",
-                    help="keep the JSON reports, logs and YAML here "
-                         "(default: a temporary directory, removed on success)")
-    ap.add_argument("--timeout", type=float, default=3600.0, metavar="SECONDS",
-                    help="per command (default: 3600)")
+    add_output_args(ap)
     args = ap.parse_args(argv)
 
     args.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
@@ -317,31 +176,16 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.out:
-        workdir = Path(args.out).resolve()
-        workdir.mkdir(parents=True, exist_ok=True)
-    else:
-        workdir = Path(tempfile.mkdtemp(prefix="compare-hybrid-"))
+    workdir = make_workdir(args.out, "compare-hybrid-")
     print(f"compare_hybrid: presets {', '.join(args.presets)}; reports and "
           f"logs in {workdir}", flush=True)
 
     # Fail before the (slow) Python run if either side cannot start at all.
     results = []
-    failure = None
-    torch_probe = probe([args.python, "-c",
-                         "import torch, numpy; print(torch.__version__)"])
-    distbench_probe = probe([args.distbench, "--version"])
-    if distbench_probe:
-        distbench_probe = distbench_probe.split()[-1]  # "distbench 0.1.0"
-    if torch_probe is None:
-        failure = RunFailed([args.python, "-c", "import torch, numpy"],
-                            "could not start", Path(os.devnull),
-                            "the Python baseline needs torch and numpy "
-                            "(Debian python3-torch, python3-numpy); see --python")
-    elif not os.access(args.distbench, os.X_OK) or os.path.isdir(args.distbench):
-        failure = RunFailed([args.distbench], "could not start", Path(os.devnull),
-                            "distbench binary missing or not executable; build "
-                            "the project or pass --distbench PATH")
+    torch_probe, distbench_probe, failure = preflight(
+        args.python, args.distbench, "torch, numpy",
+        "the Python baseline needs torch and numpy "
+        "(Debian python3-torch, python3-numpy); see --python")
     for preset in args.presets if failure is None else ():
         try:
             results.append(run_topology(args, preset, workdir))
@@ -355,21 +199,15 @@ def main(argv=None):
             break
 
     print()
-    print_machine(results, torch_probe, distbench_probe)
+    print_machine([r["python"] for r in results],
+                  [r["distbench"] for r in results],
+                  torch_probe, distbench_probe)
     if results:
         print()
         print_table(results)
         print("\nspeed-up = python p50 / distbench p50 (> 1: distbench is "
               "faster); only meaningful within this run on this machine.")
-    if failure:
-        print_failure(failure)
-        print(f"reports and logs kept in {workdir}", file=sys.stderr)
-        return 1
-    if args.out:
-        print(f"reports and logs kept in {workdir}")
-    else:
-        shutil.rmtree(workdir, ignore_errors=True)
-    return 0
+    return finish(failure, workdir, keep=bool(args.out))
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ bool operator==(const DDPSpec& a, const DDPSpec& b) {
 
 bool operator==(const CollectivesSpec& a, const CollectivesSpec& b) {
   return std::tie(a.ops, a.dtypes, a.minBytes, a.maxBytes, a.stepFactor, a.warmupIterations,
-                  a.iterations) == std::tie(b.ops, b.dtypes, b.minBytes, b.maxBytes,
-                                            b.stepFactor, b.warmupIterations, b.iterations);
+                  a.iterations) == std::tie(b.ops, b.dtypes, b.minBytes, b.maxBytes, b.stepFactor,
+                                            b.warmupIterations, b.iterations);
 }
 
 bool operator==(const BenchmarkSpec& a, const BenchmarkSpec& b) {
@@ -59,81 +59,114 @@ bool operator==(const DistBenchmark& a, const DistBenchmark& b) {
 // These spellings are the YAML/JSON enum values; the parser matches against them.
 const char* toString(BenchmarkKind kind) {
   switch (kind) {
-    case BenchmarkKind::HybridDDPRPC: return "HybridDDPRPC";
-    case BenchmarkKind::DDP: return "DDP";
-    case BenchmarkKind::Collectives: return "Collectives";
+    case BenchmarkKind::HybridDDPRPC:
+      return "HybridDDPRPC";
+    case BenchmarkKind::DDP:
+      return "DDP";
+    case BenchmarkKind::Collectives:
+      return "Collectives";
   }
   return "?";
 }
 
 const char* toString(CollectiveOp op) {
   switch (op) {
-    case CollectiveOp::AllReduce: return "allreduce";
-    case CollectiveOp::AllGather: return "allgather";
-    case CollectiveOp::Broadcast: return "broadcast";
-    case CollectiveOp::Reduce: return "reduce";
-    case CollectiveOp::Scatter: return "scatter";
-    case CollectiveOp::Gather: return "gather";
-    case CollectiveOp::ReduceScatter: return "reducescatter";
-    case CollectiveOp::AllToAll: return "alltoall";
-    case CollectiveOp::SendRecv: return "sendrecv";
+    case CollectiveOp::AllReduce:
+      return "allreduce";
+    case CollectiveOp::AllGather:
+      return "allgather";
+    case CollectiveOp::Broadcast:
+      return "broadcast";
+    case CollectiveOp::Reduce:
+      return "reduce";
+    case CollectiveOp::Scatter:
+      return "scatter";
+    case CollectiveOp::Gather:
+      return "gather";
+    case CollectiveOp::ReduceScatter:
+      return "reducescatter";
+    case CollectiveOp::AllToAll:
+      return "alltoall";
+    case CollectiveOp::SendRecv:
+      return "sendrecv";
   }
   return "?";
 }
 
 const char* toString(DType dtype) {
   switch (dtype) {
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
-    case DType::Float16: return "float16";
-    case DType::BFloat16: return "bfloat16";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
+    case DType::Float32:
+      return "float32";
+    case DType::Float64:
+      return "float64";
+    case DType::Float16:
+      return "float16";
+    case DType::BFloat16:
+      return "bfloat16";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
   }
   return "?";
 }
 
 int dtypeSize(DType dtype) {
   switch (dtype) {
-    case DType::Float32: return 4;
-    case DType::Float64: return 8;
-    case DType::Float16: return 2;
-    case DType::BFloat16: return 2;
-    case DType::Int32: return 4;
-    case DType::Int64: return 8;
+    case DType::Float32:
+      return 4;
+    case DType::Float64:
+      return 8;
+    case DType::Float16:
+      return 2;
+    case DType::BFloat16:
+      return 2;
+    case DType::Int32:
+      return 4;
+    case DType::Int64:
+      return 8;
   }
   return 1;
 }
 
 const char* toString(EmbeddingMode mode) {
   switch (mode) {
-    case EmbeddingMode::Sum: return "sum";
-    case EmbeddingMode::Mean: return "mean";
-    case EmbeddingMode::Max: return "max";
+    case EmbeddingMode::Sum:
+      return "sum";
+    case EmbeddingMode::Mean:
+      return "mean";
+    case EmbeddingMode::Max:
+      return "max";
   }
   return "?";
 }
 
 const char* toString(ParameterServerMode mode) {
   switch (mode) {
-    case ParameterServerMode::Async: return "Async";
-    case ParameterServerMode::Sync: return "Sync";
+    case ParameterServerMode::Async:
+      return "Async";
+    case ParameterServerMode::Sync:
+      return "Sync";
   }
   return "?";
 }
 
 const char* toString(Backend backend) {
   switch (backend) {
-    case Backend::Gloo: return "gloo";
-    case Backend::NCCL: return "nccl";
+    case Backend::Gloo:
+      return "gloo";
+    case Backend::NCCL:
+      return "nccl";
   }
   return "?";
 }
 
 const char* toString(Device device) {
   switch (device) {
-    case Device::CPU: return "cpu";
-    case Device::CUDA: return "cuda";
+    case Device::CPU:
+      return "cpu";
+    case Device::CUDA:
+      return "cuda";
   }
   return "?";
 }

@@ -9,9 +9,12 @@ namespace distbench::api {
 
 const char* toString(Role role) {
   switch (role) {
-    case Role::Master: return "master";
-    case Role::ParameterServer: return "ps";
-    case Role::Trainer: return "trainer";
+    case Role::Master:
+      return "master";
+    case Role::ParameterServer:
+      return "ps";
+    case Role::Trainer:
+      return "trainer";
   }
   return "?";
 }

@@ -163,8 +163,7 @@ void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
   checkNoDuplicates(cp + "ops", k.ops, c);
   for (std::size_t i = 0; i < k.ops.size(); ++i) {
     if (k.ops[i] == CollectiveOp::SendRecv && s.topology.trainers < 2) {
-      c.fail(cp + "ops[" + std::to_string(i) + "]",
-             "sendrecv needs spec.topology.trainers ≥ 2");
+      c.fail(cp + "ops[" + std::to_string(i) + "]", "sendrecv needs spec.topology.trainers ≥ 2");
     }
   }
   if (k.dtypes.empty()) c.fail(cp + "dtypes", "must name at least one dtype");
@@ -198,9 +197,9 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
     case BenchmarkKind::DDP:
     case BenchmarkKind::Collectives:
       if (s.topology.parameterServers != 0) {
-        c.fail("spec.topology.parameterServers",
-               std::string("must be 0 for kind ") + toString(s.benchmark.kind) +
-                   ": only HybridDDPRPC has parameter servers");
+        c.fail("spec.topology.parameterServers", std::string("must be 0 for kind ") +
+                                                     toString(s.benchmark.kind) +
+                                                     ": only HybridDDPRPC has parameter servers");
       }
       if (s.benchmark.kind == BenchmarkKind::DDP) {
         checkDDP(s, c);

@@ -375,29 +375,29 @@ void readCollectives(Reader& r, const Node& node, const Path& path, CollectivesS
   auto integer = [&](auto& field) {
     return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
   };
-  r.object(node, path,
-           {
-               {"ops",
-                [&](const Node& v, const Path& p) {
-                  r.enumerationList(
-                      v, p, c.ops,
-                      {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::Broadcast,
-                       CollectiveOp::Reduce, CollectiveOp::Scatter, CollectiveOp::Gather,
-                       CollectiveOp::ReduceScatter, CollectiveOp::AllToAll,
-                       CollectiveOp::SendRecv});
-                }},
-               {"dtypes",
-                [&](const Node& v, const Path& p) {
-                  r.enumerationList(v, p, c.dtypes,
-                                    {DType::Float32, DType::Float64, DType::Float16,
-                                     DType::BFloat16, DType::Int32, DType::Int64});
-                }},
-               {"minBytes", integer(c.minBytes)},
-               {"maxBytes", integer(c.maxBytes)},
-               {"stepFactor", integer(c.stepFactor)},
-               {"warmupIterations", integer(c.warmupIterations)},
-               {"iterations", integer(c.iterations)},
-           });
+  r.object(
+      node, path,
+      {
+          {"ops",
+           [&](const Node& v, const Path& p) {
+             r.enumerationList(
+                 v, p, c.ops,
+                 {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::Broadcast,
+                  CollectiveOp::Reduce, CollectiveOp::Scatter, CollectiveOp::Gather,
+                  CollectiveOp::ReduceScatter, CollectiveOp::AllToAll, CollectiveOp::SendRecv});
+           }},
+          {"dtypes",
+           [&](const Node& v, const Path& p) {
+             r.enumerationList(v, p, c.dtypes,
+                               {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
+                                DType::Int32, DType::Int64});
+           }},
+          {"minBytes", integer(c.minBytes)},
+          {"maxBytes", integer(c.maxBytes)},
+          {"stepFactor", integer(c.stepFactor)},
+          {"warmupIterations", integer(c.warmupIterations)},
+          {"iterations", integer(c.iterations)},
+      });
 }
 
 void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b,
@@ -480,10 +480,8 @@ void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& 
            {
                {"topology",
                 [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology, presence); }},
-               {"benchmark",
-                [&](const Node& v, const Path& p) {
-                  readBenchmark(r, v, p, s.benchmark, presence);
-                }},
+               {"benchmark", [&](const Node& v,
+                                 const Path& p) { readBenchmark(r, v, p, s.benchmark, presence); }},
                {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
            });
   checkKindSections(r, s.benchmark, presence);
@@ -666,13 +664,27 @@ std::string jsonString(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char escape[7];
@@ -773,9 +785,15 @@ std::string benchmarkJson(const BenchmarkSpec& b) {
       .field("seed", b.seed)
       .field("bucketCapMB", jsonNumber(b.bucketCapMB));
   switch (b.kind) {
-    case BenchmarkKind::HybridDDPRPC: out.field("hybridDDPRPC", hybridJson(b.hybridDDPRPC)); break;
-    case BenchmarkKind::DDP: out.field("ddp", ddpJson(b.ddp)); break;
-    case BenchmarkKind::Collectives: out.field("collectives", collectivesJson(b.collectives)); break;
+    case BenchmarkKind::HybridDDPRPC:
+      out.field("hybridDDPRPC", hybridJson(b.hybridDDPRPC));
+      break;
+    case BenchmarkKind::DDP:
+      out.field("ddp", ddpJson(b.ddp));
+      break;
+    case BenchmarkKind::Collectives:
+      out.field("collectives", collectivesJson(b.collectives));
+      break;
   }
   return out.str();
 }
@@ -833,9 +851,15 @@ std::string toYaml(const DistBenchmark& b) {
   out << YAML::Key << "seed" << YAML::Value << s.benchmark.seed;
   out << YAML::Key << "bucketCapMB" << YAML::Value << formatDouble(s.benchmark.bucketCapMB);
   switch (s.benchmark.kind) {
-    case BenchmarkKind::HybridDDPRPC: emitHybrid(out, s.benchmark.hybridDDPRPC); break;
-    case BenchmarkKind::DDP: emitDDP(out, s.benchmark.ddp); break;
-    case BenchmarkKind::Collectives: emitCollectives(out, s.benchmark.collectives); break;
+    case BenchmarkKind::HybridDDPRPC:
+      emitHybrid(out, s.benchmark.hybridDDPRPC);
+      break;
+    case BenchmarkKind::DDP:
+      emitDDP(out, s.benchmark.ddp);
+      break;
+    case BenchmarkKind::Collectives:
+      emitCollectives(out, s.benchmark.collectives);
+      break;
   }
   out << YAML::EndMap;
 
@@ -870,26 +894,26 @@ std::string toJson(const DistBenchmark& b) {
                              .field("labels", jsonStringMap(b.metadata.labels))
                              .field("annotations", jsonStringMap(b.metadata.annotations))
                              .str())
-      .field("spec",
-             JsonObject()
-                 .field("topology", JsonObject()
-                                        .field("trainers", s.topology.trainers)
-                                        .field("parameterServers", s.topology.parameterServers)
-                                        .str())
-                 .field("benchmark", benchmarkJson(s.benchmark))
-                 .field("runtime",
-                        JsonObject()
-                            .field("backend", str(toString(rt.backend)))
-                            .field("device", str(toString(rt.device)))
-                            .field("masterPort", rt.masterPort)
-                            .field("metricsPort", rt.metricsPort)
-                            .field("rendezvousTimeoutSeconds", rt.rendezvousTimeoutSeconds)
-                            .field("peerTimeoutSeconds", rt.peerTimeoutSeconds)
-                            .field("metricsLingerSeconds", rt.metricsLingerSeconds)
-                            .field("intraOpThreads", rt.intraOpThreads)
-                            .field("image", str(rt.image))
-                            .str())
-                 .str())
+      .field(
+          "spec",
+          JsonObject()
+              .field("topology", JsonObject()
+                                     .field("trainers", s.topology.trainers)
+                                     .field("parameterServers", s.topology.parameterServers)
+                                     .str())
+              .field("benchmark", benchmarkJson(s.benchmark))
+              .field("runtime", JsonObject()
+                                    .field("backend", str(toString(rt.backend)))
+                                    .field("device", str(toString(rt.device)))
+                                    .field("masterPort", rt.masterPort)
+                                    .field("metricsPort", rt.metricsPort)
+                                    .field("rendezvousTimeoutSeconds", rt.rendezvousTimeoutSeconds)
+                                    .field("peerTimeoutSeconds", rt.peerTimeoutSeconds)
+                                    .field("metricsLingerSeconds", rt.metricsLingerSeconds)
+                                    .field("intraOpThreads", rt.intraOpThreads)
+                                    .field("image", str(rt.image))
+                                    .str())
+              .str())
       .str();
 }
 

@@ -10,9 +10,9 @@
 namespace distbench::api {
 namespace {
 
-using ::testing::ElementsAre;
 using test::document;
 using test::parseErrors;
+using ::testing::ElementsAre;
 
 const std::string kDDP = document(
     "spec:\n"
@@ -59,8 +59,7 @@ TEST(BenchmarkKindsTest, CollectivesSectionParses) {
   const DistBenchmark b = parseDistBenchmark(kCollectives);
   const CollectivesSpec& c = b.spec.benchmark.collectives;
   EXPECT_EQ(b.spec.topology.parameterServers, 0);
-  EXPECT_EQ(c.ops, (std::vector<CollectiveOp>{CollectiveOp::AllReduce,
-                                              CollectiveOp::ReduceScatter,
+  EXPECT_EQ(c.ops, (std::vector<CollectiveOp>{CollectiveOp::AllReduce, CollectiveOp::ReduceScatter,
                                               CollectiveOp::SendRecv}));
   EXPECT_EQ(c.dtypes, (std::vector<DType>{DType::Float32, DType::Int64}));
   EXPECT_EQ(c.minBytes, 8);
@@ -87,11 +86,10 @@ TEST(BenchmarkKindsTest, SectionOfAnotherKindIsAnError) {
 }
 
 TEST(BenchmarkKindsTest, ParameterServersMustBeZeroOutsideTheHybridKind) {
-  EXPECT_THAT(
-      parseErrors(document("spec:\n  topology:\n    parameterServers: 2\n  benchmark:\n"
-                           "    kind: Collectives\n")),
-      ElementsAre("spec.topology.parameterServers: must be 0 for kind Collectives: only "
-                  "HybridDDPRPC has parameter servers"));
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    parameterServers: 2\n  benchmark:\n"
+                                   "    kind: Collectives\n")),
+              ElementsAre("spec.topology.parameterServers: must be 0 for kind Collectives: only "
+                          "HybridDDPRPC has parameter servers"));
   // The hybrid kind keeps its default of 8 and still needs at least one.
   EXPECT_EQ(parseDistBenchmark(document("spec: {}\n")).spec.topology.parameterServers, 8);
 }

@@ -45,15 +45,12 @@ Run:  /usr/bin/python3 benchmarks/python/ddp_baseline.py --model resnet18 \
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import queue
-import socket
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
@@ -62,7 +59,10 @@ import torch.optim as optim
 import torchvision
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-PERCENTILES = (50, 75, 90, 95)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import (free_port, host, percentile_cells,  # noqa: E402
+                             require_positive, summary, table_header,
+                             write_json)
 
 
 # --------------------------------------------------------------------------
@@ -119,7 +119,7 @@ def run_row(cfg, row):
     """Spawn the row's ranks; return (per-rank samples in rank order, wall s)."""
     n = row["ranks"]
     if row["ddp"]:
-        row = dict(row, port=_free_port())
+        row = dict(row, port=free_port())
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     start = time.perf_counter()
@@ -152,32 +152,15 @@ def run_row(cfg, row):
 # Reporting
 # --------------------------------------------------------------------------
 
-def _summary(samples, batch_size):
-    a = np.asarray(samples, dtype=np.float64)
-    s = {"count": int(a.size)}
-    for p in PERCENTILES + (99,):
-        s[f"p{p}"] = float(np.percentile(a, p))  # numpy default: linear
-    s.update(min=float(a.min()), max=float(a.max()), mean=float(a.mean()),
-             stdev=float(a.std()))
-    s["ratePerSecond"] = {f"p{p}": batch_size / s[f"p{p}"] for p in PERCENTILES}
-    return s
-
-
 def _table_header():
-    line = "%23s" % ""  # the row prefix: "   2 ranks --    1M/2R:"
-    for _ in PERCENTILES:
-        line += "%14s%10s" % ("sec/iter", "ex/sec")
-    return line
+    # Blank over the row prefix "   2 ranks --    1M/2R:".
+    return table_header(23, "sec/iter", "ex/sec")
 
 
 def _table_row(row, batch_size, samples):
     # The seed's "   2 GPUs --    1M/2G:" with ranks for GPUs.
-    line = "%4d ranks -- %8s:" % (row["ranks"], row["label"])
-    a = np.asarray(samples, dtype=np.float64)
-    for p in PERCENTILES:
-        v = float(np.percentile(a, p))
-        line += "  p%02d:  %1.3fs  %6d/s" % (p, v, batch_size / v)
-    return line
+    return ("%4d ranks -- %8s:" % (row["ranks"], row["label"]) +
+            percentile_cells(samples, batch_size))
 
 
 def _row_label(n, per_machine):
@@ -197,12 +180,6 @@ def plan_rows(cfg):
         rows.append({"label": _row_label(n, cfg["ranks_per_machine"]),
                      "ranks": n, "ddp": True})
     return rows
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # --------------------------------------------------------------------------
@@ -258,10 +235,8 @@ def _parse_args(argv):
     ctor = getattr(torchvision.models, args.model, None)
     if args.model.startswith("_") or not callable(ctor) or isinstance(ctor, type):
         ap.error(f"--model: torchvision.models has no model {args.model!r}")
-    for name in ("batch_size", "image_size", "num_classes", "iterations",
-                 "ranks_per_machine"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    require_positive(ap, args, ("batch_size", "image_size", "num_classes",
+                                "iterations", "ranks_per_machine"))
     if args.warmup < 0 or args.intra_op_threads < 0:
         ap.error("--warmup and --intra-op-threads must be >= 0")
     if args.bucket_cap_mb <= 0:
@@ -315,7 +290,8 @@ def main(argv=None):
         out_rows.append({"row": row["label"], "ranks": row["ranks"],
                          "ddp": row["ddp"], "samples": pooled,
                          "perRank": per_rank,
-                         "summary": _summary(pooled, cfg["batch_size"]),
+                         "summary": summary(pooled, cfg["batch_size"],
+                                            "ratePerSecond", (99,)),
                          "wallSeconds": wall})
 
     if cfg["json"]:
@@ -325,8 +301,7 @@ def main(argv=None):
             "torch": torch.__version__,
             "torchvision": torchvision.__version__,
             "python": platform.python_version(),
-            "host": {"hostname": socket.gethostname(),
-                     "logicalCpus": os.cpu_count()},
+            "host": host(),
             "backend": "gloo",
             "device": "cpu",
             "group": f"{cfg['model']} with batch size {cfg['batch_size']}",
@@ -346,9 +321,7 @@ def main(argv=None):
             "unit": "seconds/iteration",
             "rows": out_rows,
         }
-        with open(cfg["json"], "w") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
+        write_json(cfg["json"], doc)
     return 0
 
 

@@ -45,15 +45,12 @@ Run:  /usr/bin/python3 benchmarks/python/hybrid_ddp_rpc_baseline.py --preset tut
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import random
-import socket
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.distributed as dist
 import torch.distributed.autograd as dist_autograd
@@ -65,7 +62,10 @@ from torch.distributed.optim import DistributedOptimizer
 from torch.distributed.rpc import RRef, TensorPipeRpcBackendOptions
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-PERCENTILES = (50, 75, 90, 95)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import (free_port, host, percentile_cells,  # noqa: E402
+                             require_positive, summary, table_header,
+                             write_json)
 
 PRESETS = {
     # The seed benchmark: 8 trainers, 8 PS, EmbeddingBag 300x64, 512-wide stack.
@@ -205,31 +205,8 @@ def _run_trainer(emb_rrefs, rank, cfg):
 # Reporting (master)
 # --------------------------------------------------------------------------
 
-def _summary(samples, examples_per_epoch):
-    a = np.asarray(samples, dtype=np.float64)
-    s = {"count": int(a.size)}
-    for p in PERCENTILES:
-        s[f"p{p}"] = float(np.percentile(a, p))  # numpy default: linear
-    s.update(min=float(a.min()), max=float(a.max()), mean=float(a.mean()),
-             stdev=float(a.std()))
-    s["examplesPerSecond"] = {f"p{p}": examples_per_epoch / s[f"p{p}"]
-                              for p in PERCENTILES}
-    return s
-
-
-def _table_header():
-    line = "%10s" % ""
-    for _ in PERCENTILES:
-        line += "%14s%10s" % ("sec/epoch", "examples/s")
-    return line
-
-
 def _table_row(name, examples_per_epoch, samples):
-    line = "%8s:" % name
-    for p in PERCENTILES:
-        v = np.percentile(np.asarray(samples, dtype=np.float64), p)
-        line += "  p%02d:  %1.3fs  %6d/s" % (p, v, examples_per_epoch / v)
-    return line
+    return "%8s:" % name + percentile_cells(samples, examples_per_epoch)
 
 
 def _report(cfg, results, wall_seconds):
@@ -249,7 +226,7 @@ def _report(cfg, results, wall_seconds):
     print("PyTorch Distributed Benchmark (DDP and RPC)")
     print("-------------------------------------------")
     print()
-    print(_table_header())
+    print(table_header(10, "sec/epoch", "examples/s"))
     for t in trainers:
         print(_table_row(t["name"], t["examplesPerEpoch"], t["epochSeconds"]))
     print(_table_row("All", total, pooled))
@@ -258,14 +235,14 @@ def _report(cfg, results, wall_seconds):
 
     if cfg["json"]:
         for t in trainers:
-            t["summary"] = _summary(t["epochSeconds"], t["examplesPerEpoch"])
-        all_summary = _summary(pooled, total)
+            t["summary"] = summary(t["epochSeconds"], t["examplesPerEpoch"],
+                                   "examplesPerSecond")
+        all_summary = summary(pooled, total, "examplesPerSecond")
         doc = {
             "tool": "pytorch-python",
             "torch": torch.__version__,
             "python": platform.python_version(),
-            "host": {"hostname": socket.gethostname(),
-                     "logicalCpus": os.cpu_count()},
+            "host": host(),
             "topology": {"trainers": cfg["trainers"],
                          "parameterServers": cfg["ps"],
                          "worldSize": cfg["trainers"] + cfg["ps"] + 1},
@@ -275,9 +252,7 @@ def _report(cfg, results, wall_seconds):
             "trainers": trainers,
             "all": dict(name="All", examplesPerEpoch=total, **all_summary),
         }
-        with open(cfg["json"], "w") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
+        write_json(cfg["json"], doc)
 
 
 # --------------------------------------------------------------------------
@@ -342,12 +317,6 @@ def _run_worker(rank, cfg):
 # Command line
 # --------------------------------------------------------------------------
 
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _parse_args(argv):
     ap = argparse.ArgumentParser(
         description="PyTorch DDP + RPC benchmark (CPU, gloo), Python baseline "
@@ -400,19 +369,18 @@ def _parse_args(argv):
         layers = parse_dense_layers(args.dense_layers)
     except ValueError as e:
         ap.error(str(e))
-    for name in ("trainers", "ps", "num_embeddings", "embedding_dim",
-                 "batches_per_epoch", "min_indices", "max_offset_step"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name.replace('_', '-')} must be >= 1")
+    require_positive(ap, args, ("trainers", "ps", "num_embeddings",
+                                "embedding_dim", "batches_per_epoch",
+                                "min_indices", "max_offset_step"))
     if args.epochs < 1 or args.warmup < 0:
         ap.error("--epochs must be >= 1 and --warmup >= 0")
     if args.max_indices < args.min_indices:
         ap.error("--max-indices must be >= --min-indices")
 
-    master_port = args.master_port or _free_port()
-    ddp_port = args.ddp_port or _free_port()
+    master_port = args.master_port or free_port()
+    ddp_port = args.ddp_port or free_port()
     while ddp_port == master_port:
-        ddp_port = _free_port()
+        ddp_port = free_port()
     return {
         "preset": args.preset, "trainers": args.trainers, "ps": args.ps,
         "num_embeddings": args.num_embeddings,

@@ -1,21 +1,19 @@
 // The built `distbench` executable, end to end. `run` uses fake_worker.sh as
 // its worker, so these need no LibTorch and finish in seconds.
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <thread>
 
+#include "binary_runner.h"
 #include "child_process.h"
 #include "launcher_test_util.h"
 #include "temp_dir.h"
@@ -45,18 +43,8 @@ spec:
     trainers: 0
 )";
 
-struct Result {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Result = testing::BinaryResult;
+using testing::slurp;
 
 class DistbenchBinary : public ::testing::Test {
  protected:
@@ -76,15 +64,9 @@ class DistbenchBinary : public ::testing::Test {
   // Runs `distbench ARGS` in the test directory with `env` (VAR=value ...)
   // added, and TMPDIR pointing at our tmp/ so leftovers would show.
   Result distbench(const std::string& args, const std::string& env = "") {
-    std::string command = "cd '" + dir_.path() + "' && env TMPDIR='" + path("tmp") + "' " + env +
-                          " '" DISTBENCH_BINARY "' " + args + " >'" + path("stdout") + "' 2>'" +
-                          path("stderr") + "'";
-    int status = std::system(command.c_str());
-    Result result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(path("stdout"));
-    result.err = slurp(path("stderr"));
-    return result;
+    return testing::runCaptured("cd '" + dir_.path() + "' && env TMPDIR='" + path("tmp") + "' " +
+                                    env + " '" DISTBENCH_BINARY "' " + args,
+                                path("stdout"), path("stderr"));
   }
 
   Result runSmall(const std::string& flags, const std::string& env = "") {

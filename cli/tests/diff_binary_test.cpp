@@ -2,13 +2,12 @@
 // fixtures are real runs of the default and tutorial presets (see
 // fixtures/diff/README.md); the rest are written here with writeReportFile.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
+#include "binary_runner.h"
 #include "diff_test_reports.h"
 #include "distbench/report/report_json.h"
 #include "temp_dir.h"
@@ -19,25 +18,14 @@ namespace {
 using testing::around;
 using testing::ddpReport;
 using testing::ddpSeries;
+using Result = testing::BinaryResult;
+using testing::slurp;
 
 const std::string kFixtures = DIFF_FIXTURE_DIR;
 const std::string kRun1 = kFixtures + "/default-run1.json";
 const std::string kRun2 = kFixtures + "/default-run2.json";
 const std::string kTutorial = kFixtures + "/tutorial-run1.json";
 const std::string kTutorial2 = kFixtures + "/tutorial-run2.json";
-
-struct Result {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -53,14 +41,8 @@ class DiffBinary : public ::testing::Test {
   }
 
   Result diff(const std::string& args) {
-    const std::string command = "'" DISTBENCH_BINARY "' diff " + args + " >'" + path("stdout") +
-                                "' 2>'" + path("stderr") + "'";
-    const int status = std::system(command.c_str());
-    Result result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(path("stdout"));
-    result.err = slurp(path("stderr"));
-    return result;
+    return testing::runCaptured("'" DISTBENCH_BINARY "' diff " + args, path("stdout"),
+                                path("stderr"));
   }
 
   TempDir dir_;

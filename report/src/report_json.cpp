@@ -168,11 +168,7 @@ value rate(double work, double seconds) {
   return seconds > 0 ? value::number(work / seconds) : value::null();
 }
 
-value summaryJson(const Series& series, size_t index) {
-  if (series.samples.empty()) {
-    throw ReportError("report " + element("series", index) + ".samples: must not be empty");
-  }
-  const Summary s = summarize(series.samples);
+value summaryValue(const Summary& s) {
   value v = value::object(true);
   v["count"] = value::number(static_cast<uint64_t>(s.count));
   v["p50"] = value::number(s.p50);
@@ -184,6 +180,15 @@ value summaryJson(const Series& series, size_t index) {
   v["max"] = value::number(s.max);
   v["mean"] = value::number(s.mean);
   v["stdev"] = value::number(s.stdev);
+  return v;
+}
+
+value summaryJson(const Series& series, size_t index) {
+  if (series.samples.empty()) {
+    throw ReportError("report " + element("series", index) + ".samples: must not be empty");
+  }
+  const Summary s = summarize(series.samples);
+  value v = summaryValue(s);
   value rates = value::object(true);
   rates["p50"] = rate(series.workPerSample, s.p50);
   rates["p75"] = rate(series.workPerSample, s.p75);
@@ -214,6 +219,10 @@ value seriesJson(const Series& s, size_t index) {
 std::string systemError() { return std::strerror(errno); }
 
 }  // namespace
+
+std::string summaryToJson(const std::vector<double>& samples) {
+  return summaryValue(summarize(samples)).serialize();
+}
 
 std::string toJson(const Report& report) {
   // Insertion order kept so the document reads in the order the schema documents it.

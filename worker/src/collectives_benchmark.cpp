@@ -27,8 +27,8 @@ void runCollectivesTrainer(Rendezvous& rendezvous, const api::DistBenchmark& ben
   StoreHeartbeat heartbeat(rendezvous);
   RunControl control(rendezvous);
   const std::vector<std::vector<double>> perCase =
-      runCollectives(planOf(benchmark), benchmark.spec.benchmark.collectives,
-                     rendezvous.trainers(), &metrics, [&] { control.checkStillOn(); });
+      runCollectives(planOf(benchmark), benchmark.spec.benchmark.collectives, rendezvous.trainers(),
+                     &metrics, [&] { control.checkStillOn(); });
   // Cases back to back; every case has the same number of iterations.
   std::vector<double> flat;
   for (const auto& samples : perCase) flat.insert(flat.end(), samples.begin(), samples.end());
@@ -46,9 +46,10 @@ std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
   for (int t = 0; t < id.numTrainers; ++t) {
     const std::vector<double> flat = control.collect(kResultsKey, t);
     if (flat.size() != plan.size() * iterations) {
-      control.abort("master: " + describeRank(0, id.numTrainers, api::trainerRank(id.topology(), t)) +
-                    " sent " + std::to_string(flat.size()) + " collective timings, expected " +
-                    std::to_string(plan.size() * iterations));
+      control.abort(
+          "master: " + describeRank(0, id.numTrainers, api::trainerRank(id.topology(), t)) +
+          " sent " + std::to_string(flat.size()) + " collective timings, expected " +
+          std::to_string(plan.size() * iterations));
     }
     std::vector<std::vector<double>> cases;
     for (size_t c = 0; c < plan.size(); ++c) {

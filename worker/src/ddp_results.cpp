@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "distbench/report/percentiles.h"
-#include "report_builder.h"
+#include "distbench/report/report_json.h"
 #include "result_table.h"
 
 namespace distbench::worker {
@@ -17,13 +17,6 @@ namespace {
 using web::json::value;
 
 constexpr double kPercentiles[] = {50, 75, 90, 95};
-
-template <typename... Args>
-std::string format(const char* fmt, Args... args) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, fmt, args...);
-  return buffer;
-}
 
 double p50(std::vector<double> samples) {
   std::sort(samples.begin(), samples.end());
@@ -49,8 +42,9 @@ std::string formatDdpHeader(const std::string& model, int batchSize, bool gpus) 
   const size_t indent = sweepRowPrefix(sample, gpus).size() + 1;
   std::string out = "\nBenchmark: " + groupName(model, batchSize) + "\n\n";
   out += std::string(indent, ' ');
-  for (size_t i = 0; i < std::size(kPercentiles); ++i) out += format("%14s%10s", "sec/iter", "ex/sec");
-  return out + format("%13s%8s", "agg ex/sec", "eff") + "\n";
+  for (size_t i = 0; i < std::size(kPercentiles); ++i)
+    out += formatText("%14s%10s", "sec/iter", "ex/sec");
+  return out + formatText("%13s%8s", "agg ex/sec", "eff") + "\n";
 }
 
 std::string formatDdpRow(const DdpRowResult& result, int batchSize, const DdpRowResult& baseline,
@@ -60,8 +54,8 @@ std::string formatDdpRow(const DdpRowResult& result, int batchSize, const DdpRow
   std::string line = formatTableRow(sweepRowPrefix(result.row, gpus), batchSize, samples);
   line.pop_back();  // the newline
   const double median = p50(samples);
-  line += format("  %9d/s  %5.1f%%", static_cast<int>(result.row.ranks * batchSize / median),
-                 100.0 * baselineP50 / median);
+  line += formatText("  %9d/s  %5.1f%%", static_cast<int>(result.row.ranks * batchSize / median),
+                     100.0 * baselineP50 / median);
   return line + "\n";
 }
 
@@ -103,18 +97,20 @@ void addDdpResults(report::Report& report, const api::DDPSpec& spec,
       rj["series"] = value::number(static_cast<int>(report.series.size()));
       value aggregate = value::object();
       for (double p : kPercentiles) {
-        aggregate[format("p%02d", static_cast<int>(p))] = value::number(
-            row.row.ranks * spec.batchSize / report::percentileLinear(sorted, p));
+        aggregate[formatText("p%02d", static_cast<int>(p))] =
+            value::number(row.row.ranks * spec.batchSize / report::percentileLinear(sorted, p));
       }
       rj["aggregateExamplesPerSecond"] = aggregate;
       rj["scalingEfficiency"] = value::number(baseline / report::percentileLinear(sorted, 50));
       value phases = value::object();
-      phases["forward"] = value::parse(summaryJson(row.pooled(&DdpPhaseSamples::forward)));
-      phases["backward"] = value::parse(summaryJson(row.pooled(&DdpPhaseSamples::backward)));
-      phases["allreduceWait"] =
-          value::parse(summaryJson(row.pooled(&DdpPhaseSamples::allreduceWait)));
-      phases["optimizerStep"] =
-          value::parse(summaryJson(row.pooled(&DdpPhaseSamples::optimizerStep)));
+      const std::pair<const char*, std::vector<double> DdpPhaseSamples::*> phaseFields[] = {
+          {"forward", &DdpPhaseSamples::forward},
+          {"backward", &DdpPhaseSamples::backward},
+          {"allreduceWait", &DdpPhaseSamples::allreduceWait},
+          {"optimizerStep", &DdpPhaseSamples::optimizerStep}};
+      for (const auto& [name, phase] : phaseFields) {
+        phases[name] = value::parse(report::summaryToJson(row.pooled(phase)));
+      }
       rj["phases"] = phases;
       rows[i] = rj;
       report.series.push_back(std::move(s));

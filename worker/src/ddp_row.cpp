@@ -55,11 +55,12 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
                                                        .weight_decay(ddp.weightDecay));
   std::unique_ptr<GradientBucketer> bucketer;
   if (group != nullptr) {
-    bucketer = std::make_unique<GradientBucketer>(
-        model->parameters(), *group, spec.benchmark.bucketCapMB,
-        [metrics](double seconds, int64_t bytes) {
-          if (metrics != nullptr) metrics->observeAllreduce(seconds, bytes);
-        });
+    bucketer =
+        std::make_unique<GradientBucketer>(model->parameters(), *group, spec.benchmark.bucketCapMB,
+                                           [metrics](double seconds, int64_t bytes) {
+                                             if (metrics != nullptr)
+                                               metrics->observeAllreduce(seconds, bytes);
+                                           });
     bucketer->broadcastParameters(0);
   }
 
@@ -73,8 +74,7 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     // With DDP the bucketer owns .grad (views into its buckets) and resets it
     // before backward; zero_grad would try to detach those views.
     if (!bucketer) optimizer.zero_grad();
-    const at::Tensor loss =
-        torch::nn::functional::cross_entropy(model->forward(images), targets);
+    const at::Tensor loss = torch::nn::functional::cross_entropy(model->forward(images), targets);
     const auto forwardDone = Clock::now();
     if (bucketer) bucketer->prepareForBackward();
     loss.backward();

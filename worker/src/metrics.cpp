@@ -72,8 +72,7 @@ struct WorkerMetrics::Impl {
   std::map<std::string, Histogram*> collectiveByCase;
   std::map<std::string, Counter*> collectiveBytesByOp;
 
-  prometheus::Family<Histogram>& histogramFamily(const std::string& name,
-                                                 const std::string& help) {
+  prometheus::Family<Histogram>& histogramFamily(const std::string& name, const std::string& help) {
     return prometheus::BuildHistogram().Name(name).Help(help).Labels(labels).Register(*registry);
   }
   prometheus::Family<Counter>& counterFamily(const std::string& name, const std::string& help) {
@@ -84,13 +83,15 @@ struct WorkerMetrics::Impl {
   }
 
   void trainingFamilies(const std::string& forwardHelp, const std::string& optimizerHelp) {
-    iterationFamily = &histogramFamily("distbench_iteration_seconds",
-                                       "Wall time of one batch: forward, backward, allreduce, step.");
+    iterationFamily =
+        &histogramFamily("distbench_iteration_seconds",
+                         "Wall time of one batch: forward, backward, allreduce, step.");
     forwardFamily = &histogramFamily("distbench_forward_seconds", forwardHelp);
     backwardFamily = &histogramFamily("distbench_backward_seconds",
                                       "Backward pass (DDP allreduces overlap it).");
-    allreduceFamily = &histogramFamily("distbench_allreduce_seconds",
-                                       "One DDP gradient bucket's allreduce, launch to completion.");
+    allreduceFamily =
+        &histogramFamily("distbench_allreduce_seconds",
+                         "One DDP gradient bucket's allreduce, launch to completion.");
     allreduceWaitFamily =
         &histogramFamily("distbench_allreduce_wait_seconds",
                          "Allreduce time left after backward: what overlap did not hide.");
@@ -141,9 +142,9 @@ WorkerMetrics::WorkerMetrics(const std::string& benchmark, const std::string& ki
     m.trainingFamilies("Forward pass and loss.", "SGD step (momentum, weight decay).");
   }
   if (role == "trainer" && kind == "Collectives") {
-    m.collective = &m.histogramFamily(
-        "distbench_collective_seconds",
-        "One measured collective on this rank, by op, dtype and size in bytes.");
+    m.collective =
+        &m.histogramFamily("distbench_collective_seconds",
+                           "One measured collective on this rank, by op, dtype and size in bytes.");
     m.collectiveBytes = &m.counterFamily("distbench_collective_bytes_total",
                                          "Bytes moved by measured collectives (nccl-tests' size).");
   }

@@ -118,8 +118,7 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
 
 }  // namespace
 
-Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts,
-                       GroupsWanted groups)
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, GroupsWanted groups)
     : identity_(id), timeouts_(timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
   store_ = connectStore(id, timeouts.rendezvous);

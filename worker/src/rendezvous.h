@@ -35,8 +35,7 @@ class Rendezvous {
  public:
   // Blocks until every rank has joined; throws PeerError naming the missing
   // ranks after `timeouts.rendezvous`.
-  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts,
-             GroupsWanted groups = {});
+  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts, GroupsWanted groups = {});
   ~Rendezvous();
 
   ProcessGroup& global();

@@ -2,12 +2,10 @@
 #define _TURN_OFF_PLATFORM_STRING
 #include "report_builder.h"
 
+#include <cpprest/json.h>
 #include <torch/version.h>
 
-#include <cpprest/json.h>
-
 #include "distbench/api/spec_yaml.h"
-#include "distbench/report/percentiles.h"
 
 namespace distbench::worker {
 
@@ -36,9 +34,10 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
   const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
   std::string layers;
   for (const std::string& l : h.denseLayers) layers += (layers.empty() ? "" : ",") + l;
-  const std::map<std::string, std::string> key = {{"denseLayers", layers},
-                                                  {"numEmbeddings", std::to_string(h.numEmbeddings)},
-                                                  {"embeddingDim", std::to_string(h.embeddingDim)}};
+  const std::map<std::string, std::string> key = {
+      {"denseLayers", layers},
+      {"numEmbeddings", std::to_string(h.numEmbeddings)},
+      {"embeddingDim", std::to_string(h.embeddingDim)}};
 
   value results = value::object();
   value trainerRefs = value::array();
@@ -71,22 +70,6 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
   r.series.push_back(std::move(all));
   r.resultsJson = results.serialize();
   return r;
-}
-
-std::string summaryJson(const std::vector<double>& samples) {
-  const report::Summary s = report::summarize(samples);
-  value v = value::object();
-  v["count"] = value::number(static_cast<uint64_t>(s.count));
-  v["p50"] = value::number(s.p50);
-  v["p75"] = value::number(s.p75);
-  v["p90"] = value::number(s.p90);
-  v["p95"] = value::number(s.p95);
-  v["p99"] = value::number(s.p99);
-  v["min"] = value::number(s.min);
-  v["max"] = value::number(s.max);
-  v["mean"] = value::number(s.mean);
-  v["stdev"] = value::number(s.stdev);
-  return v.serialize();
 }
 
 }  // namespace distbench::worker

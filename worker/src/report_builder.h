@@ -20,8 +20,4 @@ report::Report reportEnvelope(const api::DistBenchmark& benchmark, const report:
 report::Report hybridReport(const api::DistBenchmark& benchmark,
                             const std::vector<TrainerResult>& trainers, const report::Host& host);
 
-// {"p50": .., "p75": .., ...} of `samples` and the full summary, as JSON text
-// fragments for kind-specific results.
-std::string summaryJson(const std::vector<double>& samples);
-
 }  // namespace distbench::worker

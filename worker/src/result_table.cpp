@@ -11,21 +11,14 @@ namespace {
 
 constexpr double kPercentiles[] = {50, 75, 90, 95};
 
-template <typename... Args>
-std::string format(const char* fmt, Args... args) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, fmt, args...);
-  return buffer;
-}
-
 }  // namespace
 
 std::string formatTableHeader() {
-  std::string line = format("%10s", "");
+  std::string line = formatText("%10s", "");
   for (size_t i = 0; i < std::size(kPercentiles); ++i) {
     // The seed's "%14s%10s" would glue "examples/s" (10 wide) to "sec/epoch";
     // one column of "sec/epoch" moves left so the block stays 24 wide.
-    line += format("%13s %10s", "sec/epoch", "examples/s");
+    line += formatText("%13s %10s", "sec/epoch", "examples/s");
   }
   return line + "\n";
 }
@@ -33,12 +26,12 @@ std::string formatTableHeader() {
 std::string formatTableRow(const std::string& prefix, double examplesPerEpoch,
                            std::vector<double> seconds) {
   std::sort(seconds.begin(), seconds.end());
-  std::string line = format("%8s:", prefix.c_str());
+  std::string line = formatText("%8s:", prefix.c_str());
   for (double p : kPercentiles) {
     double v = report::percentileLinear(seconds, p);
     // Python's "%6d" % float truncates toward zero, as the cast does.
-    line += format("  p%02d:  %1.3fs  %6d/s", static_cast<int>(p), v,
-                   static_cast<int>(examplesPerEpoch / v));
+    line += formatText("  p%02d:  %1.3fs  %6d/s", static_cast<int>(p), v,
+                       static_cast<int>(examplesPerEpoch / v));
   }
   return line + "\n";
 }

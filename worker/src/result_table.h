@@ -8,10 +8,19 @@
 // second; we say what it is.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 namespace distbench::worker {
+
+// printf into a std::string, for one table cell or row (up to 255 chars).
+template <typename... Args>
+std::string formatText(const char* fmt, Args... args) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, fmt, args...);
+  return buffer;
+}
 
 struct TrainerResult {
   std::string name;             // "Trainer0"

@@ -1,9 +1,8 @@
 #include "run_control.h"
 
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
-
 #include <algorithm>
 #include <cstring>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include "peer_error.h"
 #include "rendezvous.h"
@@ -91,8 +90,8 @@ auto RunControl::storeCall(const char* what, F&& call) -> decltype(call()) {
   } catch (const PeerError&) {
     throw;
   } catch (const std::exception& e) {
-    throw PeerError(std::string(what) + ": lost the store hosted by the master (rank 0): " +
-                    firstLine(e.what()));
+    throw PeerError(std::string(what) +
+                    ": lost the store hosted by the master (rank 0): " + firstLine(e.what()));
   }
 }
 
@@ -154,9 +153,9 @@ void RunControl::watchHeartbeats(const std::vector<bool>& done) {
       lastBeat_[t] = now;
     } else if (now - lastBeat_[t] > peerTimeout_) {
       const int rank = api::trainerRank(id_.topology(), t);
-      abort("master: no heartbeat from " + describeRank(id_.numParameterServers, id_.numTrainers,
-                                                        rank) +
-            " for " + std::to_string(peerTimeout_.count() / 1000) +
+      abort("master: no heartbeat from " +
+            describeRank(id_.numParameterServers, id_.numTrainers, rank) + " for " +
+            std::to_string(peerTimeout_.count() / 1000) +
             " s (spec.runtime.peerTimeoutSeconds): it died or hangs");
     }
   }

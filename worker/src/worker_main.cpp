@@ -10,16 +10,16 @@
 #include <iostream>
 #include <string>
 
+#include "collectives_benchmark.h"
+#include "ddp_benchmark.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
+#include "distbench/report/report_json.h"
 #include "host_info.h"
 #include "master.h"
 #include "metrics.h"
 #include "parameter_server.h"
 #include "rendezvous.h"
-#include "collectives_benchmark.h"
-#include "ddp_benchmark.h"
-#include "distbench/report/report_json.h"
 #include "report_builder.h"
 #include "result_table.h"
 #include "trainer.h"
@@ -140,16 +140,19 @@ void checkRuntimeSupported(const api::DistBenchmark& b) {
                      api::toString(runtime.backend) +
                      " is not supported by HybridDDPRPC in this worker; use cpu with gloo");
   }
-  throw UsageError("spec.runtime.backend: " + std::string(api::toString(runtime.backend)) +
-                   " on " + api::toString(runtime.device) + ": this worker build (LibTorch " +
+  throw UsageError("spec.runtime.backend: " + std::string(api::toString(runtime.backend)) + " on " +
+                   api::toString(runtime.device) + ": this worker build (LibTorch " +
                    TORCH_VERSION + ") has only the CPU Gloo backend");
 }
 
 GroupsWanted groupsFor(api::BenchmarkKind kind) {
   switch (kind) {
-    case api::BenchmarkKind::HybridDDPRPC: return {true, true};
-    case api::BenchmarkKind::DDP: return {false, false};  // one group per sweep row
-    case api::BenchmarkKind::Collectives: return {false, true};
+    case api::BenchmarkKind::HybridDDPRPC:
+      return {true, true};
+    case api::BenchmarkKind::DDP:
+      return {false, false};  // one group per sweep row
+    case api::BenchmarkKind::Collectives:
+      return {false, true};
   }
   return {};
 }

@@ -37,8 +37,8 @@ std::string scrape(const std::string& output) {
 
 TEST(CollectivesBenchmark, EveryOpDtypeAndSizeIsTabledReportedAndScraped) {
   LocalCluster cluster(smallCollectives(), {}, /*metricsLingerSeconds=*/30);
-  ASSERT_TRUE(cluster.waitForOutput(0, "Benchmark: sendrecv int64 on 3 ranks",
-                                    std::chrono::seconds(120)))
+  ASSERT_TRUE(
+      cluster.waitForOutput(0, "Benchmark: sendrecv int64 on 3 ranks", std::chrono::seconds(120)))
       << cluster.allOutput();
   ASSERT_TRUE(cluster.waitForOutput(0, "report written", std::chrono::seconds(30)));
   const std::string& master = cluster.output(0);

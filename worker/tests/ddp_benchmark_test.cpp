@@ -2,7 +2,6 @@
 // the seed's table and a report with a series per row, a dead rank ends the
 // run, and the sweep's gradients really are averaged (replicas agree).
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <csignal>
@@ -85,8 +84,7 @@ TEST(DdpBenchmark, KilledRankEndsTheSweepNamingIt) {
   b.spec.benchmark.ddp.iterations = 80;  // rows of several seconds: killed mid-row
   b.spec.runtime.peerTimeoutSeconds = 3;
   LocalCluster cluster(b);
-  ASSERT_TRUE(cluster.waitForOutput(0, "no ddp", std::chrono::seconds(120)))
-      << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(0, "no ddp", std::chrono::seconds(120))) << cluster.allOutput();
   // trainer2 sits idle until the 3-rank row while trainer0 trains 1M/1R
   // alone: nothing but the master's heartbeat watch can notice.
   cluster.kill(3, SIGKILL);

@@ -38,8 +38,8 @@ enum class EmbeddingMode { Sum, Mean, Max };
 enum class ParameterServerMode { Async, Sync };
 
 struct HybridDDPRPCSpec {
-  int64_t numEmbeddings = 300;   // rows per EmbeddingBag shard
-  int64_t embeddingDim = 64;     // columns per shard; dense input = P * dim
+  int64_t numEmbeddings = 300;  // rows per EmbeddingBag shard
+  int64_t embeddingDim = 64;    // columns per shard; dense input = P * dim
   EmbeddingMode embeddingMode = EmbeddingMode::Sum;
   // Dense stack after the concatenated lookups: widths, with "ReLU" where an
   // activation goes. The last entry is the class count (targets 0..N-1).
@@ -47,9 +47,9 @@ struct HybridDDPRPCSpec {
   int epochs = 100;
   int warmupEpochs = 5;
   int batchesPerEpoch = 10;
-  int minBagIndices = 20;        // indices per batch: uniform in [min, max]
+  int minBagIndices = 20;  // indices per batch: uniform in [min, max]
   int maxBagIndices = 50;
-  int maxOffsetStep = 10;        // offsets advance by 1..maxOffsetStep
+  int maxOffsetStep = 10;  // offsets advance by 1..maxOffsetStep
   double learningRate = 0.05;
   ParameterServerMode parameterServerMode = ParameterServerMode::Async;
 };
@@ -91,11 +91,10 @@ enum class DType { Float32, Float64, Float16, BFloat16, Int32, Int64 };
 // Collective benchmarks (seed 003), nccl-tests style: a size sweep per op
 // and dtype, every result checked on its first iteration.
 struct CollectivesSpec {
-  std::vector<CollectiveOp> ops = {CollectiveOp::AllReduce,     CollectiveOp::AllGather,
-                                   CollectiveOp::Broadcast,     CollectiveOp::Reduce,
-                                   CollectiveOp::Scatter,       CollectiveOp::Gather,
-                                   CollectiveOp::ReduceScatter, CollectiveOp::AllToAll,
-                                   CollectiveOp::SendRecv};
+  std::vector<CollectiveOp> ops = {
+      CollectiveOp::AllReduce,     CollectiveOp::AllGather, CollectiveOp::Broadcast,
+      CollectiveOp::Reduce,        CollectiveOp::Scatter,   CollectiveOp::Gather,
+      CollectiveOp::ReduceScatter, CollectiveOp::AllToAll,  CollectiveOp::SendRecv};
   std::vector<DType> dtypes = {DType::Float32};
   int64_t minBytes = 1024;
   int64_t maxBytes = 64LL << 20;
@@ -107,7 +106,7 @@ struct CollectivesSpec {
 struct BenchmarkSpec {
   BenchmarkKind kind = BenchmarkKind::HybridDDPRPC;
   int64_t seed = 0;
-  double bucketCapMB = 25.0;     // DDP gradient bucket cap; first bucket <= 1 MiB
+  double bucketCapMB = 25.0;  // DDP gradient bucket cap; first bucket <= 1 MiB
   // Only the section of `kind` may be given; the others keep their defaults.
   HybridDDPRPCSpec hybridDDPRPC;
   DDPSpec ddp;

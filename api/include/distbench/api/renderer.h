@@ -19,10 +19,10 @@ struct EnvVar {
 };
 
 struct RankProcess {
-  std::string name;        // <benchmark>-master-0, <benchmark>-ps-<i>, <benchmark>-trainer-<i>
-  std::string rankLabel;   // master, ps0.., trainer0..: how logs and errors name it
+  std::string name;       // <benchmark>-master-0, <benchmark>-ps-<i>, <benchmark>-trainer-<i>
+  std::string rankLabel;  // master, ps0.., trainer0..: how logs and errors name it
   Role role;
-  int rank;                // global rank: 0 master, 1..P ps, P+1..P+T trainers
+  int rank;  // global rank: 0 master, 1..P ps, P+1..P+T trainers
   int roleIndex;
   std::vector<EnvVar> env;
   std::vector<std::string> command;  // argv, command[0] is the worker binary

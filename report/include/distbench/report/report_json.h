@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "distbench/report/report.h"
 
@@ -12,6 +13,10 @@ std::string toJson(const Report& report);
 // numbers") for anything malformed, and for a schemaVersion it cannot read.
 // `source` names the document in messages (a path, or "<string>").
 Report parseReport(const std::string& json, const std::string& source = "<string>");
+
+// The summary of `samples` as a series carries it (count, p50..p99, min,
+// max, mean, stdev), as JSON text: for kind-specific results.
+std::string summaryToJson(const std::vector<double>& samples);
 
 // Throw ReportError naming the path when it cannot be read or written.
 Report loadReportFile(const std::string& path);

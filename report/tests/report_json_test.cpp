@@ -1,7 +1,5 @@
 #include "distbench/report/report_json.h"
 
-// cpprest's U() macro would clash with GoogleTest's templates.
-#define _TURN_OFF_PLATFORM_STRING
 #include <cpprest/json.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>

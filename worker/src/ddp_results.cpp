@@ -1,5 +1,3 @@
-// cpprest's U() macro would break LibTorch headers included after it.
-#define _TURN_OFF_PLATFORM_STRING
 #include "ddp_results.h"
 
 #include <cpprest/json.h>

@@ -21,6 +21,7 @@
 #include "parameter_server.h"
 #include "rendezvous.h"
 #include "report_builder.h"
+#include "result_summary.h"
 #include "result_table.h"
 #include "trainer.h"
 #include "worker_identity.h"
@@ -124,6 +125,8 @@ void printNow(const std::string& text) {
 }
 
 void writeReportIfAsked(const Flags& flags, const report::Report& r) {
+  const std::string summary = writeTerminationMessage(r);
+  if (!summary.empty()) std::cerr << "master: result summary written to " << summary << "\n";
   if (flags.report.empty()) return;
   report::writeReportFile(flags.report, r);
   std::cerr << "master: report written to " << flags.report << "\n";

@@ -1,10 +1,12 @@
 // The Collectives kind as real worker processes: every op's table, a report
 // with a series per op, dtype and size, and per-size metrics.
-#define _TURN_OFF_PLATFORM_STRING
 #include <cpprest/http_client.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
@@ -36,7 +38,12 @@ std::string scrape(const std::string& output) {
 }
 
 TEST(CollectivesBenchmark, EveryOpDtypeAndSizeIsTabledReportedAndScraped) {
+  // Where Kubernetes would read the master's termination message.
+  const std::string summary = ::testing::TempDir() + "/coll-termination-log";
+  std::remove(summary.c_str());
+  setenv("DISTBENCH_TERMINATION_LOG", summary.c_str(), 1);
   LocalCluster cluster(smallCollectives(), {}, /*metricsLingerSeconds=*/30);
+  unsetenv("DISTBENCH_TERMINATION_LOG");
   ASSERT_TRUE(
       cluster.waitForOutput(0, "Benchmark: sendrecv int64 on 3 ranks", std::chrono::seconds(120)))
       << cluster.allOutput();
@@ -61,6 +68,12 @@ TEST(CollectivesBenchmark, EveryOpDtypeAndSizeIsTabledReportedAndScraped) {
   EXPECT_EQ(r.series[0].group, "allreduce float32");
   EXPECT_EQ(r.series[0].row, "1024");
   EXPECT_NE(r.resultsJson.find("\"busbwFactor\""), std::string::npos);
+
+  std::ifstream in(summary);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("\"headline\":\"allreduce float32 65536\""), std::string::npos)
+      << text.str();
 
   // trainer0 (rank 1) recorded every measured op of every case.
   const std::string metrics = scrape(cluster.output(1));

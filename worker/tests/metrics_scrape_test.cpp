@@ -1,7 +1,5 @@
 // Every rank serves /metrics; after the run the samples stay up for the
 // linger, so a scraper that comes late still sees the final counts.
-// cpprest's U() macro would clash with GoogleTest's templates.
-#define _TURN_OFF_PLATFORM_STRING
 #include <cpprest/http_client.h>
 #include <gtest/gtest.h>
 

@@ -1,0 +1,840 @@
+// Keeps crds/distbench.io_distbenchmarks.yaml and the api library in agreement.
+// The API server validates a DistBenchmark with the CRD's schema; `distbench run`
+// and the operator with the library. A document must mean the same to both, so
+// every check here takes its cases from the schema and asks the library about
+// them: a field, default, enum value, bound or type that one side changes and
+// the other does not fails a test.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace distbench::api {
+namespace {
+
+using ::testing::AssertionFailure;
+using ::testing::AssertionResult;
+using ::testing::AssertionSuccess;
+
+constexpr const char* kStringTag = "tag:yaml.org,2002:str";
+
+// --- The CRD -------------------------------------------------------------------
+
+const YAML::Node& crd() {
+  static const YAML::Node node = YAML::LoadFile(DISTBENCH_CRD);
+  return node;
+}
+
+const YAML::Node servedVersion() { return crd()["spec"]["versions"][0]; }
+const YAML::Node rootSchema() { return servedVersion()["schema"]["openAPIV3Schema"]; }
+
+std::vector<std::string> splitPath(const std::string& path) {
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  for (std::size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', start)) {
+    keys.push_back(path.substr(start, dot - start));
+    start = dot + 1;
+  }
+  keys.push_back(path.substr(start));
+  return keys;
+}
+
+// The schema of the property at dotted `path` ("spec.topology.trainers"); undefined if absent.
+// Recursive rather than a loop: assigning to a yaml-cpp Node rebinds the node it referred to.
+YAML::Node schemaAt(const YAML::Node& schema, const std::vector<std::string>& keys,
+                    std::size_t i = 0) {
+  if (i == keys.size() || !schema) return schema;
+  const YAML::Node properties = schema["properties"];
+  if (!properties) return YAML::Node(YAML::NodeType::Undefined);
+  return schemaAt(properties[keys[i]], keys, i + 1);
+}
+const YAML::Node schemaAt(const std::string& path) {
+  return schemaAt(rootSchema(), splitPath(path));
+}
+
+// Leaf schemas by dotted path; an object with properties is not a leaf, an array is.
+void schemaLeaves(const YAML::Node& schema, const std::string& path,
+                  std::map<std::string, YAML::Node>& out) {
+  const YAML::Node properties = schema["properties"];
+  if (!properties) {
+    out[path] = schema;
+    return;
+  }
+  for (const auto& property : properties) {
+    schemaLeaves(property.second, path + "." + property.first.Scalar(), out);
+  }
+}
+
+const std::map<std::string, YAML::Node>& specSchemaLeaves() {
+  static const std::map<std::string, YAML::Node> leaves = [] {
+    std::map<std::string, YAML::Node> out;
+    schemaLeaves(schemaAt("spec"), "spec", out);
+    return out;
+  }();
+  return leaves;
+}
+
+// --- The library ---------------------------------------------------------------
+
+const std::vector<BenchmarkKind> kKinds = {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP,
+                                           BenchmarkKind::Collectives};
+
+// A resource of `kind` with every other field left to the library, as toYaml
+// writes it: all defaults, for the kind's own section only. (The presets
+// "default" and "ddp" are these; "collectives" changes maxBytes.)
+const YAML::Node& defaultDocument(BenchmarkKind kind) {
+  static const std::map<BenchmarkKind, YAML::Node> documents = [] {
+    std::map<BenchmarkKind, YAML::Node> out;
+    for (BenchmarkKind k : kKinds) {
+      const std::string spec = std::string("spec:\n  benchmark:\n    kind: ") + toString(k) + "\n";
+      out[k] = YAML::Load(toYaml(parseDistBenchmark(test::document(spec))));
+    }
+    return out;
+  }();
+  return documents.at(kind);
+}
+
+// The section only `kind` writes: "hybridDDPRPC", "ddp" or "collectives".
+std::string sectionOf(BenchmarkKind kind) {
+  for (const auto& entry : defaultDocument(kind)["spec"]["benchmark"]) {
+    if (entry.second.IsMap()) return entry.first.Scalar();
+  }
+  ADD_FAILURE() << "no section for kind " << toString(kind);
+  return "";
+}
+
+// What the library writes at each leaf under spec, per kind that writes it.
+using LibraryLeaves = std::map<std::string, std::map<BenchmarkKind, YAML::Node>>;
+
+void libraryLeaves(const YAML::Node& node, const std::string& path, BenchmarkKind kind,
+                   LibraryLeaves& out) {
+  if (!node.IsMap() || node.size() == 0) {
+    out[path][kind] = node;
+    return;
+  }
+  for (const auto& entry : node) {
+    libraryLeaves(entry.second, path + "." + entry.first.Scalar(), kind, out);
+  }
+}
+
+const LibraryLeaves& specLibraryLeaves() {
+  static const LibraryLeaves leaves = [] {
+    LibraryLeaves out;
+    for (BenchmarkKind kind : kKinds) {
+      libraryLeaves(defaultDocument(kind)["spec"], "spec", kind, out);
+    }
+    return out;
+  }();
+  return leaves;
+}
+
+std::vector<BenchmarkKind> kindsWriting(const std::string& path) {
+  std::vector<BenchmarkKind> kinds;
+  auto leaf = specLibraryLeaves().find(path);
+  if (leaf != specLibraryLeaves().end()) {
+    for (const auto& entry : leaf->second) kinds.push_back(entry.first);
+  }
+  return kinds;
+}
+
+// --- Documents -----------------------------------------------------------------
+
+YAML::Node plain(const std::string& yaml) { return YAML::Load(yaml); }
+
+// A string the parser must read as a string, even "1" or "true".
+YAML::Node quoted(const std::string& text) {
+  YAML::Node node(text);
+  node.SetTag(kStringTag);
+  return node;
+}
+
+// yaml-cpp loads "3" as the scalar 3 tagged "!" and writes it back as plain 3, an
+// integer; an explicit !!str tag survives the round trip.
+void keepStrings(YAML::Node node) {
+  if (node.IsScalar() && node.Tag() == "!") {
+    node.SetTag(kStringTag);
+  } else if (node.IsSequence()) {
+    for (YAML::Node item : node) keepStrings(item);
+  } else if (node.IsMap()) {
+    for (const auto& entry : node) keepStrings(entry.second);
+  }
+}
+
+std::string dump(const YAML::Node& node) {
+  YAML::Node copy = YAML::Clone(node);
+  keepStrings(copy);
+  YAML::Emitter out;
+  out << copy;
+  return out.c_str();
+}
+
+YAML::Node valueAt(const YAML::Node& node, const std::vector<std::string>& keys,
+                   std::size_t i = 0) {
+  if (i == keys.size() || !node || !node.IsMap()) return node;
+  return valueAt(node[keys[i]], keys, i + 1);
+}
+YAML::Node valueAt(const YAML::Node& doc, const std::string& path) {
+  return valueAt(doc, splitPath(path));
+}
+
+void setAt(YAML::Node node, const std::vector<std::string>& keys, const YAML::Node& value,
+           std::size_t i = 0) {
+  if (i + 1 == keys.size()) {
+    node[keys[i]] = value;
+  } else {
+    setAt(node[keys[i]], keys, value, i + 1);
+  }
+}
+void setAt(YAML::Node doc, const std::string& path, const YAML::Node& value) {
+  setAt(doc, splitPath(path), value);
+}
+
+bool intAt(const YAML::Node& doc, const std::string& path, int64_t& out) {
+  const YAML::Node node = valueAt(doc, path);
+  if (!node || !node.IsScalar()) return false;
+  const std::string& text = node.Scalar();
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool scalarIs(const YAML::Node& doc, const std::string& path, const std::string& text) {
+  const YAML::Node node = valueAt(doc, path);
+  return node && node.IsScalar() && node.Scalar() == text;
+}
+
+// Rules between two fields name the edited field too (nccl needs cuda,
+// maxBagIndices ≥ minBagIndices). A value the schema allows must be accepted
+// once the other field agrees, so set that one as a user would; never to a
+// value the other field may not hold on its own (all four minimums are 1), or a
+// value the schema refuses would pass as an error about the other field.
+void satisfyCrossFieldRules(YAML::Node doc, const std::string& edited) {
+  const std::string backend = "spec.runtime.backend";
+  const std::string device = "spec.runtime.device";
+  bool bfloat16 = false;
+  if (const YAML::Node dtypes = valueAt(doc, "spec.benchmark.collectives.dtypes");
+      dtypes && dtypes.IsSequence()) {
+    for (const YAML::Node& dtype : dtypes) {
+      bfloat16 |= dtype.IsScalar() && dtype.Scalar() == "bfloat16";
+    }
+  }
+  if (scalarIs(doc, backend, "nccl") || scalarIs(doc, device, "cuda") || bfloat16) {
+    if (edited != backend) setAt(doc, backend, plain("nccl"));
+    if (edited != device) setAt(doc, device, plain("cuda"));
+  }
+  for (const std::string prefix : {"spec.benchmark.hybridDDPRPC.", "spec.benchmark.collectives."}) {
+    const bool bags = prefix == "spec.benchmark.hybridDDPRPC.";
+    const std::string low = prefix + (bags ? "minBagIndices" : "minBytes");
+    const std::string high = prefix + (bags ? "maxBagIndices" : "maxBytes");
+    int64_t lowValue = 0;
+    int64_t highValue = 0;
+    if (intAt(doc, low, lowValue) && intAt(doc, high, highValue) && highValue < lowValue) {
+      if (edited == high && highValue >= 1) {
+        setAt(doc, low, valueAt(doc, high));
+      } else if (edited != high) {
+        setAt(doc, high, valueAt(doc, low));
+      }
+    }
+  }
+}
+
+std::vector<FieldError> errorsOf(const YAML::Node& doc) {
+  try {
+    parseDistBenchmark(dump(doc));
+  } catch (const SpecError& e) {
+    return e.errors();
+  }
+  return {};
+}
+
+// The errors of kind's default document with `value` at `path`. `kind` decides
+// which section and how many parameter servers a document may have, so a
+// document that changes it drops both and takes the new kind's defaults.
+std::vector<FieldError> errorsWith(BenchmarkKind kind, const std::string& path,
+                                   const YAML::Node& value) {
+  YAML::Node doc = YAML::Clone(defaultDocument(kind));
+  if (path == "spec.benchmark.kind") {
+    doc["spec"]["benchmark"].remove(sectionOf(kind));
+    doc["spec"]["topology"].remove("parameterServers");
+  }
+  setAt(doc, path, value);
+  satisfyCrossFieldRules(doc, path);
+  return errorsOf(doc);
+}
+
+bool names(const std::vector<FieldError>& errors, const std::string& path) {
+  for (const FieldError& e : errors) {
+    if (e.field == path || e.field.rfind(path + "[", 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string lines(const std::vector<FieldError>& errors) {
+  std::string out;
+  for (const FieldError& e : errors) out += "\n    " + e.str();
+  return out.empty() ? " (none)" : out;
+}
+
+// Accepted: some kind that has the field reports no error about it. Rules
+// involving the kind (parameterServers 0 only without HybridDDPRPC) are the
+// operator's, so the schema allows what any kind allows.
+AssertionResult accepted(const std::string& path, const YAML::Node& value) {
+  std::string why;
+  for (BenchmarkKind kind : kindsWriting(path)) {
+    const std::vector<FieldError> errors = errorsWith(kind, path, value);
+    if (!names(errors, path)) return AssertionSuccess();
+    why += std::string("\n  kind ") + toString(kind) + ":" + lines(errors);
+  }
+  return AssertionFailure() << path << ": " << dump(value) << " is rejected by every kind" << why;
+}
+
+// Rejected: every kind that has the field reports an error about it.
+AssertionResult rejected(const std::string& path, const YAML::Node& value) {
+  const std::vector<BenchmarkKind> kinds = kindsWriting(path);
+  if (kinds.empty()) return AssertionFailure() << path << " is not a library field";
+  for (BenchmarkKind kind : kinds) {
+    const std::vector<FieldError> errors = errorsWith(kind, path, value);
+    if (!names(errors, path)) {
+      return AssertionFailure() << path << ": " << dump(value) << " is accepted by kind "
+                                << toString(kind) << "; errors:" << lines(errors);
+    }
+  }
+  return AssertionSuccess();
+}
+
+// --- Values --------------------------------------------------------------------
+
+std::string formatDouble(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
+bool parseInt(const std::string& text, int64_t& out) {
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+bool parseDouble(const std::string& text, double& out) {
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+// The text of `keyword` in `schema`, empty when absent.
+std::string keywordOf(const YAML::Node& schema, const char* keyword) {
+  return schema[keyword] ? schema[keyword].Scalar() : std::string();
+}
+
+std::string typeOf(const YAML::Node& schema) { return keywordOf(schema, "type"); }
+
+// Scalars compared as the schema types them: 25 equals 25.0, 1e-04 equals 0.0001.
+bool sameScalar(const YAML::Node& a, const YAML::Node& b, const std::string& type) {
+  if (!a.IsScalar() || !b.IsScalar()) return false;
+  if (type == "integer") {
+    int64_t x = 0;
+    int64_t y = 0;
+    return parseInt(a.Scalar(), x) && parseInt(b.Scalar(), y) && x == y;
+  }
+  if (type == "number") {
+    double x = 0;
+    double y = 0;
+    return parseDouble(a.Scalar(), x) && parseDouble(b.Scalar(), y) && x == y;
+  }
+  return a.Scalar() == b.Scalar();
+}
+
+bool sameValue(const YAML::Node& schemaValue, const YAML::Node& libraryValue,
+               const YAML::Node& schema) {
+  if (schemaValue.IsSequence()) {
+    if (!libraryValue.IsSequence() || libraryValue.size() != schemaValue.size()) return false;
+    for (std::size_t i = 0; i < schemaValue.size(); ++i) {
+      if (!sameScalar(schemaValue[i], libraryValue[i], typeOf(schema["items"]))) return false;
+    }
+    return true;
+  }
+  return sameScalar(schemaValue, libraryValue, typeOf(schema));
+}
+
+// What a YAML 1.1 reader (the API server's, kubectl's) takes for a string. A
+// bare True in an enum would reach the API server as a boolean.
+bool readsAsString(const YAML::Node& node) {
+  if (!node.IsScalar()) return false;
+  if (node.Tag() == "!") return true;
+  static const std::regex notString(
+      "(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
+      "|null|Null|NULL|~|[-+]?[0-9][0-9_]*(\\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\\.[0-9]+"
+      "|0x[0-9a-fA-F]+|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN))?");
+  return !std::regex_match(node.Scalar(), notString);
+}
+
+// --- Tests ---------------------------------------------------------------------
+
+TEST(CrdSchemaTest, NamesGroupVersionAndScope) {
+  const YAML::Node spec = crd()["spec"];
+  EXPECT_EQ(crd()["apiVersion"].Scalar(), "apiextensions.k8s.io/v1");
+  EXPECT_EQ(crd()["kind"].Scalar(), "CustomResourceDefinition");
+  EXPECT_EQ(crd()["metadata"]["name"].Scalar(), "distbenchmarks.distbench.io");
+  EXPECT_EQ(spec["group"].Scalar(), "distbench.io");
+  EXPECT_EQ(spec["scope"].Scalar(), "Namespaced");
+  EXPECT_EQ(spec["names"]["kind"].Scalar(), kKind);
+  EXPECT_EQ(spec["names"]["listKind"].Scalar(), std::string(kKind) + "List");
+  EXPECT_EQ(spec["names"]["plural"].Scalar(), "distbenchmarks");
+  EXPECT_EQ(spec["names"]["singular"].Scalar(), "distbenchmark");
+  EXPECT_EQ(spec["names"]["shortNames"].as<std::vector<std::string>>(),
+            std::vector<std::string>{"dbench"});
+  EXPECT_EQ(spec["names"]["categories"].as<std::vector<std::string>>(),
+            std::vector<std::string>{"distbench"});
+  ASSERT_EQ(spec["versions"].size(), 1u);
+  const YAML::Node version = servedVersion();
+  EXPECT_EQ(spec["group"].Scalar() + "/" + version["name"].Scalar(), kApiVersion);
+  EXPECT_TRUE(version["served"].as<bool>());
+  EXPECT_TRUE(version["storage"].as<bool>());
+  // The operator writes status through its own endpoint, so users cannot.
+  ASSERT_TRUE(version["subresources"]["status"]);
+  EXPECT_TRUE(version["subresources"]["status"].IsMap());
+}
+
+TEST(CrdSchemaTest, PrinterColumnsPointAtFieldsOfTheirType) {
+  struct Column {
+    std::string name, type, jsonPath;
+  };
+  const std::vector<Column> expected = {{"Phase", "string", ".status.phase"},
+                                        {"Trainers", "integer", ".spec.topology.trainers"},
+                                        {"PS", "integer", ".spec.topology.parameterServers"},
+                                        {"p50", "string", ".status.results.p50"},
+                                        {"Age", "date", ".metadata.creationTimestamp"}};
+  const YAML::Node columns = servedVersion()["additionalPrinterColumns"];
+  ASSERT_EQ(columns.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE(expected[i].name);
+    EXPECT_EQ(columns[i]["name"].Scalar(), expected[i].name);
+    EXPECT_EQ(columns[i]["type"].Scalar(), expected[i].type);
+    EXPECT_EQ(columns[i]["jsonPath"].Scalar(), expected[i].jsonPath);
+    // A column whose field was renamed prints nothing and no error anywhere.
+    if (expected[i].type == "date") continue;  // metadata is Kubernetes'
+    const YAML::Node field = schemaAt(expected[i].jsonPath.substr(1));
+    ASSERT_TRUE(field) << expected[i].jsonPath << " is not in the schema";
+    EXPECT_EQ(typeOf(field), expected[i].type);
+  }
+}
+
+TEST(CrdSchemaTest, StatusHasWhatTheOperatorWrites) {
+  const YAML::Node phase = schemaAt("status.phase");
+  ASSERT_TRUE(phase);
+  EXPECT_EQ(phase["enum"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"Pending", "Running", "Succeeded", "Failed"}));
+  const YAML::Node conditions = schemaAt("status.conditions");
+  ASSERT_TRUE(conditions);
+  EXPECT_EQ(typeOf(conditions), "array");
+  EXPECT_EQ(conditions["x-kubernetes-list-type"].Scalar(), "map");
+  const YAML::Node condition = conditions["items"];
+  EXPECT_EQ(condition["required"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"type", "status"}));
+  EXPECT_EQ(condition["properties"]["status"]["enum"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"True", "False", "Unknown"}));
+  EXPECT_EQ(condition["properties"]["lastTransitionTime"]["format"].Scalar(), "date-time");
+  EXPECT_EQ(typeOf(condition["properties"]["observedGeneration"]), "integer");
+  for (const char* role : {"master", "parameterServers", "trainers"}) {
+    for (const char* count : {"active", "ready", "succeeded", "failed"}) {
+      const std::string path = std::string("status.") + role + "." + count;
+      EXPECT_EQ(typeOf(schemaAt(path)), "integer") << path;
+    }
+  }
+  for (const char* time : {"status.startTime", "status.completionTime"}) {
+    EXPECT_EQ(schemaAt(time)["format"].Scalar(), "date-time") << time;
+  }
+  EXPECT_EQ(typeOf(schemaAt("status.restartCount")), "integer");
+  EXPECT_EQ(typeOf(schemaAt("status.observedGeneration")), "integer");
+  EXPECT_EQ(typeOf(schemaAt("status.message")), "string");
+  // Each kind summarizes its own rows: kept as written, not pruned.
+  EXPECT_TRUE(schemaAt("status.results")["x-kubernetes-preserve-unknown-fields"].as<bool>());
+  EXPECT_TRUE(schemaAt("status.results.summary"));
+}
+
+// What an apiextensions.k8s.io/v1 server of 1.20 takes: a structural schema
+// (a type everywhere), no CEL and no keyword it would drop. A misspelt
+// "minimun" would be decoded away, leaving the field unbounded.
+void checkStructural(const YAML::Node& schema, const std::string& path) {
+  // clang-format off
+  static const std::set<std::string> allowed = {
+      "type", "format", "description", "properties", "items", "enum", "default", "required",
+      "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+      "minItems", "maxItems", "pattern", "x-kubernetes-int-or-string",
+      "x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type",
+      "x-kubernetes-list-map-keys"};
+  // clang-format on
+  SCOPED_TRACE(path);
+  ASSERT_TRUE(schema.IsMap());
+  for (const auto& entry : schema) {
+    EXPECT_TRUE(allowed.count(entry.first.Scalar())) << "keyword " << entry.first.Scalar();
+  }
+  const bool intOrString = schema["x-kubernetes-int-or-string"].IsDefined();
+  const bool preserve = schema["x-kubernetes-preserve-unknown-fields"].IsDefined();
+  EXPECT_TRUE(schema["type"] || intOrString || preserve) << "no type";
+  // Unknown fields under spec are pruned, never kept: the library would refuse them.
+  if (preserve) EXPECT_THAT(path, ::testing::StartsWith("status.results"));
+  const std::string type = typeOf(schema);
+  for (const char* keyword : {"minimum", "maximum", "default"}) {
+    if (schema[keyword] && (type == "integer" || type == "number")) {
+      double value = 0;
+      EXPECT_EQ(schema[keyword].Tag(), "?") << keyword << " is quoted";
+      EXPECT_TRUE(parseDouble(schema[keyword].Scalar(), value)) << keyword;
+    }
+  }
+  if (type == "string") {
+    if (schema["default"]) EXPECT_TRUE(readsAsString(schema["default"])) << "default";
+    for (const YAML::Node& value : schema["enum"]) {
+      EXPECT_TRUE(readsAsString(value)) << "enum value " << value.Scalar();
+    }
+  }
+  if (type == "array") {
+    ASSERT_TRUE(schema["items"]) << "array without items";
+    checkStructural(schema["items"], path + "[]");
+  }
+  for (const auto& property : schema["properties"]) {
+    checkStructural(property.second,
+                    path.empty() ? property.first.Scalar() : path + "." + property.first.Scalar());
+  }
+}
+
+TEST(CrdSchemaTest, SchemaIsStructuralForAKubernetes120Server) {
+  checkStructural(rootSchema(), "");
+}
+
+TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
+  std::set<std::string> inSchema;
+  for (const auto& entry : specSchemaLeaves()) inSchema.insert(entry.first);
+  std::set<std::string> inLibrary;
+  for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
+  // 49 fields in all (crd_reference_test), less apiVersion, kind and 4 of metadata.
+  EXPECT_EQ(inLibrary.size(), 43u);
+  EXPECT_EQ(inSchema, inLibrary);
+}
+
+TEST(CrdSchemaTest, DefaultsAreTheLibraryDefaults) {
+  // The library's choices with nothing given, the kind included.
+  const YAML::Node untouched = YAML::Load(toYaml(parseDistBenchmark(test::kHeader)));
+  std::set<std::string> withoutDefault;
+  for (const auto& [path, schema] : specSchemaLeaves()) {
+    SCOPED_TRACE(path);
+    if (!schema["default"]) {
+      withoutDefault.insert(path);
+      continue;
+    }
+    if (const YAML::Node written = valueAt(untouched, path)) {
+      EXPECT_TRUE(sameValue(schema["default"], written, schema))
+          << "schema default " << dump(schema["default"]) << ", library " << dump(written);
+    }
+    // Each kind's own defaults; its documents name the kind, so that one is not a default.
+    if (path == "spec.benchmark.kind") continue;
+    for (BenchmarkKind kind : kindsWriting(path)) {
+      const YAML::Node written = specLibraryLeaves().at(path).at(kind);
+      EXPECT_TRUE(sameValue(schema["default"], written, schema))
+          << "schema default " << dump(schema["default"]) << ", library (kind " << toString(kind)
+          << ") " << dump(written);
+    }
+  }
+  // Its default depends on the kind, which a schema default cannot follow.
+  EXPECT_EQ(withoutDefault, std::set<std::string>{"spec.topology.parameterServers"});
+  const auto& parameterServers = specLibraryLeaves().at("spec.topology.parameterServers");
+  EXPECT_EQ(parameterServers.at(BenchmarkKind::HybridDDPRPC).Scalar(), "8");
+  EXPECT_EQ(parameterServers.at(BenchmarkKind::DDP).Scalar(), "0");
+  EXPECT_EQ(parameterServers.at(BenchmarkKind::Collectives).Scalar(), "0");
+}
+
+// The API server's defaulting (structuraldefaulting.Default in 1.20): a missing
+// or null property with a default gets a copy of it, then every property
+// present is visited, the new ones included.
+void applySchemaDefaults(YAML::Node object, const YAML::Node& schema) {
+  if (!object.IsMap()) return;
+  const YAML::Node view = object;  // lookups through a const Node add no keys
+  for (const auto& property : schema["properties"]) {
+    const std::string& key = property.first.Scalar();
+    const YAML::Node defaultValue = property.second["default"];
+    if (defaultValue && (!view[key] || view[key].IsNull())) {
+      object[key] = YAML::Clone(defaultValue);
+    }
+    if (view[key]) applySchemaDefaults(object[key], property.second);
+  }
+}
+
+TEST(CrdSchemaTest, WhatTheApiServerDefaultsMeansTheSameToTheLibrary) {
+  for (BenchmarkKind kind : kKinds) {
+    SCOPED_TRACE(toString(kind));
+    YAML::Node written = plain(
+        test::document(std::string("spec:\n  benchmark:\n    kind: ") + toString(kind) + "\n"));
+    YAML::Node withSection = YAML::Clone(written);
+    withSection["spec"]["benchmark"][sectionOf(kind)] = YAML::Node(YAML::NodeType::Map);
+    for (const YAML::Node& doc : {written, withSection}) {
+      YAML::Node stored = YAML::Clone(doc);
+      applySchemaDefaults(stored, rootSchema());
+      ASSERT_TRUE(errorsOf(stored).empty()) << dump(stored) << lines(errorsOf(stored));
+      EXPECT_EQ(parseDistBenchmark(dump(stored)), parseDistBenchmark(dump(doc))) << dump(stored);
+    }
+  }
+  YAML::Node empty = plain(test::kHeader);
+  applySchemaDefaults(empty, rootSchema());
+  YAML::Node expected = plain(test::kHeader);
+  EXPECT_EQ(parseDistBenchmark(dump(empty)), parseDistBenchmark(dump(expected))) << dump(empty);
+}
+
+TEST(CrdSchemaTest, OnlyObjectsEveryKindHasAreDefaulted) {
+  // A defaulted section would put, say, hybridDDPRPC into a DDP resource,
+  // which the library refuses.
+  for (const char* path : {"spec", "spec.topology", "spec.benchmark", "spec.runtime"}) {
+    const YAML::Node defaultValue = schemaAt(path)["default"];
+    EXPECT_TRUE(defaultValue && defaultValue.IsMap() && defaultValue.size() == 0) << path;
+  }
+  for (BenchmarkKind kind : kKinds) {
+    const std::string path = "spec.benchmark." + sectionOf(kind);
+    ASSERT_TRUE(schemaAt(path)) << path;
+    EXPECT_FALSE(schemaAt(path)["default"]) << path;
+  }
+}
+
+TEST(CrdSchemaTest, TypesAreTheLibraryTypes) {
+  for (const auto& [path, schema] : specSchemaLeaves()) {
+    SCOPED_TRACE(path);
+    const std::string type = typeOf(schema);
+    std::vector<YAML::Node> wrong;
+    if (type == "integer") {
+      wrong = {plain("1.5"), quoted("1"), plain("true"), plain("[1]"), plain("{a: 1}")};
+      const YAML::Node beyondInt32 = plain("2147483648");
+      if (keywordOf(schema, "format") == "int64") {
+        EXPECT_TRUE(accepted(path, beyondInt32));
+      } else {
+        EXPECT_EQ(keywordOf(schema, "format"), "int32");
+        EXPECT_TRUE(rejected(path, beyondInt32));
+      }
+    } else if (type == "number") {
+      wrong = {quoted("1"), plain("true"), plain("[1]"), plain("{a: 1}")};
+      EXPECT_EQ(keywordOf(schema, "format"), "double");
+      // Both read an integer as a number: the smallest one the bounds allow.
+      double minimum = schema["minimum"] ? schema["minimum"].as<double>() : 0;
+      const bool exclusive = schema["exclusiveMinimum"] && schema["exclusiveMinimum"].as<bool>();
+      EXPECT_TRUE(accepted(path, plain(std::to_string(static_cast<int64_t>(
+                                     exclusive ? std::floor(minimum) + 1 : std::ceil(minimum))))));
+    } else if (type == "string") {
+      wrong = {plain("3"), plain("true"), plain("[x]"), plain("{a: b}")};
+    } else if (type == "array") {
+      wrong = {plain("x"), plain("{a: b}")};
+      const YAML::Node items = schema["items"];
+      if (typeOf(items) == "string") {
+        wrong.push_back(plain("[3]"));
+      } else if (items["x-kubernetes-int-or-string"].as<bool>()) {
+        for (const char* item : {"[1.5]", "[true]", "[[8]]", "[{a: 8}]"}) {
+          wrong.push_back(plain(item));
+        }
+        YAML::Node asString(YAML::NodeType::Sequence);
+        asString.push_back(quoted("8"));
+        EXPECT_TRUE(accepted(path, asString));
+        EXPECT_TRUE(accepted(path, plain("[8]")));
+      } else {
+        ADD_FAILURE() << "items of an unexpected type";
+      }
+    } else {
+      ADD_FAILURE() << "unexpected type \"" << type << "\"";
+    }
+    for (const YAML::Node& value : wrong) EXPECT_TRUE(rejected(path, value));
+  }
+}
+
+// The values the library's error lists: "must be one of a, b" or "...; known: a, b".
+std::set<std::string> listedValues(const std::string& message) {
+  std::set<std::string> values;
+  std::size_t at = std::string::npos;
+  for (const std::string marker : {"must be one of ", "known: "}) {
+    const std::size_t found = message.find(marker);
+    if (found != std::string::npos) at = found + marker.size();
+  }
+  if (at == std::string::npos) return values;
+  for (std::size_t comma = message.find(", ", at); at != std::string::npos;
+       comma = message.find(", ", at)) {
+    values.insert(message.substr(at, comma == std::string::npos ? comma : comma - at));
+    at = comma == std::string::npos ? comma : comma + 2;
+  }
+  return values;
+}
+
+TEST(CrdSchemaTest, EnumsAreTheValuesTheLibraryAccepts) {
+  int enums = 0;
+  for (const auto& [path, schema] : specSchemaLeaves()) {
+    const bool list = typeOf(schema) == "array";
+    const YAML::Node values = list ? schema["items"]["enum"] : schema["enum"];
+    if (!values) continue;
+    SCOPED_TRACE(path);
+    ++enums;
+    std::set<std::string> inSchema;
+    for (const YAML::Node& value : values) {
+      inSchema.insert(value.Scalar());
+      YAML::Node single = list ? YAML::Node(YAML::NodeType::Sequence) : value;
+      if (list) single.push_back(value);
+      EXPECT_TRUE(accepted(path, single));
+    }
+    // Enum values are case-sensitive on both sides.
+    std::string other = values[0].Scalar();
+    other[0] = std::islower(other[0]) ? std::toupper(other[0]) : std::tolower(other[0]);
+    ASSERT_FALSE(inSchema.count(other));
+    YAML::Node bad = list ? YAML::Node(YAML::NodeType::Sequence) : plain(other);
+    if (list) bad.push_back(other);
+    EXPECT_TRUE(rejected(path, bad));
+    // And the library accepts no value the schema lacks: its error lists them all.
+    for (BenchmarkKind kind : kindsWriting(path)) {
+      bool listed = false;
+      for (const FieldError& e : errorsWith(kind, path, bad)) {
+        if (e.field != path && e.field != path + "[0]") continue;
+        EXPECT_EQ(listedValues(e.message), inSchema) << e.str();
+        listed = true;
+      }
+      EXPECT_TRUE(listed) << "no error lists the values";
+    }
+  }
+  // kind, embeddingMode, parameterServerMode, models, ops, dtypes, backend, device.
+  EXPECT_EQ(enums, 8);
+}
+
+struct Bound {
+  const char* keyword;
+  const char* exclusive;
+  bool upper;
+};
+
+TEST(CrdSchemaTest, BoundsAreTheLibraryBounds) {
+  int bounds = 0;
+  for (const auto& [path, schema] : specSchemaLeaves()) {
+    SCOPED_TRACE(path);
+    const std::string type = typeOf(schema);
+    if (type != "integer" && type != "number") continue;
+    const bool int64 = keywordOf(schema, "format") == "int64";
+    for (const Bound& b : {Bound{"minimum", "exclusiveMinimum", false},
+                           Bound{"maximum", "exclusiveMaximum", true}}) {
+      const YAML::Node limit = schema[b.keyword];
+      if (!limit) {
+        EXPECT_FALSE(schema[b.exclusive]) << b.exclusive << " without " << b.keyword;
+        // No bound in the schema: the library must take the extreme value too.
+        std::string extreme;
+        if (type == "number") {
+          extreme = formatDouble(b.upper ? std::numeric_limits<double>::max()
+                                         : std::numeric_limits<double>::lowest());
+        } else if (int64) {
+          extreme = std::to_string(b.upper ? std::numeric_limits<int64_t>::max()
+                                           : std::numeric_limits<int64_t>::min());
+        } else {
+          extreme = std::to_string(b.upper ? std::numeric_limits<int32_t>::max()
+                                           : std::numeric_limits<int32_t>::min());
+        }
+        EXPECT_TRUE(accepted(path, plain(extreme)));
+        continue;
+      }
+      ++bounds;
+      const bool exclusive = schema[b.exclusive] && schema[b.exclusive].as<bool>();
+      std::string at;
+      std::string inside;
+      std::string outside;
+      if (type == "integer") {
+        EXPECT_FALSE(exclusive) << "integer bounds are written inclusive";
+        const int64_t value = limit.as<int64_t>();
+        at = std::to_string(value);
+        inside = at;
+        outside = std::to_string(b.upper ? value + 1 : value - 1);
+      } else {
+        // The neighbouring doubles, 5e-324 next to 0: exactly one side of the bound.
+        const double value = limit.as<double>();
+        const double toward = b.upper ? -std::numeric_limits<double>::infinity()
+                                      : std::numeric_limits<double>::infinity();
+        at = formatDouble(value);
+        inside = formatDouble(std::nextafter(value, toward));
+        outside = formatDouble(std::nextafter(value, -toward));
+      }
+      if (exclusive) {
+        EXPECT_TRUE(rejected(path, plain(at)));
+      } else {
+        EXPECT_TRUE(accepted(path, plain(at)));
+      }
+      EXPECT_TRUE(accepted(path, plain(inside)));
+      EXPECT_TRUE(rejected(path, plain(outside)));
+    }
+  }
+  EXPECT_GE(bounds, 30);  // the walk reached the numeric fields
+}
+
+TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
+  for (const auto& [path, schema] : specSchemaLeaves()) {
+    SCOPED_TRACE(path);
+    const std::string type = typeOf(schema);
+    if (type == "string" && !schema["enum"]) {
+      const std::size_t minLength = schema["minLength"] ? schema["minLength"].as<std::size_t>() : 0;
+      if (minLength > 0) EXPECT_TRUE(rejected(path, quoted(std::string(minLength - 1, 'x'))));
+      EXPECT_TRUE(accepted(path, quoted(std::string(minLength, 'x'))));
+    }
+    if (type != "array") continue;
+    const YAML::Node defaults = schema["default"];
+    const std::size_t minItems = schema["minItems"] ? schema["minItems"].as<std::size_t>() : 0;
+    ASSERT_TRUE(defaults && defaults.size() >= std::max<std::size_t>(minItems, 1))
+        << "the default has too few entries to build lists from";
+    auto firstOf = [&](std::size_t n) {
+      YAML::Node list(YAML::NodeType::Sequence);
+      for (std::size_t i = 0; i < n; ++i) list.push_back(YAML::Clone(defaults[i]));
+      return list;
+    };
+    if (minItems > 0) EXPECT_TRUE(rejected(path, firstOf(minItems - 1)));
+    EXPECT_TRUE(accepted(path, firstOf(minItems)));
+    // A set refuses repeats; any other list takes them.
+    YAML::Node repeated = firstOf(1);
+    repeated.push_back(YAML::Clone(defaults[0]));
+    if (schema["x-kubernetes-list-type"] && schema["x-kubernetes-list-type"].Scalar() == "set") {
+      EXPECT_TRUE(rejected(path, repeated));
+    } else {
+      EXPECT_TRUE(accepted(path, repeated));
+    }
+  }
+}
+
+// denseLayers entries are integers or strings, so their rules are a minimum
+// for the one and a pattern for the other. Go's regexp and ECMAScript agree on
+// this pattern's syntax.
+TEST(CrdSchemaTest, DenseLayerEntriesFollowTheLibrary) {
+  const std::string path = "spec.benchmark.hybridDDPRPC.denseLayers";
+  const YAML::Node items = schemaAt(path)["items"];
+  ASSERT_TRUE(items["pattern"]);
+  ASSERT_TRUE(items["minimum"]);
+  const std::regex pattern(items["pattern"].Scalar());
+  // The last entry must be a class count, so each sample goes first, before 8.
+  auto list = [](const YAML::Node& entry) {
+    YAML::Node layers(YAML::NodeType::Sequence);
+    layers.push_back(entry);
+    layers.push_back(8);
+    return layers;
+  };
+  for (const std::string text : {"ReLU", "relu", "RELU", "8", "08", "1", "0", "00", "-1", "+4",
+                                 "1.5", "8x", " 8", "", "x"}) {
+    SCOPED_TRACE("\"" + text + "\"");
+    if (std::regex_search(text, pattern)) {
+      EXPECT_TRUE(accepted(path, list(quoted(text))));
+    } else {
+      EXPECT_TRUE(rejected(path, list(quoted(text))));
+    }
+  }
+  for (int64_t width : {-1, 0, 1, 2, 1000}) {
+    SCOPED_TRACE(width);
+    if (width >= items["minimum"].as<int64_t>()) {
+      EXPECT_TRUE(accepted(path, list(plain(std::to_string(width)))));
+    } else {
+      EXPECT_TRUE(rejected(path, list(plain(std::to_string(width)))));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace distbench::api

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test: installs the Debian packages if
-# needed, configures (RelWithDebInfo), builds with ccache, runs ctest.
+# needed, builds kube-apiserver for the operator tests if it is not cached
+# (scripts/install-kube-apiserver.sh: minutes once, then under a second),
+# configures (RelWithDebInfo), builds with ccache, runs ctest.
 #   DISTBENCH_BUILD_DIR  build directory (default: build, in the repository)
 #   DISTBENCH_JOBS       parallel compile and test jobs (default: 2)
 #   CCACHE_DIR           compiler cache (default: ~/.cache/ccache)
+#   DISTBENCH_KUBE_CACHE kube-apiserver sources and binaries
+#                        (default: ~/.cache/distbench/kube)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,6 +17,7 @@ jobs=${DISTBENCH_JOBS:-2}
 source "$root/scripts/ccache-env.sh"
 
 scripts/install-deps.sh
+scripts/install-kube-apiserver.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

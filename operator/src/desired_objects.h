@@ -1,0 +1,43 @@
+// What a DistBenchmark becomes in the cluster, as the JSON the API server
+// takes: a ConfigMap with the worker config, a headless Service that gives
+// every pod a DNS name, a ClusterIP Service in front of the master (its IP
+// is MASTER_ADDR, so no rank waits for DNS records that may not exist yet),
+// and a pod per rank. Built from the shared renderer, so pods get exactly
+// the environment local runs get. Everything carries the distbench.io labels
+// and a controller ownerReference to the resource.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <string>
+#include <vector>
+
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::op {
+
+inline constexpr const char* kLabelBenchmark = "distbench.io/benchmark";
+inline constexpr const char* kLabelRole = "distbench.io/role";
+inline constexpr const char* kLabelRank = "distbench.io/rank";
+inline constexpr const char* kLabelGang = "distbench.io/gang";  // restart generation
+inline constexpr const char* kConfigFile = "config.yaml";
+inline constexpr const char* kConfigDir = "/etc/distbench";
+
+struct Owner {
+  std::string name;
+  std::string uid;
+};
+
+std::string configMapName(const api::DistBenchmark& b);
+std::string headlessServiceName(const api::DistBenchmark& b);
+std::string masterServiceName(const api::DistBenchmark& b);
+
+web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner);
+web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
+web::json::value desiredMasterService(const api::DistBenchmark& b, const Owner& owner);
+// `masterAddr`: the master Service's ClusterIP. `gang`: how many times the
+// gang has been restarted, so a new gang's pods never mix with the old.
+std::vector<web::json::value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
+                                          const std::string& masterAddr, int gang);
+
+}  // namespace distbench::op

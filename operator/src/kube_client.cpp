@@ -1,0 +1,215 @@
+#include "kube_client.h"
+
+#include <cpprest/containerstream.h>
+#include <cpprest/http_client.h>
+
+#include <boost/asio/ssl.hpp>
+#include <cctype>
+#include <fstream>
+#include <mutex>
+
+namespace distbench::op {
+namespace {
+
+using web::http::http_request;
+using web::http::http_response;
+using web::http::method;
+using web::http::client::http_client;
+using web::http::client::http_client_config;
+using web::json::value;
+
+std::string trimNewline(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+http_client_config clientConfig(const KubeConfig& c, std::chrono::seconds timeout) {
+  http_client_config config;
+  config.set_timeout(timeout);
+  config.set_validate_certificates(true);
+  const std::string ca = c.caPem, cert = c.clientCertPem, key = c.clientKeyPem;
+  config.set_ssl_context_callback([ca, cert, key](boost::asio::ssl::context& ctx) {
+    if (!ca.empty()) ctx.add_certificate_authority(boost::asio::buffer(ca.data(), ca.size()));
+    if (!cert.empty()) {
+      ctx.use_certificate_chain(boost::asio::buffer(cert.data(), cert.size()));
+      ctx.use_private_key(boost::asio::buffer(key.data(), key.size()),
+                          boost::asio::ssl::context::pem);
+    }
+  });
+  return config;
+}
+
+// The API answers errors with a Status object; anything else (a proxy's
+// HTML, an empty body) still gets its code and text into the message.
+KubeApiError apiError(int code, const std::string& body, const std::string& what) {
+  try {
+    const value status = value::parse(body);
+    if (status.is_object() && status.has_field("message")) {
+      const std::string reason =
+          status.has_field("reason") ? status.at("reason").as_string() : std::string();
+      return KubeApiError(code, reason,
+                          what + ": " + std::to_string(code) +
+                              (reason.empty() ? "" : " " + reason) + ": " +
+                              status.at("message").as_string());
+    }
+  } catch (const std::exception&) {
+  }
+  return KubeApiError(code, "", what + ": HTTP " + std::to_string(code) + ": " + body.substr(0, 200));
+}
+
+}  // namespace
+
+struct KubeClient::Http {
+  Http(const KubeConfig& c, std::chrono::seconds timeout) : client(c.server, clientConfig(c, timeout)) {}
+  http_client client;
+  std::mutex tokenMutex;
+};
+
+KubeClient::KubeClient(KubeConfig config, std::chrono::seconds requestTimeout)
+    : config_(std::move(config)),
+      http_(std::make_unique<Http>(config_, requestTimeout)),
+      requestTimeout_(requestTimeout) {}
+
+KubeClient::~KubeClient() = default;
+
+value KubeClient::request(const std::string& verb, const std::string& path, const value* body,
+                          const std::string& contentType) {
+  const std::string what = verb + " " + path;
+  for (int attempt = 0;; ++attempt) {
+    http_request req{method(verb)};
+    req.set_request_uri(path);
+    req.headers().add("Accept", "application/json");
+    std::string token;
+    {
+      std::lock_guard<std::mutex> lock(http_->tokenMutex);
+      token = config_.token;
+    }
+    if (!token.empty()) req.headers().add("Authorization", "Bearer " + token);
+    if (body != nullptr) req.set_body(body->serialize(), contentType);
+    http_response response;
+    std::string text;
+    try {
+      response = http_->client.request(req).get();
+      text = response.extract_string(true).get();
+    } catch (const std::exception& e) {
+      throw KubeApiError(0, "", what + ": " + e.what());
+    }
+    const int code = response.status_code();
+    // Service-account tokens rotate in place: re-read once, then give up.
+    if (code == 401 && attempt == 0 && !config_.tokenFile.empty()) {
+      std::ifstream in(config_.tokenFile);
+      std::string fresh;
+      if (in && std::getline(in, fresh)) {
+        std::lock_guard<std::mutex> lock(http_->tokenMutex);
+        config_.token = trimNewline(fresh);
+      }
+      continue;
+    }
+    if (code < 200 || code >= 300) throw apiError(code, text, what);
+    if (text.empty()) return value::object();
+    try {
+      return value::parse(text);
+    } catch (const std::exception& e) {
+      throw KubeApiError(code, "", what + ": response is not JSON: " + e.what());
+    }
+  }
+}
+
+value KubeClient::get(const std::string& path) { return request("GET", path, nullptr, ""); }
+
+value KubeClient::create(const std::string& path, const value& body) {
+  return request("POST", path, &body, "application/json");
+}
+
+value KubeClient::replace(const std::string& path, const value& body) {
+  return request("PUT", path, &body, "application/json");
+}
+
+value KubeClient::mergePatch(const std::string& path, const value& patch) {
+  return request("PATCH", path, &patch, "application/merge-patch+json");
+}
+
+void KubeClient::remove(const std::string& path) {
+  value options = value::object();
+  options["propagationPolicy"] = value::string("Background");
+  try {
+    request("DELETE", path, &options, "application/json");
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+  }
+}
+
+void KubeClient::watch(const std::string& path, const std::string& resourceVersion,
+                       int timeoutSeconds, const std::function<bool(const WatchEvent&)>& onEvent,
+                       pplx::cancellation_token cancel) {
+  const std::string query = std::string(path.find('?') == std::string::npos ? "?" : "&") +
+                            "watch=1&allowWatchBookmarks=true&timeoutSeconds=" +
+                            std::to_string(timeoutSeconds) +
+                            (resourceVersion.empty() ? "" : "&resourceVersion=" + resourceVersion);
+  const std::string what = "WATCH " + path;
+  // Its own client: the stream may stay open far longer than a request.
+  http_client streaming(config_.server,
+                        clientConfig(config_, std::chrono::seconds(timeoutSeconds + 30)));
+  http_request req{method("GET")};
+  req.set_request_uri(path + query);
+  req.headers().add("Accept", "application/json");
+  {
+    std::lock_guard<std::mutex> lock(http_->tokenMutex);
+    if (!config_.token.empty()) req.headers().add("Authorization", "Bearer " + config_.token);
+  }
+  http_response response;
+  try {
+    // Returns when the headers arrive; the body streams after.
+    response = streaming.request(req, cancel).get();
+  } catch (const std::exception& e) {
+    throw KubeApiError(0, "", what + ": " + e.what());
+  }
+  if (response.status_code() != 200) {
+    throw apiError(response.status_code(), response.extract_string(true).get(), what);
+  }
+  auto body = response.body();
+  try {
+    while (!cancel.is_canceled()) {
+      Concurrency::streams::container_buffer<std::string> line;
+      const size_t n = body.read_line(line).get();
+      if (n == 0 && body.is_eof()) return;  // the server ended the watch
+      const std::string& text = line.collection();
+      if (text.empty()) continue;
+      const value event = value::parse(text);
+      if (!onEvent({event.at("type").as_string(), event.at("object")})) return;
+    }
+  } catch (const pplx::task_canceled&) {
+    return;
+  } catch (const std::exception& e) {
+    if (cancel.is_canceled()) return;
+    throw KubeApiError(0, "", what + ": stream broke: " + e.what());
+  }
+}
+
+std::string corePath(const std::string& ns, const std::string& plural, const std::string& name) {
+  return "/api/v1/" + (ns.empty() ? "" : "namespaces/" + ns + "/") + plural +
+         (name.empty() ? "" : "/" + name);
+}
+
+std::string groupPath(const std::string& group, const std::string& version, const std::string& ns,
+                      const std::string& plural, const std::string& name) {
+  return "/apis/" + group + "/" + version + "/" + (ns.empty() ? "" : "namespaces/" + ns + "/") +
+         plural + (name.empty() ? "" : "/" + name);
+}
+
+std::string queryEscape(const std::string& v) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : v) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace distbench::op

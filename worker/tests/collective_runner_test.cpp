@@ -167,20 +167,5 @@ TEST(CollectiveRunner, GlooReduceScatterSupportIsAsDeclared) {
             ProcessGroup::kHasReduceScatter);
 }
 
-// By hand: the timing in the report. DISTBENCH_COLLECTIVE_BYTES overrides
-// the 64 MiB.
-TEST(CollectiveRunner, DISABLED_AllreduceFloat32Timing) {
-  api::CollectivesSpec spec;
-  spec.ops = {CollectiveOp::AllReduce};
-  const char* bytes = std::getenv("DISTBENCH_COLLECTIVE_BYTES");
-  spec.minBytes = spec.maxBytes = bytes ? std::atoll(bytes) : 64LL << 20;
-  const auto plan = planCollectives(spec, 2);
-  std::vector<std::vector<std::vector<double>>> perRank(2);
-  runRanks(2, "timing", [&](int rank, ProcessGroup& group) {
-    perRank[rank] = runCollectives(plan, spec, group, nullptr);
-  });
-  std::cout << formatCollectivesTable(combineRanks(plan, perRank, 2, implementationOf), 2);
-}
-
 }  // namespace
 }  // namespace distbench::worker

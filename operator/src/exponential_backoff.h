@@ -1,0 +1,38 @@
+// Per-key retry delays that double with each consecutive failure, as
+// client-go's ItemExponentialFailureRateLimiter: a key that keeps failing is
+// retried less and less often, while other keys are unaffected.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <unordered_map>
+
+namespace distbench::op {
+
+class ExponentialBackoff {
+ public:
+  using Duration = std::chrono::nanoseconds;
+
+  // client-go's defaults: 5 ms, 10 ms, 20 ms, ... up to 1000 s.
+  static constexpr Duration kDefaultBase = std::chrono::milliseconds(5);
+  static constexpr Duration kDefaultMax = std::chrono::seconds(1000);
+
+  // Throws std::invalid_argument unless 0 < base <= max.
+  explicit ExponentialBackoff(Duration base = kDefaultBase, Duration max = kDefaultMax);
+
+  // The delay before the next retry of `key`: base * 2^failures, capped at
+  // max. Counts one more failure.
+  Duration next(const std::string& key);
+  // Success: the key's next failure starts again from base.
+  void forget(const std::string& key);
+  int failures(const std::string& key) const;
+
+ private:
+  Duration base_;
+  Duration max_;
+  // Only keys that are failing: forget() erases, so the map stays as small as
+  // the set of keys currently in trouble.
+  std::unordered_map<std::string, int> failures_;
+};
+
+}  // namespace distbench::op

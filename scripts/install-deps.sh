@@ -35,19 +35,13 @@ if ((${#missing[@]} == 0)); then
   exit 0
 fi
 
-if [[ $(id -u) -eq 0 ]]; then
-  as_root=()
-elif command -v sudo >/dev/null; then
-  # Without a terminal (CI) sudo must not wait for a password nobody types.
-  if [[ -t 0 ]]; then as_root=(sudo); else as_root=(sudo -n); fi
-else
+source "$(dirname "${BASH_SOURCE[0]}")/apt-as-root.sh"
+if [[ ${as_root[0]:-} == false ]]; then
   echo "install-deps: not root and no sudo; as root, run: apt-get install ${missing[*]}" >&2
   exit 1
 fi
 
 echo "install-deps: installing ${missing[*]}"
-apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q
-         -o DPkg::Lock::Timeout=300)
 "${apt_get[@]}" update
 "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}"
 echo "install-deps: done"

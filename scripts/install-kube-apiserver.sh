@@ -36,15 +36,7 @@ if cached; then
   exit 0
 fi
 
-if [[ $(id -u) -eq 0 ]]; then
-  as_root=()
-elif command -v sudo >/dev/null; then
-  if [[ -t 0 ]]; then as_root=(sudo); else as_root=(sudo -n); fi
-else
-  as_root=(false)  # only fails when something actually needs root
-fi
-apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q
-         -o DPkg::Lock::Timeout=300)
+source "$(dirname "${BASH_SOURCE[0]}")/apt-as-root.sh"
 
 # 1. Packages: the Go toolchain and what Kubernetes' make rules call, etcd,
 #    the reflect2 sources, openssl (the test fixture makes its certificates

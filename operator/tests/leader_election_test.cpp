@@ -182,10 +182,19 @@ TEST_F(LeaderElectionTest, LeaderWhoseLeaseIsTakenStopsLeading) {
   // Someone else writes itself in as holder, for long enough that the test
   // sees the leader stay out.
   KubeClient client(config_);
-  value taken = lease("taken");
-  taken["spec"]["holderIdentity"] = value::string("intruder");
-  taken["spec"]["leaseDurationSeconds"] = value::number(30);
-  client.replace(leasePath("taken"), taken);
+  // The leader renews every retry period, so the intruder's write can lose a
+  // race with a renew (409): read again and retry, as any writer must.
+  for (int attempt = 0;; ++attempt) {
+    value taken = lease("taken");
+    taken["spec"]["holderIdentity"] = value::string("intruder");
+    taken["spec"]["leaseDurationSeconds"] = value::number(30);
+    try {
+      client.replace(leasePath("taken"), taken);
+      break;
+    } catch (const KubeApiError& e) {
+      if (!e.conflict() || attempt == 20) throw;
+    }
+  }
   const auto overwritten = steady_clock::now();
   ASSERT_TRUE(waitFor([&] { return a.stopped == 1; }, seconds(5)))
       << "the leader never noticed it lost the Lease";

@@ -78,30 +78,34 @@ value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner) {
   return cm;
 }
 
-value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner) {
+namespace {
+
+// A Service selecting this benchmark's pods, ready or not: ranks reach each
+// other during rendezvous, before any readiness could be known.
+value service(const std::string& name, const api::DistBenchmark& b, const Owner& owner,
+              value firstPort) {
   value s = value::object();
   s["apiVersion"] = str("v1");
   s["kind"] = str("Service");
-  s["metadata"] = metadata(headlessServiceName(b), b, owner);
-  s["spec"]["clusterIP"] = str("None");
-  // DNS records for pods that are not Ready yet: ranks look each other up
-  // during rendezvous, before any readiness could be known.
+  s["metadata"] = metadata(name, b, owner);
   s["spec"]["publishNotReadyAddresses"] = value::boolean(true);
   s["spec"]["selector"][kLabelBenchmark] = str(b.metadata.name);
-  s["spec"]["ports"] = value::array({port("metrics", b.spec.runtime.metricsPort)});
+  s["spec"]["ports"] = value::array({std::move(firstPort)});
+  return s;
+}
+
+}  // namespace
+
+value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner) {
+  value s = service(headlessServiceName(b), b, owner, port("metrics", b.spec.runtime.metricsPort));
+  s["spec"]["clusterIP"] = str("None");  // per-pod DNS records, no virtual IP
   return s;
 }
 
 value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
-  value s = value::object();
-  s["apiVersion"] = str("v1");
-  s["kind"] = str("Service");
-  s["metadata"] = metadata(masterServiceName(b), b, owner);
+  value s = service(masterServiceName(b), b, owner, port("store", b.spec.runtime.masterPort));
   s["spec"]["type"] = str("ClusterIP");
-  s["spec"]["publishNotReadyAddresses"] = value::boolean(true);
-  s["spec"]["selector"][kLabelBenchmark] = str(b.metadata.name);
   s["spec"]["selector"][kLabelRole] = str("master");
-  s["spec"]["ports"] = value::array({port("store", b.spec.runtime.masterPort)});
   return s;
 }
 

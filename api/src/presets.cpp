@@ -24,25 +24,24 @@ DistBenchmark tutorialPreset() {
   return b;
 }
 
-// The seed's DDP benchmark as it runs there: four ImageNet models, batch 32,
-// 224x224, one machine of 8 ranks. Meant for GPU clusters.
-DistBenchmark ddpPreset() {
+// A benchmark of a kind without parameter servers, on `trainers` ranks.
+DistBenchmark withoutParameterServers(const std::string& name, BenchmarkKind kind, int trainers) {
   DistBenchmark b;
-  b.metadata.name = "ddp";
-  b.spec.topology.trainers = 8;
+  b.metadata.name = name;
+  b.spec.topology.trainers = trainers;
   b.spec.topology.parameterServers = 0;
-  b.spec.benchmark.kind = BenchmarkKind::DDP;
+  b.spec.benchmark.kind = kind;
   return b;
 }
+
+// The seed's DDP benchmark as it runs there: four ImageNet models, batch 32,
+// 224x224, one machine of 8 ranks. Meant for GPU clusters.
+DistBenchmark ddpPreset() { return withoutParameterServers("ddp", BenchmarkKind::DDP, 8); }
 
 // A DDP sweep a laptop or CI box finishes in about a minute: ResNet-18 on
 // 64x64 images, two ranks.
 DistBenchmark ddpCpuPreset() {
-  DistBenchmark b;
-  b.metadata.name = "ddp-cpu";
-  b.spec.topology.trainers = 2;
-  b.spec.topology.parameterServers = 0;
-  b.spec.benchmark.kind = BenchmarkKind::DDP;
+  DistBenchmark b = withoutParameterServers("ddp-cpu", BenchmarkKind::DDP, 2);
   b.spec.benchmark.ddp.models = {"resnet18"};
   b.spec.benchmark.ddp.batchSize = 16;
   b.spec.benchmark.ddp.imageSize = 64;
@@ -53,11 +52,7 @@ DistBenchmark ddpCpuPreset() {
 
 // Every collective over two ranks, 1 KiB to 16 MiB.
 DistBenchmark collectivesPreset() {
-  DistBenchmark b;
-  b.metadata.name = "collectives";
-  b.spec.topology.trainers = 2;
-  b.spec.topology.parameterServers = 0;
-  b.spec.benchmark.kind = BenchmarkKind::Collectives;
+  DistBenchmark b = withoutParameterServers("collectives", BenchmarkKind::Collectives, 2);
   b.spec.benchmark.collectives.maxBytes = 16 << 20;
   return b;
 }

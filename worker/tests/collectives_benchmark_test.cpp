@@ -1,16 +1,15 @@
 // The Collectives kind as real worker processes: every op's table, a report
 // with a series per op, dtype and size, and per-size metrics.
-#include <cpprest/http_client.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
 #include "local_cluster.h"
+#include "metrics_scrape.h"
 
 namespace distbench::worker {
 namespace {
@@ -28,13 +27,6 @@ api::DistBenchmark smallCollectives() {
   b.spec.benchmark.collectives.warmupIterations = 1;
   b.spec.benchmark.collectives.iterations = 4;
   return b;
-}
-
-std::string scrape(const std::string& output) {
-  std::smatch m;
-  EXPECT_TRUE(std::regex_search(output, m, std::regex("metrics at http://0\\.0\\.0\\.0:(\\d+)")));
-  web::http::client::http_client client("http://127.0.0.1:" + std::string(m[1]));
-  return client.request(web::http::methods::GET, "/metrics").get().extract_string().get();
 }
 
 TEST(CollectivesBenchmark, EveryOpDtypeAndSizeIsTabledReportedAndScraped) {
@@ -76,7 +68,7 @@ TEST(CollectivesBenchmark, EveryOpDtypeAndSizeIsTabledReportedAndScraped) {
       << text.str();
 
   // trainer0 (rank 1) recorded every measured op of every case.
-  const std::string metrics = scrape(cluster.output(1));
+  const std::string metrics = testing::scrape(testing::metricsPort(cluster.output(1)));
   EXPECT_NE(metrics.find("distbench_collective_seconds_count{benchmark=\"coll-test\",rank=\"1\","
                          "role=\"trainer\",bytes=\"1024\",dtype=\"float32\",op=\"allreduce\"} 4"),
             std::string::npos)

@@ -2,11 +2,9 @@
 // the seed's table and a report with a series per row, a dead rank ends the
 // run, and the sweep's gradients really are averaged (replicas agree).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
 #include <csignal>
-#include <cstdio>
 
+#include "binary_runner.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
 #include "local_cluster.h"
@@ -66,16 +64,13 @@ TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {
   EXPECT_NE(r.resultsJson.find("\"parameters\":11689512"), std::string::npos);
 
   // The report is what `distbench diff` reads: a run against itself.
-  const std::string command = std::string(DISTBENCH_BINARY) + " diff " + cluster.reportPath() +
-                              " " + cluster.reportPath() + " --threshold 1 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string diff;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) diff.append(buffer, n);
-  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 0) << diff;
-  EXPECT_NE(diff.find("Benchmark: resnet18 with batch size 4"), std::string::npos) << diff;
-  EXPECT_NE(diff.find("1M/3R"), std::string::npos) << diff;
+  const cli::testing::BinaryResult diff = cli::testing::runCaptured(
+      std::string(DISTBENCH_BINARY) + " diff " + cluster.reportPath() + " " +
+          cluster.reportPath() + " --threshold 1",
+      cluster.reportPath() + ".diff.out", cluster.reportPath() + ".diff.err");
+  EXPECT_EQ(diff.exitCode, 0) << diff.out << diff.err;
+  EXPECT_NE(diff.out.find("Benchmark: resnet18 with batch size 4"), std::string::npos) << diff.out;
+  EXPECT_NE(diff.out.find("1M/3R"), std::string::npos) << diff.out;
 }
 
 TEST(DdpBenchmark, KilledRankEndsTheSweepNamingIt) {

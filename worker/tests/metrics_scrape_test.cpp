@@ -1,39 +1,19 @@
 // Every rank serves /metrics; after the run the samples stay up for the
 // linger, so a scraper that comes late still sees the final counts.
-#include <cpprest/http_client.h>
 #include <gtest/gtest.h>
-
-#include <regex>
 
 #include "distbench/api/presets.h"
 #include "local_cluster.h"
+#include "metrics_scrape.h"
 
 namespace distbench::worker {
 namespace {
 
 using std::chrono::seconds;
 
-std::string scrape(int port) {
-  web::http::client::http_client_config config;
-  config.set_timeout(seconds(5));
-  web::http::client::http_client client("http://127.0.0.1:" + std::to_string(port), config);
-  auto response = client.request(web::http::methods::GET, "/metrics").get();
-  EXPECT_EQ(response.status_code(), 200);
-  return response.extract_string().get();
-}
-
-int metricsPort(const std::string& output) {
-  std::smatch m;
-  EXPECT_TRUE(std::regex_search(output, m, std::regex("metrics at http://0\\.0\\.0\\.0:(\\d+)")))
-      << output;
-  return m.empty() ? 0 : std::stoi(m[1]);
-}
-
-double sampleValue(const std::string& text, const std::string& series) {
-  const auto at = text.find(series + " ");
-  if (at == std::string::npos) return -1;
-  return std::stod(text.substr(at + series.size() + 1));
-}
+using testing::metricsPort;
+using testing::sampleValue;
+using testing::scrape;
 
 TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
   api::DistBenchmark b = api::preset("tutorial");

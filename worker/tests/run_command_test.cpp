@@ -1,35 +1,22 @@
 // The user's path end to end: `distbench run FILE` with the real worker, as
 // the README's first command does with the default preset.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 
+#include "binary_runner.h"
 #include "temp_dir.h"
 
 namespace distbench::worker {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using cli::testing::BinaryResult;
+using cli::testing::slurp;
 
-struct Result {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-Result distbench(const std::string& args, const std::string& dir) {
-  const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const std::string command = std::string(DISTBENCH_BINARY) + " " + args + " >" + out + " 2>" + err;
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+BinaryResult distbench(const std::string& args, const std::string& dir) {
+  return cli::testing::runCaptured(std::string(DISTBENCH_BINARY) + " " + args, dir + "/stdout",
+                                   dir + "/stderr");
 }
 
 TEST(RunCommand, RunsAResourceFileAndWritesTheReport) {
@@ -44,7 +31,7 @@ spec:
     hybridDDPRPC: {epochs: 3, warmupEpochs: 1}
 )";
   const std::string report = dir.path() + "/report.json";
-  Result r = distbench("run " + spec + " --report " + report, dir.path());
+  BinaryResult r = distbench("run " + spec + " --report " + report, dir.path());
   ASSERT_EQ(r.exitCode, 0) << r.err;
   // The master's table is the only thing on stdout, unprefixed.
   EXPECT_NE(r.out.find("Trainer2:  p50:"), std::string::npos) << r.out;
@@ -67,7 +54,7 @@ metadata: {name: bad}
 spec:
   topology: {trainers: 0, parameterServers: 2}
 )";
-  Result r = distbench("run " + spec, dir.path());
+  BinaryResult r = distbench("run " + spec, dir.path());
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("spec.topology.trainers: must be ≥ 1"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("started"), std::string::npos) << r.err;

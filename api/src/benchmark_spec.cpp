@@ -47,8 +47,30 @@ bool operator==(const RuntimeSpec& a, const RuntimeSpec& b) {
                   b.peerTimeoutSeconds, b.metricsLingerSeconds, b.intraOpThreads, b.image);
 }
 
+bool operator==(const RunPolicy& a, const RunPolicy& b) {
+  return std::tie(a.backoffLimit, a.activeDeadlineSeconds, a.ttlSecondsAfterFinished,
+                  a.cleanPodPolicy) == std::tie(b.backoffLimit, b.activeDeadlineSeconds,
+                                                b.ttlSecondsAfterFinished, b.cleanPodPolicy);
+}
+
+bool operator==(const Toleration& a, const Toleration& b) {
+  return std::tie(a.key, a.operator_, a.value, a.effect, a.tolerationSeconds) ==
+         std::tie(b.key, b.operator_, b.value, b.effect, b.tolerationSeconds);
+}
+
+bool operator==(const PodTemplate& a, const PodTemplate& b) {
+  return std::tie(a.image, a.requests, a.limits, a.nodeSelector, a.tolerations) ==
+         std::tie(b.image, b.requests, b.limits, b.nodeSelector, b.tolerations);
+}
+
+bool operator==(const PodTemplates& a, const PodTemplates& b) {
+  return std::tie(a.master, a.parameterServer, a.trainer) ==
+         std::tie(b.master, b.parameterServer, b.trainer);
+}
+
 bool operator==(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) {
-  return a.topology == b.topology && a.benchmark == b.benchmark && a.runtime == b.runtime;
+  return a.topology == b.topology && a.benchmark == b.benchmark && a.runtime == b.runtime &&
+         a.runPolicy == b.runPolicy && a.podTemplates == b.podTemplates;
 }
 
 bool operator==(const DistBenchmark& a, const DistBenchmark& b) {
@@ -167,6 +189,18 @@ const char* toString(Device device) {
       return "cpu";
     case Device::CUDA:
       return "cuda";
+  }
+  return "?";
+}
+
+const char* toString(CleanPodPolicy policy) {
+  switch (policy) {
+    case CleanPodPolicy::Running:
+      return "Running";
+    case CleanPodPolicy::All:
+      return "All";
+    case CleanPodPolicy::None:
+      return "None";
   }
   return "?";
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,10 +131,58 @@ struct RuntimeSpec {
   std::string image = "distbench/worker:latest";
 };
 
+// Which pods the operator deletes once the benchmark has finished
+// (Kubeflow's cleanPodPolicy): Running (default) deletes those still running
+// or pending, so nothing lingers and finished pods keep their logs; All
+// deletes every pod; None leaves them.
+enum class CleanPodPolicy { Running, All, None };
+
+// spec.runPolicy: what the operator does when ranks fail or take too long.
+struct RunPolicy {
+  // Gang restarts allowed after a rank fails; the next failure is Failed
+  // (BackoffLimitExceeded). 0: the first failure is final.
+  int backoffLimit = 3;
+  // Seconds from the first pod's creation until the benchmark is Failed
+  // (DeadlineExceeded) and its pods deleted. Absent: no deadline.
+  std::optional<int64_t> activeDeadlineSeconds;
+  // Seconds after Succeeded or Failed before the resource itself is
+  // deleted (and its children with it). Absent: kept.
+  std::optional<int64_t> ttlSecondsAfterFinished;
+  CleanPodPolicy cleanPodPolicy = CleanPodPolicy::Running;
+};
+
+// A Toleration as in core/v1.
+struct Toleration {
+  std::string key;
+  std::string operator_ = "Equal";  // Equal | Exists
+  std::string value;
+  std::string effect;  // "", NoSchedule, PreferNoSchedule, NoExecute
+  std::optional<int64_t> tolerationSeconds;
+};
+
+// Where and how one role's pods run. Quantities are Kubernetes quantity
+// strings ("2", "500m", "4Gi", "1" for nvidia.com/gpu).
+struct PodTemplate {
+  std::string image;  // empty: spec.runtime.image
+  std::map<std::string, std::string> requests;  // resources.requests
+  std::map<std::string, std::string> limits;    // resources.limits
+  std::map<std::string, std::string> nodeSelector;
+  std::vector<Toleration> tolerations;
+};
+
+// spec.podTemplates: one per role.
+struct PodTemplates {
+  PodTemplate master;
+  PodTemplate parameterServer;
+  PodTemplate trainer;
+};
+
 struct DistBenchmarkSpec {
   TopologySpec topology;
   BenchmarkSpec benchmark;
   RuntimeSpec runtime;
+  RunPolicy runPolicy;
+  PodTemplates podTemplates;
 };
 
 struct DistBenchmark {
@@ -157,6 +206,10 @@ bool operator==(const DDPSpec&, const DDPSpec&);
 bool operator==(const CollectivesSpec&, const CollectivesSpec&);
 bool operator==(const BenchmarkSpec&, const BenchmarkSpec&);
 bool operator==(const RuntimeSpec&, const RuntimeSpec&);
+bool operator==(const RunPolicy&, const RunPolicy&);
+bool operator==(const Toleration&, const Toleration&);
+bool operator==(const PodTemplate&, const PodTemplate&);
+bool operator==(const PodTemplates&, const PodTemplates&);
 bool operator==(const DistBenchmarkSpec&, const DistBenchmarkSpec&);
 bool operator==(const DistBenchmark&, const DistBenchmark&);
 inline bool operator!=(const ObjectMeta& a, const ObjectMeta& b) { return !(a == b); }
@@ -178,5 +231,6 @@ const char* toString(DType);         // float32, float64, float16, bfloat16, int
 int dtypeSize(DType);
 const char* toString(Backend);
 const char* toString(Device);
+const char* toString(CleanPodPolicy);  // Running, All, None
 
 }  // namespace distbench::api

@@ -166,6 +166,7 @@ int run(const OperatorFlags& flags) {
   }
   const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds));
   if (!drained) log::warn("a reconcile was still running at the shutdown timeout", {});
+  recorder.flush(2s);
   // After the workers: the next leader must not overlap with our last reconcile.
   if (elector) elector->stop(true);
   http.stop();
@@ -194,7 +195,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   log::setFormat(flags.logFormat == "text" ? log::Format::Text : log::Format::Json);
-  log::setLevel(log::parseLevel(flags.logLevel));
+  log::setLevel(log::parseLevel(flags.logLevel).value_or(log::Level::Info));
   try {
     return run(flags);
   } catch (const std::exception& e) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
 
 #include "distbench/api/dense_layers.h"
@@ -20,6 +22,38 @@ bool isDns1123Label(const std::string& s) {
   if (s.empty() || s.size() > kMaxLabelLength) return false;
   if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return isLowerAlnum(c) || c == '-'; });
+}
+
+// A Kubernetes resource quantity, as the CRD's pattern spells it (kept in
+// agreement by crd_schema_test): a non-negative decimal number, then an
+// exponent (1e3), a binary suffix (Ki..Ei) or a decimal one (n, u, m, k, M,
+// G, T, P, E). Kubernetes also takes a sign; negative resources are refused
+// for pods anyway, so neither is allowed here. Hand-written, as isInteger in
+// spec_yaml.cpp, to stay off std::regex's recursion.
+bool isQuantity(const std::string& s) {
+  auto digitsFrom = [&s](std::size_t i) {
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i;
+  };
+  std::size_t i = digitsFrom(0);
+  std::size_t mantissaDigits = i;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t fraction = i + 1;
+    i = digitsFrom(fraction);
+    mantissaDigits += i - fraction;
+  }
+  if (mantissaDigits == 0) return false;
+  const std::string suffix = s.substr(i);
+  if (suffix.empty()) return true;
+  static const std::set<std::string> suffixes = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u",
+                                                 "m",  "k",  "M",  "G",  "T",  "P",  "E"};
+  if (suffixes.count(suffix)) return true;
+  // An exponent: [eE][+-]?[0-9]+
+  if (suffix[0] != 'e' && suffix[0] != 'E') return false;
+  std::size_t e = i + 1;
+  if (e < s.size() && (s[e] == '+' || s[e] == '-')) ++e;
+  const std::size_t end = digitsFrom(e);
+  return end > e && end == s.size();
 }
 
 class Checker {
@@ -186,6 +220,58 @@ void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast(cp + "iterations", k.iterations, 1);
 }
 
+void checkRunPolicy(const RunPolicy& rp, Checker& c) {
+  const std::string rpp = "spec.runPolicy.";
+  c.atLeast(rpp + "backoffLimit", rp.backoffLimit, 0);
+  if (rp.activeDeadlineSeconds) {
+    c.atLeast<int64_t>(rpp + "activeDeadlineSeconds", *rp.activeDeadlineSeconds, 1);
+  }
+  if (rp.ttlSecondsAfterFinished) {
+    c.atLeast<int64_t>(rpp + "ttlSecondsAfterFinished", *rp.ttlSecondsAfterFinished, 0);
+  }
+}
+
+void checkQuantities(const std::string& field, const std::map<std::string, std::string>& values,
+                     Checker& c) {
+  for (const auto& [name, quantity] : values) {
+    if (name.empty()) {
+      c.fail(field, "resource names must not be empty");
+    } else if (!isQuantity(quantity)) {
+      c.fail(field + "." + name,
+             "must be a quantity such as 2, 500m or 4Gi, got \"" + quantity + "\"");
+    }
+  }
+}
+
+// What core/v1 requires of a pod's toleration, so that pods built from it are
+// not refused by the API server.
+void checkToleration(const std::string& field, const Toleration& t, Checker& c) {
+  const std::string op = t.operator_;
+  if (op != "Equal" && op != "Exists") {
+    c.fail(field + ".operator", "must be one of Equal, Exists");
+  } else if (op == "Exists" && !t.value.empty()) {
+    c.fail(field + ".value", "must be empty when operator is Exists");
+  } else if (op == "Equal" && t.key.empty()) {
+    c.fail(field + ".operator", "must be Exists when key is empty (which tolerates every taint)");
+  }
+  if (!t.effect.empty() && t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" &&
+      t.effect != "NoExecute") {
+    c.fail(field + ".effect", "must be one of NoSchedule, PreferNoSchedule, NoExecute");
+  }
+  if (t.tolerationSeconds && t.effect != "NoExecute") {
+    c.fail(field + ".tolerationSeconds", "only allowed when effect is NoExecute");
+  }
+}
+
+void checkPodTemplate(const std::string& field, const PodTemplate& t, Checker& c) {
+  checkQuantities(field + ".resources.requests", t.requests, c);
+  checkQuantities(field + ".resources.limits", t.limits, c);
+  if (t.nodeSelector.count("")) c.fail(field + ".nodeSelector", "keys must not be empty");
+  for (std::size_t i = 0; i < t.tolerations.size(); ++i) {
+    checkToleration(field + ".tolerations[" + std::to_string(i) + "]", t.tolerations[i], c);
+  }
+}
+
 void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast("spec.topology.trainers", s.topology.trainers, 1);
   c.positive("spec.benchmark.bucketCapMB", s.benchmark.bucketCapMB);
@@ -227,6 +313,11 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
     c.fail("spec.runtime.device", "cuda needs spec.runtime.backend nccl");
   }
   if (r.image.empty()) c.fail("spec.runtime.image", "must not be empty");
+
+  checkRunPolicy(s.runPolicy, c);
+  checkPodTemplate("spec.podTemplates.master", s.podTemplates.master, c);
+  checkPodTemplate("spec.podTemplates.parameterServer", s.podTemplates.parameterServer, c);
+  checkPodTemplate("spec.podTemplates.trainer", s.podTemplates.trainer, c);
 }
 
 }  // namespace

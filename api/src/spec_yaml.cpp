@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -196,6 +197,32 @@ class Reader {
     out = node.Scalar();
   }
 
+  // An optional integer: set only when given (null leaves it unset).
+  void optionalInteger(const YAML::Node& node, const std::string& path,
+                       std::optional<int64_t>& out) {
+    int64_t value = 0;
+    const std::size_t errorsBefore = errors_.size();
+    integer(node, path, value);
+    if (errors_.size() == errorsBefore) out = value;
+  }
+
+  // A string enum kept as a string (Kubernetes' own fields: a toleration's
+  // operator and effect).
+  void stringEnumeration(const YAML::Node& node, const std::string& path, std::string& out,
+                         std::initializer_list<const char*> values) {
+    if (isString(node)) {
+      for (const char* v : values) {
+        if (node.Scalar() == v) {
+          out = v;
+          return;
+        }
+      }
+    }
+    std::string list;
+    for (const char* v : values) list += (list.empty() ? "" : ", ") + std::string(v);
+    fail(path, "must be one of " + list);
+  }
+
   template <typename E>
   void enumeration(const YAML::Node& node, const std::string& path, E& out,
                    std::initializer_list<E> values) {
@@ -257,8 +284,10 @@ class Reader {
     if (errors_.size() == errorsBefore) out = std::move(items);
   }
 
+  // `nullIsEmpty`: a null value reads as "", as Go decodes one into a
+  // map[string]string (a pod's nodeSelector).
   void stringMap(const YAML::Node& node, const std::string& path,
-                 std::map<std::string, std::string>& out) {
+                 std::map<std::string, std::string>& out, bool nullIsEmpty = false) {
     if (!node.IsMap()) return fail(path, "must be an object");
     std::map<std::string, std::string> values;
     bool ok = true;
@@ -266,11 +295,48 @@ class Reader {
       if (!entry.first.IsScalar()) {
         fail(path, "keys must be strings");
         ok = false;
+      } else if (nullIsEmpty && entry.second.IsNull()) {
+        if (!values.emplace(entry.first.Scalar(), "").second) {
+          fail(childPath(path, entry.first.Scalar()), "duplicate field");
+          ok = false;
+        }
       } else if (!isString(entry.second)) {
         fail(childPath(path, entry.first.Scalar()), "must be a string");
         ok = false;
       } else if (!values.emplace(entry.first.Scalar(), entry.second.Scalar()).second) {
         fail(childPath(path, entry.first.Scalar()), "duplicate field");
+        ok = false;
+      }
+    }
+    if (ok) out = std::move(values);
+  }
+
+  // Resource quantities: name -> quantity. As in core/v1, a quantity may be
+  // written as a string ("500m", "4Gi") or an integer (cpu: 2); either is kept
+  // as its text. Decimals must be quoted: the CRD's int-or-string schema
+  // refuses a JSON float. The grammar is validation's.
+  void quantityMap(const YAML::Node& node, const std::string& path,
+                   std::map<std::string, std::string>& out) {
+    if (!node.IsMap()) return fail(path, "must be an object");
+    std::map<std::string, std::string> values;
+    bool ok = true;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) {
+        fail(path, "keys must be strings");
+        ok = false;
+        continue;
+      }
+      const std::string valuePath = childPath(path, entry.first.Scalar());
+      const ScalarType type = entry.second.IsScalar() ? resolve(entry.second) : ScalarType::Null;
+      if (type != ScalarType::String && type != ScalarType::Integer) {
+        fail(valuePath, "must be a quantity: a string such as \"500m\" or an integer");
+        ok = false;
+        continue;
+      }
+      std::string quantity = entry.second.Scalar();
+      if (type == ScalarType::Integer && quantity[0] == '+') quantity.erase(0, 1);
+      if (!values.emplace(entry.first.Scalar(), std::move(quantity)).second) {
+        fail(valuePath, "duplicate field");
         ok = false;
       }
     }
@@ -474,16 +540,105 @@ void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt)
            });
 }
 
-void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
-  Presence presence;
+void readRunPolicy(Reader& r, const Node& node, const Path& path, RunPolicy& rp) {
+  r.object(
+      node, path,
+      {
+          {"backoffLimit", [&](const Node& v, const Path& p) { r.integer(v, p, rp.backoffLimit); }},
+          {"activeDeadlineSeconds",
+           [&](const Node& v, const Path& p) {
+             r.optionalInteger(v, p, rp.activeDeadlineSeconds);
+           }},
+          {"ttlSecondsAfterFinished",
+           [&](const Node& v, const Path& p) {
+             r.optionalInteger(v, p, rp.ttlSecondsAfterFinished);
+           }},
+          {"cleanPodPolicy",
+           [&](const Node& v, const Path& p) {
+             r.enumeration(v, p, rp.cleanPodPolicy,
+                           {CleanPodPolicy::Running, CleanPodPolicy::All, CleanPodPolicy::None});
+           }},
+      });
+}
+
+void readToleration(Reader& r, const Node& node, const Path& path, Toleration& t) {
+  r.object(
+      node, path,
+      {
+          {"key", [&](const Node& v, const Path& p) { r.string(v, p, t.key); }},
+          {"operator",
+           [&](const Node& v, const Path& p) {
+             r.stringEnumeration(v, p, t.operator_, {"Equal", "Exists"});
+           }},
+          {"value", [&](const Node& v, const Path& p) { r.string(v, p, t.value); }},
+          {"effect",
+           [&](const Node& v, const Path& p) {
+             r.stringEnumeration(v, p, t.effect, {"NoSchedule", "PreferNoSchedule", "NoExecute"});
+           }},
+          {"tolerationSeconds",
+           [&](const Node& v, const Path& p) { r.optionalInteger(v, p, t.tolerationSeconds); }},
+      });
+}
+
+void readTolerations(Reader& r, const Node& node, const Path& path, std::vector<Toleration>& out) {
+  if (!node.IsSequence()) return r.fail(path, "must be a list");
+  std::vector<Toleration> tolerations(node.size());
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    readToleration(r, node[i], indexPath(path, i), tolerations[i]);
+  }
+  out = std::move(tolerations);
+}
+
+void readPodTemplate(Reader& r, const Node& node, const Path& path, PodTemplate& t) {
   r.object(node, path,
            {
-               {"topology",
-                [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology, presence); }},
-               {"benchmark", [&](const Node& v,
-                                 const Path& p) { readBenchmark(r, v, p, s.benchmark, presence); }},
-               {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
+               {"image", [&](const Node& v, const Path& p) { r.string(v, p, t.image); }},
+               {"resources",
+                [&](const Node& v, const Path& p) {
+                  r.object(
+                      v, p,
+                      {
+                          {"requests", [&](const Node& q,
+                                           const Path& qp) { r.quantityMap(q, qp, t.requests); }},
+                          {"limits",
+                           [&](const Node& q, const Path& qp) { r.quantityMap(q, qp, t.limits); }},
+                      });
+                }},
+               {"nodeSelector",
+                [&](const Node& v, const Path& p) {
+                  r.stringMap(v, p, t.nodeSelector, /*nullIsEmpty=*/true);
+                }},
+               {"tolerations",
+                [&](const Node& v, const Path& p) { readTolerations(r, v, p, t.tolerations); }},
            });
+}
+
+void readPodTemplates(Reader& r, const Node& node, const Path& path, PodTemplates& t) {
+  auto role = [&](PodTemplate& field) {
+    return [&r, &field](const Node& v, const Path& p) { readPodTemplate(r, v, p, field); };
+  };
+  r.object(node, path,
+           {
+               {"master", role(t.master)},
+               {"parameterServer", role(t.parameterServer)},
+               {"trainer", role(t.trainer)},
+           });
+}
+
+void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
+  Presence presence;
+  r.object(
+      node, path,
+      {
+          {"topology",
+           [&](const Node& v, const Path& p) { readTopology(r, v, p, s.topology, presence); }},
+          {"benchmark",
+           [&](const Node& v, const Path& p) { readBenchmark(r, v, p, s.benchmark, presence); }},
+          {"runtime", [&](const Node& v, const Path& p) { readRuntime(r, v, p, s.runtime); }},
+          {"runPolicy", [&](const Node& v, const Path& p) { readRunPolicy(r, v, p, s.runPolicy); }},
+          {"podTemplates",
+           [&](const Node& v, const Path& p) { readPodTemplates(r, v, p, s.podTemplates); }},
+      });
   checkKindSections(r, s.benchmark, presence);
   // Only the hybrid benchmark has parameter servers.
   if (!presence.parameterServers && s.benchmark.kind != BenchmarkKind::HybridDDPRPC) {
@@ -537,12 +692,22 @@ DistBenchmark parseDocument(const std::string& text, const std::string& document
   if (!sawKind) r.fail("kind", "required");
 
   // Validate what did parse; a field that failed to parse still holds its
-  // default, so skip validation's opinion of it rather than report it twice.
+  // default, so skip validation's opinion of it, or of anything inside it
+  // (a list item that was not an object), rather than report it twice.
   std::vector<FieldError>& errors = r.errors();
   std::set<std::string> failed;
   for (const FieldError& e : errors) failed.insert(e.field);
+  auto insideFailed = [&failed](const std::string& field) {
+    for (const std::string& f : failed) {
+      if (field.compare(0, f.size(), f) == 0 &&
+          (field.size() == f.size() || field[f.size()] == '.' || field[f.size()] == '[')) {
+        return true;
+      }
+    }
+    return false;
+  };
   for (FieldError& e : validate(benchmark)) {
-    if (!failed.count(e.field)) errors.push_back(std::move(e));
+    if (!insideFailed(e.field)) errors.push_back(std::move(e));
   }
   for (FieldError& e : errors) {
     if (e.field == kDocument) e.field = documentName;
@@ -655,6 +820,69 @@ void emitCollectives(YAML::Emitter& out, const CollectivesSpec& c) {
   out << YAML::Key << "stepFactor" << YAML::Value << c.stepFactor;
   out << YAML::Key << "warmupIterations" << YAML::Value << c.warmupIterations;
   out << YAML::Key << "iterations" << YAML::Value << c.iterations;
+  out << YAML::EndMap;
+}
+
+// Optional fields are written only when set.
+void emitRunPolicy(YAML::Emitter& out, const RunPolicy& rp) {
+  out << YAML::Key << "runPolicy" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "backoffLimit" << YAML::Value << rp.backoffLimit;
+  if (rp.activeDeadlineSeconds) {
+    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << *rp.activeDeadlineSeconds;
+  }
+  if (rp.ttlSecondsAfterFinished) {
+    out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value << *rp.ttlSecondsAfterFinished;
+  }
+  out << YAML::Key << "cleanPodPolicy" << YAML::Value << toString(rp.cleanPodPolicy);
+  out << YAML::EndMap;
+}
+
+// An empty effect is an absent one (the schema allows only the three effects).
+void emitToleration(YAML::Emitter& out, const Toleration& t) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "key" << YAML::Value;
+  emitString(out, t.key);
+  out << YAML::Key << "operator" << YAML::Value;
+  emitString(out, t.operator_);
+  out << YAML::Key << "value" << YAML::Value;
+  emitString(out, t.value);
+  if (!t.effect.empty()) {
+    out << YAML::Key << "effect" << YAML::Value;
+    emitString(out, t.effect);
+  }
+  if (t.tolerationSeconds) {
+    out << YAML::Key << "tolerationSeconds" << YAML::Value << *t.tolerationSeconds;
+  }
+  out << YAML::EndMap;
+}
+
+// Quantities go out as strings ("2" quoted), which both the library and the
+// API server read back as the same quantity.
+void emitPodTemplate(YAML::Emitter& out, const char* role, const PodTemplate& t) {
+  out << YAML::Key << role << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "image" << YAML::Value;
+  emitString(out, t.image);
+  out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "requests" << YAML::Value;
+  emitStringMap(out, t.requests);
+  out << YAML::Key << "limits" << YAML::Value;
+  emitStringMap(out, t.limits);
+  out << YAML::EndMap;
+  out << YAML::Key << "nodeSelector" << YAML::Value;
+  emitStringMap(out, t.nodeSelector);
+  out << YAML::Key << "tolerations" << YAML::Value;
+  if (t.tolerations.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
+  for (const Toleration& toleration : t.tolerations) emitToleration(out, toleration);
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+}
+
+void emitPodTemplates(YAML::Emitter& out, const PodTemplates& t) {
+  out << YAML::Key << "podTemplates" << YAML::Value << YAML::BeginMap;
+  emitPodTemplate(out, "master", t.master);
+  emitPodTemplate(out, "parameterServer", t.parameterServer);
+  emitPodTemplate(out, "trainer", t.trainer);
   out << YAML::EndMap;
 }
 
@@ -798,6 +1026,51 @@ std::string benchmarkJson(const BenchmarkSpec& b) {
   return out.str();
 }
 
+std::string runPolicyJson(const RunPolicy& rp) {
+  JsonObject out;
+  out.field("backoffLimit", rp.backoffLimit);
+  if (rp.activeDeadlineSeconds) out.field("activeDeadlineSeconds", *rp.activeDeadlineSeconds);
+  if (rp.ttlSecondsAfterFinished) {
+    out.field("ttlSecondsAfterFinished", *rp.ttlSecondsAfterFinished);
+  }
+  out.field("cleanPodPolicy", jsonString(toString(rp.cleanPodPolicy)));
+  return out.str();
+}
+
+std::string tolerationJson(const Toleration& t) {
+  JsonObject out;
+  out.field("key", jsonString(t.key))
+      .field("operator", jsonString(t.operator_))
+      .field("value", jsonString(t.value));
+  if (!t.effect.empty()) out.field("effect", jsonString(t.effect));
+  if (t.tolerationSeconds) out.field("tolerationSeconds", *t.tolerationSeconds);
+  return out.str();
+}
+
+std::string podTemplateJson(const PodTemplate& t) {
+  std::string tolerations;
+  for (const Toleration& toleration : t.tolerations) {
+    tolerations += (tolerations.empty() ? "" : ",") + tolerationJson(toleration);
+  }
+  return JsonObject()
+      .field("image", jsonString(t.image))
+      .field("resources", JsonObject()
+                              .field("requests", jsonStringMap(t.requests))
+                              .field("limits", jsonStringMap(t.limits))
+                              .str())
+      .field("nodeSelector", jsonStringMap(t.nodeSelector))
+      .field("tolerations", "[" + tolerations + "]")
+      .str();
+}
+
+std::string podTemplatesJson(const PodTemplates& t) {
+  return JsonObject()
+      .field("master", podTemplateJson(t.master))
+      .field("parameterServer", podTemplateJson(t.parameterServer))
+      .field("trainer", podTemplateJson(t.trainer))
+      .str();
+}
+
 }  // namespace
 
 DistBenchmark parseDistBenchmark(const std::string& yamlText) {
@@ -877,6 +1150,9 @@ std::string toYaml(const DistBenchmark& b) {
   emitString(out, rt.image);
   out << YAML::EndMap;
 
+  emitRunPolicy(out, s.runPolicy);
+  emitPodTemplates(out, s.podTemplates);
+
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
@@ -913,6 +1189,8 @@ std::string toJson(const DistBenchmark& b) {
                                     .field("intraOpThreads", rt.intraOpThreads)
                                     .field("image", str(rt.image))
                                     .str())
+              .field("runPolicy", runPolicyJson(s.runPolicy))
+              .field("podTemplates", podTemplatesJson(s.podTemplates))
               .str())
       .str();
 }

@@ -34,7 +34,13 @@ std::vector<std::string> yamlBlocks(const std::string& markdown) {
   return blocks;
 }
 
+// Leaves by dotted path; a list of objects (tolerations) adds "path[]" and
+// descends into its entries.
 void leafPaths(const YAML::Node& node, const std::string& path, std::vector<std::string>& out) {
+  if (node.IsSequence() && node.size() > 0 && node[0].IsMap()) {
+    for (const YAML::Node& item : node) leafPaths(item, path + "[]", out);
+    return;
+  }
   if (!node.IsMap() || (node.size() == 0 && !path.empty())) {
     out.push_back(path);
     return;
@@ -45,24 +51,46 @@ void leafPaths(const YAML::Node& node, const std::string& path, std::vector<std:
   }
 }
 
-TEST(CrdReferenceTest, ExamplesAreTheSmallestResourceAndTheTutorialPreset) {
+TEST(CrdReferenceTest, ExamplesAreTheGpuExampleTheSmallestResourceAndTheTutorialPreset) {
   const std::vector<std::string> blocks = yamlBlocks(readReference());
-  ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0], test::kMinimal);
-  EXPECT_EQ(parseDistBenchmark(blocks[0]), test::minimalBenchmark());
-  EXPECT_EQ(parseDistBenchmark(blocks[1]), preset("tutorial"));
+  ASSERT_EQ(blocks.size(), 3u);
+  EXPECT_EQ(parseDistBenchmark(blocks[0]),
+            loadDistBenchmarkFile(std::string(DISTBENCH_EXAMPLES_DIR) + "/gpu-ddp.yaml"));
+  EXPECT_EQ(blocks[1], test::kMinimal);
+  EXPECT_EQ(parseDistBenchmark(blocks[1]), test::minimalBenchmark());
+  EXPECT_EQ(parseDistBenchmark(blocks[2]), preset("tutorial"));
+}
+
+// The roles' templates are one table: spec.podTemplates.<role>.image.
+std::string oneRole(std::string path) {
+  const std::string prefix = "spec.podTemplates.";
+  if (path.rfind(prefix, 0) != 0) return path;
+  const std::size_t roleEnd = path.find('.', prefix.size());
+  return prefix + "<role>" + path.substr(roleEnd);
 }
 
 TEST(CrdReferenceTest, TableNamesEveryField) {
   const std::string reference = readReference();
-  std::vector<std::string> paths;
+  std::vector<std::string> raw;
   // Each kind writes only its own section: walk one resource of each.
   for (const char* name : {"default", "ddp", "collectives"}) {
-    leafPaths(YAML::Load(toYaml(preset(name))), "", paths);
+    leafPaths(YAML::Load(toYaml(preset(name))), "", raw);
   }
+  // And one with the optional fields set, a toleration's included.
+  DistBenchmark full = preset("default");
+  full.spec.runPolicy.activeDeadlineSeconds = 600;
+  full.spec.runPolicy.ttlSecondsAfterFinished = 60;
+  for (PodTemplate* t : {&full.spec.podTemplates.master, &full.spec.podTemplates.parameterServer,
+                         &full.spec.podTemplates.trainer}) {
+    t->tolerations = {{"gpu", "Equal", "a", "NoExecute", 30}};
+  }
+  leafPaths(YAML::Load(toYaml(full)), "", raw);
+  std::vector<std::string> paths;
+  for (const std::string& path : raw) paths.push_back(oneRole(path));
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  ASSERT_EQ(paths.size(), 49u);  // the walk reached every field
+  // 49 before runPolicy (4) and a role's template (5, and 5 per toleration).
+  ASSERT_EQ(paths.size(), 63u);  // the walk reached every field
   for (const std::string& path : paths) {
     EXPECT_THAT(reference, ::testing::HasSubstr("| `" + path + "` |"));
   }

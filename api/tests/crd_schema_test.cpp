@@ -130,11 +130,23 @@ void libraryLeaves(const YAML::Node& node, const std::string& path, BenchmarkKin
   }
 }
 
+// The optional fields the library writes only when set, and values for them.
+const std::map<std::string, std::string> kOptionalFields = {
+    {"spec.runPolicy.activeDeadlineSeconds", "600"},
+    {"spec.runPolicy.ttlSecondsAfterFinished", "3600"}};
+
 const LibraryLeaves& specLibraryLeaves() {
   static const LibraryLeaves leaves = [] {
     LibraryLeaves out;
     for (BenchmarkKind kind : kKinds) {
-      libraryLeaves(defaultDocument(kind)["spec"], "spec", kind, out);
+      YAML::Node withOptionals = YAML::Clone(defaultDocument(kind));
+      for (const auto& [path, value] : kOptionalFields) {
+        YAML::Node node = withOptionals["spec"];
+        const std::vector<std::string> keys = splitPath(path);
+        // spec.<section>.<field>
+        node[keys[1]][keys[2]] = YAML::Load(value);
+      }
+      libraryLeaves(withOptionals["spec"], "spec", kind, out);
     }
     return out;
   }();
@@ -274,9 +286,12 @@ std::vector<FieldError> errorsWith(BenchmarkKind kind, const std::string& path,
   return errorsOf(doc);
 }
 
+// An error about `path`, an entry of its list or a value of its map.
 bool names(const std::vector<FieldError>& errors, const std::string& path) {
   for (const FieldError& e : errors) {
-    if (e.field == path || e.field.rfind(path + "[", 0) == 0) return true;
+    if (e.field == path || e.field.rfind(path + "[", 0) == 0 || e.field.rfind(path + ".", 0) == 0) {
+      return true;
+    }
   }
   return false;
 }
@@ -468,9 +483,9 @@ TEST(CrdSchemaTest, StatusHasWhatTheOperatorWrites) {
 void checkStructural(const YAML::Node& schema, const std::string& path) {
   // clang-format off
   static const std::set<std::string> allowed = {
-      "type", "format", "description", "properties", "items", "enum", "default", "required",
+      "type", "format", "description", "properties", "items", "enum", "default", "required", "nullable",
       "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-      "minItems", "maxItems", "pattern", "x-kubernetes-int-or-string",
+      "minItems", "maxItems", "pattern", "additionalProperties", "x-kubernetes-int-or-string",
       "x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type",
       "x-kubernetes-list-map-keys"};
   // clang-format on
@@ -502,6 +517,10 @@ void checkStructural(const YAML::Node& schema, const std::string& path) {
     ASSERT_TRUE(schema["items"]) << "array without items";
     checkStructural(schema["items"], path + "[]");
   }
+  if (schema["additionalProperties"]) {
+    EXPECT_FALSE(schema["properties"]) << "both properties and additionalProperties";
+    checkStructural(schema["additionalProperties"], path + ".*");
+  }
   for (const auto& property : schema["properties"]) {
     checkStructural(property.second,
                     path.empty() ? property.first.Scalar() : path + "." + property.first.Scalar());
@@ -517,8 +536,8 @@ TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
   for (const auto& entry : specSchemaLeaves()) inSchema.insert(entry.first);
   std::set<std::string> inLibrary;
   for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
-  // 49 fields in all (crd_reference_test), less apiVersion, kind and 4 of metadata.
-  EXPECT_EQ(inLibrary.size(), 43u);
+  // 43 in topology, benchmark and runtime; 4 in runPolicy; 5 per role in podTemplates.
+  EXPECT_EQ(inLibrary.size(), 62u);
   EXPECT_EQ(inSchema, inLibrary);
 }
 
@@ -546,7 +565,14 @@ TEST(CrdSchemaTest, DefaultsAreTheLibraryDefaults) {
     }
   }
   // Its default depends on the kind, which a schema default cannot follow.
-  EXPECT_EQ(withoutDefault, std::set<std::string>{"spec.topology.parameterServers"});
+  std::set<std::string> expected = {"spec.topology.parameterServers"};
+  // Unset unless given.
+  for (const auto& entry : kOptionalFields) expected.insert(entry.first);
+  // An absent role template means no settings at all, so nothing is filled in there.
+  for (const auto& entry : specSchemaLeaves()) {
+    if (entry.first.rfind("spec.podTemplates.", 0) == 0) expected.insert(entry.first);
+  }
+  EXPECT_EQ(withoutDefault, expected);
   const auto& parameterServers = specLibraryLeaves().at("spec.topology.parameterServers");
   EXPECT_EQ(parameterServers.at(BenchmarkKind::HybridDDPRPC).Scalar(), "8");
   EXPECT_EQ(parameterServers.at(BenchmarkKind::DDP).Scalar(), "0");
@@ -592,10 +618,13 @@ TEST(CrdSchemaTest, WhatTheApiServerDefaultsMeansTheSameToTheLibrary) {
 TEST(CrdSchemaTest, OnlyObjectsEveryKindHasAreDefaulted) {
   // A defaulted section would put, say, hybridDDPRPC into a DDP resource,
   // which the library refuses.
-  for (const char* path : {"spec", "spec.topology", "spec.benchmark", "spec.runtime"}) {
+  for (const char* path :
+       {"spec", "spec.topology", "spec.benchmark", "spec.runtime", "spec.runPolicy"}) {
     const YAML::Node defaultValue = schemaAt(path)["default"];
     EXPECT_TRUE(defaultValue && defaultValue.IsMap() && defaultValue.size() == 0) << path;
   }
+  // Not wrong, but a stored resource would carry three empty templates.
+  EXPECT_FALSE(schemaAt("spec.podTemplates")["default"]);
   for (BenchmarkKind kind : kKinds) {
     const std::string path = "spec.benchmark." + sectionOf(kind);
     ASSERT_TRUE(schemaAt(path)) << path;
@@ -627,10 +656,39 @@ TEST(CrdSchemaTest, TypesAreTheLibraryTypes) {
                                      exclusive ? std::floor(minimum) + 1 : std::ceil(minimum))))));
     } else if (type == "string") {
       wrong = {plain("3"), plain("true"), plain("[x]"), plain("{a: b}")};
+    } else if (type == "object") {
+      // A map: nodeSelector's values are strings, resources' quantities.
+      wrong = {plain("x"), plain("3"), plain("[a]")};
+      const YAML::Node values = schema["additionalProperties"];
+      ASSERT_TRUE(values) << "an object leaf that is not a map";
+      if (typeOf(values) == "string") {
+        for (const char* map : {"{a: 3}", "{a: true}", "{a: [b]}", "{a: {b: c}}"}) {
+          wrong.push_back(plain(map));
+        }
+        EXPECT_TRUE(accepted(path, plain("{a: b}")));
+        // Label values may be empty: nullable, as for strings below, and null is "".
+        EXPECT_TRUE(values["nullable"] && values["nullable"].as<bool>()) << "not nullable";
+        EXPECT_TRUE(accepted(path, plain("{a: \"\"}")));
+        EXPECT_TRUE(accepted(path, plain("{a: null}")));
+      } else if (values["x-kubernetes-int-or-string"].as<bool>()) {
+        for (const char* map : {"{cpu: 1.5}", "{cpu: true}", "{cpu: [1]}", "{cpu: {a: 1}}"}) {
+          wrong.push_back(plain(map));
+        }
+        YAML::Node asString(YAML::NodeType::Map);
+        asString["cpu"] = quoted("1");
+        EXPECT_TRUE(accepted(path, asString));
+        EXPECT_TRUE(accepted(path, plain("{cpu: 1}")));
+      } else {
+        ADD_FAILURE() << "map values of an unexpected type";
+      }
     } else if (type == "array") {
       wrong = {plain("x"), plain("{a: b}")};
       const YAML::Node items = schema["items"];
-      if (typeOf(items) == "string") {
+      if (typeOf(items) == "object") {
+        // Tolerations: TolerationsAreTheLibrarysTolerations checks their fields.
+        wrong.push_back(plain("[3]"));
+        wrong.push_back(plain("[[a]]"));
+      } else if (typeOf(items) == "string") {
         wrong.push_back(plain("[3]"));
       } else if (items["x-kubernetes-int-or-string"].as<bool>()) {
         for (const char* item : {"[1.5]", "[true]", "[[8]]", "[{a: 8}]"}) {
@@ -700,8 +758,9 @@ TEST(CrdSchemaTest, EnumsAreTheValuesTheLibraryAccepts) {
       EXPECT_TRUE(listed) << "no error lists the values";
     }
   }
-  // kind, embeddingMode, parameterServerMode, models, ops, dtypes, backend, device.
-  EXPECT_EQ(enums, 8);
+  // kind, embeddingMode, parameterServerMode, models, ops, dtypes, backend, device,
+  // cleanPodPolicy.
+  EXPECT_EQ(enums, 9);
 }
 
 struct Bound {
@@ -777,8 +836,16 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
       const std::size_t minLength = schema["minLength"] ? schema["minLength"].as<std::size_t>() : 0;
       if (minLength > 0) EXPECT_TRUE(rejected(path, quoted(std::string(minLength - 1, 'x'))));
       EXPECT_TRUE(accepted(path, quoted(std::string(minLength, 'x'))));
+      // A 1.20 server's validator takes "" for null and refuses it unless the
+      // field is nullable, so a string that may be empty must be; null then
+      // reaches the library, which reads it as the default.
+      if (minLength == 0) {
+        EXPECT_TRUE(schema["nullable"] && schema["nullable"].as<bool>()) << "not nullable";
+        EXPECT_TRUE(accepted(path, plain("null")));
+      }
     }
-    if (type != "array") continue;
+    // Lists of objects (tolerations) have their own test.
+    if (type != "array" || typeOf(schema["items"]) == "object") continue;
     const YAML::Node defaults = schema["default"];
     const std::size_t minItems = schema["minItems"] ? schema["minItems"].as<std::size_t>() : 0;
     ASSERT_TRUE(defaults && defaults.size() >= std::max<std::size_t>(minItems, 1))
@@ -832,6 +899,160 @@ TEST(CrdSchemaTest, DenseLayerEntriesFollowTheLibrary) {
       EXPECT_TRUE(accepted(path, list(plain(std::to_string(width)))));
     } else {
       EXPECT_TRUE(rejected(path, list(plain(std::to_string(width)))));
+    }
+  }
+}
+
+const std::vector<std::string> kRoles = {"master", "parameterServer", "trainer"};
+
+// One schema per role, the same but for its description.
+TEST(CrdSchemaTest, RolesShareOneTemplateSchema) {
+  const YAML::Node templates = schemaAt("spec.podTemplates");
+  ASSERT_TRUE(templates);
+  ASSERT_EQ(templates["properties"].size(), kRoles.size());
+  auto withoutDescription = [](const YAML::Node& schema) {
+    YAML::Node copy = YAML::Clone(schema);
+    copy.remove("description");
+    return dump(copy);
+  };
+  for (const std::string& role : kRoles) {
+    SCOPED_TRACE(role);
+    ASSERT_TRUE(templates["properties"][role]);
+    EXPECT_EQ(withoutDescription(templates["properties"][role]),
+              withoutDescription(templates["properties"]["trainer"]));
+  }
+}
+
+// Resource quantities are integers or strings: strings match the schema's
+// pattern (the Kubernetes quantity grammar, unsigned), integers its minimum.
+// Go's regexp and ECMAScript agree on this pattern's syntax.
+TEST(CrdSchemaTest, QuantitiesFollowTheLibrary) {
+  int maps = 0;
+  for (const std::string& role : kRoles) {
+    for (const char* part : {"requests", "limits"}) {
+      const std::string path = "spec.podTemplates." + role + ".resources." + part;
+      SCOPED_TRACE(path);
+      ++maps;
+      const YAML::Node values = schemaAt(path)["additionalProperties"];
+      ASSERT_TRUE(values["x-kubernetes-int-or-string"].as<bool>());
+      ASSERT_TRUE(values["pattern"]);
+      ASSERT_TRUE(values["minimum"]);
+      const std::regex pattern(values["pattern"].Scalar());
+      auto map = [](const YAML::Node& quantity) {
+        YAML::Node m(YAML::NodeType::Map);
+        m["cpu"] = quantity;
+        return m;
+      };
+      for (const std::string text :
+           {"1",   "0",   "007",   "500m", "0.5", ".5",   "5.", "1.5Gi", "2Ki",
+            "8Ei", "1e3", "1E-2",  "1e+9", "1E",  "100M", "1n", "1u",    "2k",
+            "+1",  "-1",  "1.2.3", "",     ".",   "x",    " 1", "1 ",    "1Gb",
+            "1ki", "1K",  "1e",    "1E3i", "e3",  "1mi",  "Gi"}) {
+        SCOPED_TRACE("\"" + text + "\"");
+        if (std::regex_search(text, pattern)) {
+          EXPECT_TRUE(accepted(path, map(quoted(text))));
+        } else {
+          EXPECT_TRUE(rejected(path, map(quoted(text))));
+        }
+      }
+      for (int64_t number : {-5, -1, 0, 1, 64}) {
+        SCOPED_TRACE(number);
+        if (number >= values["minimum"].as<int64_t>()) {
+          EXPECT_TRUE(accepted(path, map(plain(std::to_string(number)))));
+        } else {
+          EXPECT_TRUE(rejected(path, map(plain(std::to_string(number)))));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(maps, 6);
+}
+
+// A toleration's fields, as the schema types, bounds and defaults them. The
+// rules between its fields (Exists wants no value, tolerationSeconds wants
+// NoExecute, an empty key wants Exists) are the library's alone, so every
+// sample starts from a toleration that satisfies them.
+TEST(CrdSchemaTest, TolerationsAreTheLibrarysTolerations) {
+  for (const std::string& role : kRoles) {
+    const std::string path = "spec.podTemplates." + role + ".tolerations";
+    SCOPED_TRACE(path);
+    const YAML::Node items = schemaAt(path)["items"];
+    ASSERT_EQ(typeOf(items), "object");
+    std::set<std::string> fields;
+    for (const auto& property : items["properties"]) fields.insert(property.first.Scalar());
+    EXPECT_EQ(fields,
+              (std::set<std::string>{"key", "operator", "value", "effect", "tolerationSeconds"}));
+
+    const Toleration defaults;
+    auto errorsFor = [&](const std::string& field, const YAML::Node& value) {
+      YAML::Node toleration(YAML::NodeType::Map);
+      toleration["key"] = quoted("k");
+      toleration["effect"] = plain("NoExecute");
+      toleration[field] = value;
+      YAML::Node list(YAML::NodeType::Sequence);
+      list.push_back(toleration);
+      YAML::Node doc = YAML::Clone(defaultDocument(BenchmarkKind::HybridDDPRPC));
+      setAt(doc, path, list);
+      return errorsOf(doc);
+    };
+    for (const auto& property : items["properties"]) {
+      const std::string field = property.first.Scalar();
+      const YAML::Node schema = property.second;
+      const std::string fieldPath = path + "[0]." + field;
+      SCOPED_TRACE(field);
+      auto isAccepted = [&](const YAML::Node& value) {
+        const std::vector<FieldError> errors = errorsFor(field, value);
+        return names(errors, fieldPath) ? AssertionFailure() << dump(value) << lines(errors)
+                                        : AssertionSuccess();
+      };
+      auto isRejected = [&](const YAML::Node& value) {
+        return names(errorsFor(field, value), fieldPath)
+                   ? AssertionSuccess()
+                   : AssertionFailure() << dump(value) << " is accepted";
+      };
+      const std::string type = typeOf(schema);
+      if (type == "integer") {
+        EXPECT_EQ(keywordOf(schema, "format"), "int64");
+        EXPECT_FALSE(schema["minimum"] || schema["maximum"]);
+        for (int64_t extreme :
+             {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+          EXPECT_TRUE(isAccepted(plain(std::to_string(extreme))));
+        }
+        for (const char* bad : {"1.5", "true", "[1]"}) EXPECT_TRUE(isRejected(plain(bad)));
+        EXPECT_TRUE(isRejected(quoted("1")));
+        continue;
+      }
+      ASSERT_EQ(type, "string");
+      for (const char* bad : {"3", "true", "[x]", "{a: b}"}) EXPECT_TRUE(isRejected(plain(bad)));
+      if (!schema["enum"]) {
+        EXPECT_FALSE(schema["pattern"] || schema["minLength"]);
+        // Any string, "" included, so nullable (see StringAndListLimitsAreTheLibraryLimits).
+        EXPECT_TRUE(isAccepted(quoted("x")));
+        EXPECT_TRUE(isAccepted(quoted("")));
+        EXPECT_TRUE(schema["nullable"] && schema["nullable"].as<bool>()) << "not nullable";
+        EXPECT_TRUE(isAccepted(plain("null")));
+        continue;
+      }
+      std::set<std::string> inSchema;
+      for (const YAML::Node& value : schema["enum"]) {
+        inSchema.insert(value.Scalar());
+        EXPECT_TRUE(isAccepted(value));
+      }
+      std::string other = schema["enum"][0].Scalar();
+      other[0] = std::tolower(other[0]);
+      EXPECT_TRUE(isRejected(plain(other)));
+      bool listed = false;
+      for (const FieldError& e : errorsFor(field, plain(other))) {
+        if (e.field != fieldPath) continue;
+        EXPECT_EQ(listedValues(e.message), inSchema) << e.str();
+        listed = true;
+      }
+      EXPECT_TRUE(listed) << "no error lists the values";
+    }
+    // The one default is the library's.
+    EXPECT_EQ(items["properties"]["operator"]["default"].Scalar(), defaults.operator_);
+    for (const char* field : {"key", "value", "effect", "tolerationSeconds"}) {
+      EXPECT_FALSE(items["properties"][field]["default"]) << field;
     }
   }
 }

@@ -228,6 +228,97 @@ TEST(ValidationTest, Image) {
               ElementsAre("spec.runtime.image: must not be empty"));
 }
 
+TEST(ValidationTest, RunPolicy) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runPolicy.backoffLimit = -1;
+                b.spec.runPolicy.activeDeadlineSeconds = 0;
+                b.spec.runPolicy.ttlSecondsAfterFinished = -1;
+              }),
+              ElementsAre("spec.runPolicy.backoffLimit: must be ≥ 0",
+                          "spec.runPolicy.activeDeadlineSeconds: must be ≥ 1",
+                          "spec.runPolicy.ttlSecondsAfterFinished: must be ≥ 0"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.runPolicy.backoffLimit = 0;
+                b.spec.runPolicy.activeDeadlineSeconds = 1;
+                b.spec.runPolicy.ttlSecondsAfterFinished = 0;
+                b.spec.runPolicy.cleanPodPolicy = CleanPodPolicy::None;
+              }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, Quantities) {
+  for (const char* good : {"0", "2", "500m", "0.5", ".5", "5.", "1.5Gi", "64Ki", "1e3", "1E-2",
+                           "1E", "100M", "1n", "1u", "2k", "8Ei"}) {
+    SCOPED_TRACE(good);
+    EXPECT_THAT(errorsAfter([&](DistBenchmark& b) {
+                  b.spec.podTemplates.trainer.requests = {{"cpu", good}};
+                  b.spec.podTemplates.master.limits = {{"memory", good}};
+                }),
+                IsEmpty());
+  }
+  for (const char* bad : {"", "-1", "+1", "1.2.3", "x", " 1", "1 ", "1Gb", "1ki", "1K", "1e", "1e+",
+                          "e3", ".", "1mi", "1 Gi"}) {
+    SCOPED_TRACE(bad);
+    const std::string got = std::string(", got \"") + bad + "\"";
+    EXPECT_THAT(
+        errorsAfter([&](DistBenchmark& b) {
+          b.spec.podTemplates.parameterServer.requests = {{"cpu", bad}};
+          b.spec.podTemplates.trainer.limits = {{"nvidia.com/gpu", bad}};
+        }),
+        ElementsAre("spec.podTemplates.parameterServer.resources.requests.cpu: must be a quantity "
+                    "such as 2, 500m or 4Gi" +
+                        got,
+                    "spec.podTemplates.trainer.resources.limits.nvidia.com/gpu: must be a quantity "
+                    "such as 2, 500m or 4Gi" +
+                        got));
+  }
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.master.limits = {{"", "1"}};
+              }),
+              ElementsAre("spec.podTemplates.master.resources.limits: resource names must not be "
+                          "empty"));
+}
+
+TEST(ValidationTest, NodeSelectorKeys) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.trainer.nodeSelector = {{"", "x"}, {"zone", "a"}};
+              }),
+              ElementsAre("spec.podTemplates.trainer.nodeSelector: keys must not be empty"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.trainer.nodeSelector = {{"kubernetes.io/arch", ""}};
+              }),
+              IsEmpty());
+}
+
+TEST(ValidationTest, Tolerations) {
+  auto errorsFor = [](const Toleration& t) {
+    return errorsAfter([&](DistBenchmark& b) {
+      b.spec.podTemplates.trainer.tolerations = {Toleration{"ok", "Exists", "", "", {}}, t};
+    });
+  };
+  const std::string at = "spec.podTemplates.trainer.tolerations[1].";
+  EXPECT_THAT(errorsFor({"gpu", "Exists", "yes", "NoSchedule", {}}),
+              ElementsAre(at + "value: must be empty when operator is Exists"));
+  EXPECT_THAT(errorsFor({"", "Equal", "", "", {}}),
+              ElementsAre(at + "operator: must be Exists when key is empty (which tolerates "
+                               "every taint)"));
+  EXPECT_THAT(errorsFor({"gpu", "In", "", "", {}}),
+              ElementsAre(at + "operator: must be one of Equal, Exists"));
+  EXPECT_THAT(errorsFor({"gpu", "Equal", "a", "NoEvict", {}}),
+              ElementsAre(at + "effect: must be one of NoSchedule, PreferNoSchedule, NoExecute"));
+  for (const char* effect : {"", "NoSchedule", "PreferNoSchedule"}) {
+    SCOPED_TRACE(effect);
+    EXPECT_THAT(errorsFor({"gpu", "Equal", "a", effect, 60}),
+                ElementsAre(at + "tolerationSeconds: only allowed when effect is NoExecute"));
+  }
+  // As core/v1: any tolerationSeconds with NoExecute (≤ 0 evicts at once).
+  for (int64_t seconds : {int64_t{-5}, int64_t{0}, int64_t{3600}}) {
+    EXPECT_THAT(errorsFor({"gpu", "Equal", "a", "NoExecute", seconds}), IsEmpty());
+  }
+  EXPECT_THAT(errorsFor({"", "Exists", "", "", {}}), IsEmpty());
+  EXPECT_THAT(errorsFor({"dedicated", "Equal", "", "PreferNoSchedule", {}}), IsEmpty());
+}
+
 TEST(ValidationTest, ValidateOrThrowCarriesEveryError) {
   DistBenchmark b = minimalBenchmark();
   EXPECT_NO_THROW(validateOrThrow(b));

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -61,6 +62,19 @@ DistBenchmark everythingSet() {
   r.metricsLingerSeconds = 0;
   r.intraOpThreads = 4;
   r.image = "registry.example:5000/distbench/worker@sha256:abc";
+  b.spec.runPolicy = {0, 9007199254740993, 0, CleanPodPolicy::None};
+  PodTemplates& t = b.spec.podTemplates;
+  t.master.image = "registry.example/master:1";
+  t.master.tolerations = {{"", "Exists", "", "", std::nullopt}};
+  t.parameterServer.requests = {{"cpu", "2"}, {"memory", "4Gi"}};
+  t.parameterServer.limits = {{"memory", "1e3"}};
+  t.parameterServer.nodeSelector = {
+      {"kubernetes.io/arch", "amd64"}, {"numeric", "123"}, {"booly", "true"}, {"empty", ""}};
+  t.trainer.requests = {{"cpu", "500m"}, {"nvidia.com/gpu", "1"}};
+  t.trainer.limits = {{"cpu", ".5"}, {"nvidia.com/gpu", "1"}};
+  t.trainer.tolerations = {{"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt},
+                           {"dedicated", "Equal", "true", "NoExecute", -1},
+                           {"spot", "Equal", "yes", "", std::nullopt}};
   return b;
 }
 
@@ -105,6 +119,28 @@ spec:
     metricsLingerSeconds: 0
     intraOpThreads: 2
     image: example/worker:1.0
+  runPolicy:
+    backoffLimit: 1
+    activeDeadlineSeconds: 3600
+    ttlSecondsAfterFinished: 60
+    cleanPodPolicy: All
+  podTemplates:
+    master:
+      resources:
+        requests: {cpu: 1}
+    parameterServer:
+      image: example/ps:1.0
+      nodeSelector: {pool: cpu}
+    trainer:
+      resources:
+        requests: {cpu: "500m", memory: 2Gi, nvidia.com/gpu: 1}
+        limits: {nvidia.com/gpu: "1"}
+      tolerations:
+        - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}
+        - key: spot
+          value: "true"
+          effect: NoExecute
+          tolerationSeconds: 30
 )";
   DistBenchmark expected;
   expected.metadata = {"full", "team-a", {{"team", "a"}}, {{"owner", "someone"}}};
@@ -116,6 +152,15 @@ spec:
        3,    0.01, ParameterServerMode::Sync};
   expected.spec.runtime = {Backend::Gloo, Device::CPU, 30000, 9401, 20, 10, 0, 2,
                            "example/worker:1.0"};
+  expected.spec.runPolicy = {1, 3600, 60, CleanPodPolicy::All};
+  expected.spec.podTemplates.master.requests = {{"cpu", "1"}};
+  expected.spec.podTemplates.parameterServer.image = "example/ps:1.0";
+  expected.spec.podTemplates.parameterServer.nodeSelector = {{"pool", "cpu"}};
+  PodTemplate& trainer = expected.spec.podTemplates.trainer;
+  trainer.requests = {{"cpu", "500m"}, {"memory", "2Gi"}, {"nvidia.com/gpu", "1"}};
+  trainer.limits = {{"nvidia.com/gpu", "1"}};
+  trainer.tolerations = {{"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt},
+                         {"spot", "Equal", "true", "NoExecute", 30}};
   EXPECT_EQ(parseDistBenchmark(yaml), expected);
 }
 
@@ -337,6 +382,117 @@ TEST(ParseTest, DocumentMustBeOneObject) {
   EXPECT_THAT(parseErrors("- a\n- b\n"), ElementsAre("<document>: must be a DistBenchmark object"));
 }
 
+TEST(ParseTest, RunPolicyErrorsNameTheField) {
+  EXPECT_THAT(
+      parseErrors(kMinimal + "  runPolicy:\n    cleanPodPolicy: Sometimes\n"
+                             "    backoffLimit: \"3\"\n    activeDeadlineSeconds: 1.5\n"
+                             "    ttlSecondsAfterFinished: [1]\n    restartPolicy: Never\n"),
+      ElementsAre("spec.runPolicy.cleanPodPolicy: must be one of Running, All, None",
+                  "spec.runPolicy.backoffLimit: must be an integer",
+                  "spec.runPolicy.activeDeadlineSeconds: must be an integer",
+                  "spec.runPolicy.ttlSecondsAfterFinished: must be an integer",
+                  "spec.runPolicy.restartPolicy: unknown field"));
+  EXPECT_THAT(parseErrors(kMinimal + "  runPolicy:\n    backoffLimit: -1\n"),
+              ElementsAre("spec.runPolicy.backoffLimit: must be ≥ 0"));
+  EXPECT_THAT(parseErrors(kMinimal + "  runPolicy: Never\n"),
+              ElementsAre("spec.runPolicy: must be an object"));
+}
+
+TEST(ParseTest, RunPolicyOptionalsStayUnsetWhenAbsentOrNull) {
+  const DistBenchmark b = parseDistBenchmark(
+      kMinimal + "  runPolicy:\n    activeDeadlineSeconds: ~\n    ttlSecondsAfterFinished:\n");
+  EXPECT_EQ(b.spec.runPolicy, RunPolicy{});
+  EXPECT_FALSE(b.spec.runPolicy.activeDeadlineSeconds);
+}
+
+TEST(ParseTest, PodTemplateErrorsNameTheFullPath) {
+  const std::string yaml = kMinimal + R"(  podTemplates:
+    trainer:
+      image: 5
+      resources:
+        requests: {cpu: 0.5, memory: [1], gpu: true, ephemeral: ~}
+        limit: {}
+      nodeSelector: {zone: 1}
+      tolerations:
+        - {key: a, operator: In, effect: NoEvict, tolerationSeconds: "30", extra: 1}
+        - 3
+    worker: {}
+)";
+  EXPECT_THAT(
+      parseErrors(yaml),
+      ElementsAre(
+          "spec.podTemplates.trainer.image: must be a string",
+          "spec.podTemplates.trainer.resources.requests.cpu: must be a quantity: a string such "
+          "as \"500m\" or an integer",
+          "spec.podTemplates.trainer.resources.requests.memory: must be a quantity: a string such "
+          "as \"500m\" or an integer",
+          "spec.podTemplates.trainer.resources.requests.gpu: must be a quantity: a string such "
+          "as \"500m\" or an integer",
+          "spec.podTemplates.trainer.resources.requests.ephemeral: must be a quantity: a string "
+          "such as \"500m\" or an integer",
+          "spec.podTemplates.trainer.resources.limit: unknown field",
+          "spec.podTemplates.trainer.nodeSelector.zone: must be a string",
+          "spec.podTemplates.trainer.tolerations[0].operator: must be one of Equal, Exists",
+          "spec.podTemplates.trainer.tolerations[0].effect: must be one of NoSchedule, "
+          "PreferNoSchedule, NoExecute",
+          "spec.podTemplates.trainer.tolerations[0].tolerationSeconds: must be an integer",
+          "spec.podTemplates.trainer.tolerations[0].extra: unknown field",
+          "spec.podTemplates.trainer.tolerations[1]: must be an object",
+          "spec.podTemplates.worker: unknown field"));
+  EXPECT_THAT(parseErrors(kMinimal + "  podTemplates:\n    master:\n      tolerations: {}\n"),
+              ElementsAre("spec.podTemplates.master.tolerations: must be a list"));
+  // An effect is one of the three or absent: "" is neither.
+  EXPECT_THAT(parseErrors(kMinimal + "  podTemplates:\n    master:\n      tolerations:\n"
+                                     "        - {operator: Exists, effect: \"\"}\n"),
+              ElementsAre("spec.podTemplates.master.tolerations[0].effect: must be one of "
+                          "NoSchedule, PreferNoSchedule, NoExecute"));
+  // Parsed, then validated: the grammar and core/v1's rules.
+  EXPECT_THAT(parseErrors(kMinimal + R"(  podTemplates:
+    parameterServer:
+      resources:
+        limits: {cpu: 2x, memory: -1}
+      tolerations:
+        - {key: a, operator: Exists, value: b, tolerationSeconds: 5}
+)"),
+              ElementsAre("spec.podTemplates.parameterServer.resources.limits.cpu: must be a "
+                          "quantity such as 2, 500m or 4Gi, got \"2x\"",
+                          "spec.podTemplates.parameterServer.resources.limits.memory: must be a "
+                          "quantity such as 2, 500m or 4Gi, got \"-1\"",
+                          "spec.podTemplates.parameterServer.tolerations[0].value: must be empty "
+                          "when operator is Exists",
+                          "spec.podTemplates.parameterServer.tolerations[0].tolerationSeconds: "
+                          "only allowed when effect is NoExecute"));
+}
+
+TEST(ParseTest, NodeSelectorValuesMayBeEmptyOrNull) {
+  // As Go decodes null into a map[string]string; labels stay strict.
+  const DistBenchmark b = parseDistBenchmark(
+      kMinimal + "  podTemplates:\n    trainer:\n      nodeSelector: {a: \"\", b: ~, c: x}\n");
+  EXPECT_EQ(b.spec.podTemplates.trainer.nodeSelector,
+            (std::map<std::string, std::string>{{"a", ""}, {"b", ""}, {"c", "x"}}));
+  EXPECT_THAT(parseErrors(document("  labels: {a: ~}\n" + kMinimal.substr(kHeader.size()))),
+              ElementsAre("metadata.labels.a: must be a string"));
+}
+
+TEST(ParseTest, QuantitiesAreStringsOrIntegersKeptAsWritten) {
+  const DistBenchmark b = parseDistBenchmark(
+      kMinimal +
+      "  podTemplates:\n    trainer:\n      resources:\n"
+      "        requests: {cpu: 2, memory: \"4Gi\", nvidia.com/gpu: \"1\", pods: +3}\n"
+      "        limits: {memory: !!str 100}\n");
+  // An integer's '+' goes, as it would in JSON.
+  EXPECT_EQ(b.spec.podTemplates.trainer.requests,
+            (std::map<std::string, std::string>{
+                {"cpu", "2"}, {"memory", "4Gi"}, {"nvidia.com/gpu", "1"}, {"pods", "3"}}));
+  EXPECT_EQ(b.spec.podTemplates.trainer.limits,
+            (std::map<std::string, std::string>{{"memory", "100"}}));
+  // 1e3 reads as a YAML float, which JSON and the CRD refuse: quote it.
+  EXPECT_THAT(parseErrors(kMinimal + "  podTemplates:\n    trainer:\n      resources:\n"
+                                     "        limits: {cpu: 1e3}\n"),
+              ElementsAre("spec.podTemplates.trainer.resources.limits.cpu: must be a quantity: a "
+                          "string such as \"500m\" or an integer"));
+}
+
 // What `GET /apis/distbench.io/v1alpha1/namespaces/ml/distbenchmarks/small`
 // returns: server-set metadata and a status the operator wrote.
 const char* kApiServerJson = R"({
@@ -360,7 +516,11 @@ const char* kApiServerJson = R"({
   },
   "spec": {
     "benchmark": {"bucketCapMB": 25, "hybridDDPRPC": {"denseLayers": ["16", "ReLU", "8"], "learningRate": 0.1}},
-    "topology": {"parameterServers": 2, "trainers": 3}
+    "topology": {"parameterServers": 2, "trainers": 3},
+    "runPolicy": {"backoffLimit": 3, "cleanPodPolicy": "Running", "activeDeadlineSeconds": 600},
+    "podTemplates": {"trainer": {"resources": {"requests": {"cpu": 2, "memory": "4Gi"}},
+                                 "tolerations": [{"key": "gpu", "operator": "Exists",
+                                                  "effect": "NoExecute", "tolerationSeconds": 30}]}}
   },
   "status": {
     "phase": "Running",
@@ -377,6 +537,9 @@ TEST(ParseJsonTest, AcceptsWhatTheApiServerReturns) {
                                     "{\"apiVersion\":\"distbench.io/v1alpha1\"}\n"}};
   expected.spec.benchmark.hybridDDPRPC.denseLayers = {"16", "ReLU", "8"};
   expected.spec.benchmark.hybridDDPRPC.learningRate = 0.1;
+  expected.spec.runPolicy.activeDeadlineSeconds = 600;
+  expected.spec.podTemplates.trainer.requests = {{"cpu", "2"}, {"memory", "4Gi"}};
+  expected.spec.podTemplates.trainer.tolerations = {{"gpu", "Exists", "", "NoExecute", 30}};
   EXPECT_EQ(parseDistBenchmark(kApiServerJson), expected);
 }
 
@@ -445,11 +608,54 @@ TEST(ToYamlTest, WritesEveryFieldInStructOrder) {
                           "peerTimeoutSeconds: 60",
                           "metricsLingerSeconds: 30",
                           "intraOpThreads: 1",
-                          "image: distbench/worker:latest"}) {
+                          "image: distbench/worker:latest",
+                          "runPolicy:",
+                          "backoffLimit: 3",
+                          "cleanPodPolicy: Running",
+                          "podTemplates:",
+                          "master:",
+                          "image: \"\"",
+                          "resources:",
+                          "requests: {}",
+                          "limits: {}",
+                          "nodeSelector: {}",
+                          "tolerations: []",
+                          "parameterServer:",
+                          "image: \"\"",
+                          "trainer:",
+                          "image: \"\"",
+                          "tolerations: []"}) {
     const std::size_t found = yaml.find(key, at);
     ASSERT_NE(found, std::string::npos) << "missing or out of order: " << key << "\n" << yaml;
     at = found + 1;
   }
+}
+
+TEST(ToYamlTest, WritesOptionalsOnlyWhenSet) {
+  DistBenchmark b = minimalBenchmark();
+  b.spec.podTemplates.trainer.tolerations = {{"gpu", "Exists", "", "", std::nullopt}};
+  std::string yaml = toYaml(b);
+  for (const char* key :
+       {"activeDeadlineSeconds", "ttlSecondsAfterFinished", "effect", "tolerationSeconds"}) {
+    EXPECT_THAT(yaml, ::testing::Not(HasSubstr(key)));
+  }
+  b.spec.runPolicy.activeDeadlineSeconds = 600;
+  b.spec.runPolicy.ttlSecondsAfterFinished = 0;
+  b.spec.podTemplates.trainer.tolerations[0].effect = "NoExecute";
+  b.spec.podTemplates.trainer.tolerations[0].tolerationSeconds = 30;
+  yaml = toYaml(b);
+  EXPECT_THAT(yaml, HasSubstr("activeDeadlineSeconds: 600\n"));
+  EXPECT_THAT(yaml, HasSubstr("ttlSecondsAfterFinished: 0\n"));
+  EXPECT_THAT(yaml, HasSubstr("effect: NoExecute\n"));
+  EXPECT_THAT(yaml, HasSubstr("tolerationSeconds: 30\n"));
+}
+
+TEST(ToYamlTest, QuantitiesAreWrittenAsStrings) {
+  DistBenchmark b = minimalBenchmark();
+  b.spec.podTemplates.trainer.requests = {{"cpu", "2"}, {"memory", "4Gi"}};
+  const std::string yaml = toYaml(b);
+  EXPECT_THAT(yaml, HasSubstr("cpu: \"2\""));
+  EXPECT_THAT(yaml, HasSubstr("memory: 4Gi"));
 }
 
 TEST(ToYamlTest, QuotesStringsThatWouldReadAsOtherTypes) {
@@ -483,7 +689,39 @@ TEST(ToJsonTest, IsCompactAndEscapesStrings) {
   EXPECT_THAT(json, HasSubstr(R"("topology":{"trainers":3,"parameterServers":2})"));
   EXPECT_THAT(json, HasSubstr(R"("denseLayers":["256","128","ReLU","64","32","8"])"));
   EXPECT_THAT(json, HasSubstr(R"("learningRate":0.05,"parameterServerMode":"Async"})"));
+  EXPECT_THAT(json, HasSubstr(R"("runPolicy":{"backoffLimit":3,"cleanPodPolicy":"Running"})"));
+  EXPECT_THAT(json, HasSubstr(R"("master":{"image":"","resources":{"requests":{},"limits":{}},)"
+                              R"("nodeSelector":{},"tolerations":[]})"));
   EXPECT_EQ(json.back(), '}');
+}
+
+TEST(ToJsonTest, WritesRunPolicyAndTolerationsLikeCoreV1) {
+  DistBenchmark b = minimalBenchmark();
+  b.spec.runPolicy.activeDeadlineSeconds = 600;
+  b.spec.runPolicy.ttlSecondsAfterFinished = 60;
+  b.spec.podTemplates.trainer.requests = {{"cpu", "2"}};
+  b.spec.podTemplates.trainer.tolerations = {{"gpu", "Exists", "", "", std::nullopt},
+                                             {"spot", "Equal", "1", "NoExecute", 30}};
+  const std::string json = toJson(b);
+  EXPECT_THAT(json, HasSubstr(R"("runPolicy":{"backoffLimit":3,"activeDeadlineSeconds":600,)"
+                              R"("ttlSecondsAfterFinished":60,"cleanPodPolicy":"Running"})"));
+  EXPECT_THAT(json, HasSubstr(R"("requests":{"cpu":"2"})"));
+  EXPECT_THAT(json, HasSubstr(R"("tolerations":[{"key":"gpu","operator":"Exists","value":""},)"
+                              R"({"key":"spot","operator":"Equal","value":"1",)"
+                              R"("effect":"NoExecute","tolerationSeconds":30}])"));
+}
+
+TEST(ExamplesTest, EveryExampleParsesAndRoundTrips) {
+  int examples = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DISTBENCH_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".yaml") continue;
+    SCOPED_TRACE(entry.path().string());
+    ++examples;
+    const DistBenchmark b = loadDistBenchmarkFile(entry.path().string());
+    EXPECT_EQ(parseDistBenchmark(toYaml(b)), b);
+    EXPECT_EQ(parseDistBenchmark(toJson(b)), b);
+  }
+  EXPECT_GE(examples, 3);
 }
 
 class LoadFileTest : public ::testing::Test {

@@ -1,5 +1,7 @@
 #include "desired_objects.h"
 
+#include <map>
+
 #include "distbench/api/renderer.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -60,6 +62,56 @@ value fieldEnv(const std::string& name, const std::string& fieldPath) {
   e["name"] = str(name);
   e["valueFrom"]["fieldRef"]["fieldPath"] = str(fieldPath);
   return e;
+}
+
+const api::PodTemplate& templateOf(const api::DistBenchmark& b, api::Role role) {
+  switch (role) {
+    case api::Role::Master:
+      return b.spec.podTemplates.master;
+    case api::Role::ParameterServer:
+      return b.spec.podTemplates.parameterServer;
+    case api::Role::Trainer:
+      break;
+  }
+  return b.spec.podTemplates.trainer;
+}
+
+value stringMap(const std::map<std::string, std::string>& map) {
+  value object = value::object();
+  for (const auto& [k, v] : map) object[k] = str(v);
+  return object;
+}
+
+// A core/v1 Toleration: empty strings and an unset tolerationSeconds left out,
+// as the API server itself would omit them.
+value toleration(const api::Toleration& t) {
+  value out = value::object();
+  if (!t.key.empty()) out["key"] = str(t.key);
+  if (!t.operator_.empty()) out["operator"] = str(t.operator_);
+  if (!t.value.empty()) out["value"] = str(t.value);
+  if (!t.effect.empty()) out["effect"] = str(t.effect);
+  if (t.tolerationSeconds) out["tolerationSeconds"] = value::number(*t.tolerationSeconds);
+  return out;
+}
+
+// The role template's image and resources on the worker container: only what
+// the template sets, so an empty template leaves the pod as it was.
+void applyTemplate(const api::DistBenchmark& b, const api::PodTemplate& t, value& container) {
+  container["image"] = str(t.image.empty() ? b.spec.runtime.image : t.image);
+  if (!t.requests.empty()) container["resources"]["requests"] = stringMap(t.requests);
+  if (!t.limits.empty()) container["resources"]["limits"] = stringMap(t.limits);
+}
+
+// And its nodeSelector and tolerations on the pod.
+void applyTemplateToPod(const api::PodTemplate& t, value& spec) {
+  if (!t.nodeSelector.empty()) spec["nodeSelector"] = stringMap(t.nodeSelector);
+  if (!t.tolerations.empty()) {
+    value tolerations = value::array();
+    for (const api::Toleration& tol : t.tolerations) {
+      tolerations[tolerations.size()] = toleration(tol);
+    }
+    spec["tolerations"] = tolerations;
+  }
 }
 
 }  // namespace
@@ -124,8 +176,9 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     extra[kLabelGang] = str(std::to_string(gang));
 
     value container = value::object();
+    const api::PodTemplate& podTemplate = templateOf(b, rank.role);
     container["name"] = str("worker");
-    container["image"] = str(b.spec.runtime.image);
+    applyTemplate(b, podTemplate, container);
     value command = value::array();
     for (size_t i = 0; i < rank.command.size(); ++i) command[i] = str(rank.command[i]);
     container["command"] = command;
@@ -168,6 +221,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     volume["name"] = str("config");
     volume["configMap"]["name"] = str(configMapName(b));
     spec["volumes"] = value::array({volume});
+    applyTemplateToPod(podTemplate, spec);
     pods.push_back(pod);
   }
   return pods;

@@ -75,6 +75,12 @@ void forEachParallel(const std::vector<T>& items, int parallelism, F work) {
   if (first) std::rethrow_exception(first);
 }
 
+// Seconds from the spec as a duration, capped at ten years so that a huge
+// int64 (the CRD has no upper bound) cannot overflow the time arithmetic.
+std::chrono::seconds boundedSeconds(int64_t s) {
+  return std::chrono::seconds(std::min<int64_t>(s, 10LL * 365 * 24 * 3600));
+}
+
 std::chrono::milliseconds until(SystemTime when, SystemTime now) {
   // A second more than the exact difference: timestamps are whole seconds,
   // and waking a moment early would only schedule another wake.
@@ -286,7 +292,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
   };
   if (policy.activeDeadlineSeconds) {
     const auto start = parseTime(stringAt(ctx.status, "startTime")).value_or(ctx.now);
-    const SystemTime deadline = start + seconds(*policy.activeDeadlineSeconds);
+    const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
     if (ctx.now >= deadline) {
       return fail(kCondDeadlineExceeded, "ran longer than activeDeadlineSeconds (" +
                                              std::to_string(*policy.activeDeadlineSeconds) + " s)");
@@ -307,7 +313,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     const int timeout = b.spec.runtime.rendezvousTimeoutSeconds;
     const std::string since = g.startedAt();
     const SystemTime gangStart = parseTime(since).value_or(ctx.now);
-    const SystemTime deadline = gangStart + seconds(timeout);
+    const SystemTime deadline = gangStart + boundedSeconds(timeout);
     if (!since.empty() && ctx.now >= deadline) {
       return fail(kCondRendezvousTimeout, std::to_string(pending.size()) + " of " +
                                               std::to_string(ranks) +
@@ -339,7 +345,7 @@ Result Reconciler::finished(Context& ctx) {
   if (!writeStatus(ctx)) return {true, {}};
   if (!policy.ttlSecondsAfterFinished) return {};
   const auto done = parseTime(stringAt(ctx.status, "completionTime")).value_or(ctx.now);
-  const SystemTime expiry = done + seconds(*policy.ttlSecondsAfterFinished);
+  const SystemTime expiry = done + boundedSeconds(*policy.ttlSecondsAfterFinished);
   if (ctx.now < expiry) return {false, until(expiry, ctx.now)};
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
   return {};

@@ -97,6 +97,96 @@ TEST(DesiredObjects, ServicesPublishNotReadyPodsAndSelectTheirRanks) {
   EXPECT_EQ(master.at("spec").at("ports").at(0).at("port").as_integer(), 29500);
 }
 
+api::DistBenchmark withTemplates() {
+  api::DistBenchmark b = tutorial();
+  b.spec.runPolicy.activeDeadlineSeconds = 600;
+  api::PodTemplates& t = b.spec.podTemplates;
+  t.master.image = "example/master:1";
+  t.master.requests = {{"cpu", "500m"}};
+  t.trainer.requests = {{"cpu", "2"}, {"memory", "4Gi"}};
+  t.trainer.limits = {{"nvidia.com/gpu", "1"}};
+  t.trainer.nodeSelector = {{"nvidia.com/gpu.present", "true"}};
+  t.trainer.tolerations = {{"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt},
+                           {"spot", "Equal", "true", "NoExecute", 30},
+                           {"", "Exists", "", "", std::nullopt}};
+  return b;
+}
+
+TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
+  for (const value& pod : desiredPods(tutorial(), kOwner, "10.0.0.7", 0)) {
+    EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
+    EXPECT_FALSE(pod.at("spec").has_field("tolerations"));
+    EXPECT_FALSE(pod.at("spec").at("containers").at(0).has_field("resources"));
+  }
+}
+
+TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
+  const std::vector<value> pods = desiredPods(withTemplates(), kOwner, "10.0.0.7", 0);
+  ASSERT_EQ(pods.size(), 4u);
+
+  const value& master = pods[0].at("spec");
+  const value& masterContainer = master.at("containers").at(0);
+  EXPECT_EQ(masterContainer.at("image").as_string(), "example/master:1");
+  EXPECT_EQ(masterContainer.at("resources").serialize(), R"({"requests":{"cpu":"500m"}})");
+  EXPECT_FALSE(master.has_field("nodeSelector"));
+  EXPECT_FALSE(master.has_field("tolerations"));
+
+  // No template for the parameter server: the runtime image and nothing else.
+  const value& ps = pods[1].at("spec");
+  EXPECT_EQ(ps.at("containers").at(0).at("image").as_string(), "distbench/worker:latest");
+  EXPECT_FALSE(ps.at("containers").at(0).has_field("resources"));
+  EXPECT_FALSE(ps.has_field("nodeSelector"));
+  EXPECT_FALSE(ps.has_field("tolerations"));
+
+  for (int i : {2, 3}) {
+    const value& spec = pods[i].at("spec");
+    const value& container = spec.at("containers").at(0);
+    EXPECT_EQ(container.at("image").as_string(), "distbench/worker:latest");
+    const value& resources = container.at("resources");
+    EXPECT_EQ(resources.at("requests").at("cpu").as_string(), "2");
+    EXPECT_EQ(resources.at("requests").at("memory").as_string(), "4Gi");
+    EXPECT_EQ(resources.at("limits").serialize(), R"({"nvidia.com/gpu":"1"})");
+    EXPECT_EQ(spec.at("nodeSelector").serialize(), R"({"nvidia.com/gpu.present":"true"})");
+    // As core/v1 writes them: empty fields left out, tolerationSeconds a number.
+    const value& tolerations = spec.at("tolerations");
+    ASSERT_EQ(tolerations.size(), 3u);
+    const value& gpu = tolerations.at(0);
+    EXPECT_EQ(gpu.size(), 3u);
+    EXPECT_EQ(gpu.at("key").as_string(), "nvidia.com/gpu");
+    EXPECT_EQ(gpu.at("operator").as_string(), "Exists");
+    EXPECT_EQ(gpu.at("effect").as_string(), "NoSchedule");
+    const value& spot = tolerations.at(1);
+    EXPECT_EQ(spot.size(), 5u);
+    EXPECT_EQ(spot.at("value").as_string(), "true");
+    EXPECT_EQ(spot.at("effect").as_string(), "NoExecute");
+    ASSERT_TRUE(spot.at("tolerationSeconds").is_integer());
+    EXPECT_EQ(spot.at("tolerationSeconds").as_number().to_int64(), 30);
+    EXPECT_EQ(tolerations.at(2).serialize(), R"({"operator":"Exists"})");
+  }
+  // Everything else is as without templates.
+  const std::vector<value> plain = desiredPods(tutorial(), kOwner, "10.0.0.7", 0);
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    value a = pods[i];
+    value b = plain[i];
+    auto drop = [](value& object, const char* key) {
+      if (object.has_field(key)) object.erase(key);
+    };
+    for (value* pod : {&a, &b}) {
+      value& spec = pod->at("spec");
+      drop(spec, "nodeSelector");
+      drop(spec, "tolerations");
+      drop(spec.at("containers").at(0), "resources");
+      drop(spec.at("containers").at(0), "image");
+    }
+    EXPECT_EQ(a.serialize(), b.serialize()) << i;
+  }
+}
+
+TEST(DesiredObjects, ConfigMapCarriesTemplatesAndRunPolicy) {
+  const value cm = desiredConfigMap(withTemplates(), kOwner);
+  EXPECT_EQ(api::parseDistBenchmark(cm.at("data").at(kConfigFile).as_string()), withTemplates());
+}
+
 TEST(DesiredObjects, DdpKindHasMasterAndTrainersOnly) {
   api::DistBenchmark b = api::preset("ddp-cpu");
   b.metadata.namespace_ = "bench";

@@ -455,7 +455,6 @@ TEST_F(ControllerTest, ConvergesAfterTheApiServerRestarts) {
   createBenchmark("survivor");
   ASSERT_TRUE(eventually([&] { return podsAre("survivor", 4); }));
   cluster_->restartApiServer();
-  client_ = std::make_unique<KubeClient>(config_);
   allRunning("survivor");
   ASSERT_TRUE(benchmarkWhere("survivor", [](const value& b) {
     return str(b, {"status", "phase"}) == "Running";

@@ -10,6 +10,9 @@
 //
 //   distbench-operator-bench [--runs 20] [--burst 100] [--workers 4]
 #include <cpprest/http_client.h>
+#include <cstdlib>
+#include <iterator>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -171,6 +174,20 @@ double histogramQuantile(const std::string& metrics, double q) {
   return prevBound;
 }
 
+// User + system CPU seconds a process has used.
+double cpuSeconds(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string f;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> f; ++i) {
+    if (i == 14) utime = std::stol(f);
+    if (i == 15) stime = std::stol(f);
+  }
+  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
 long rssKb(int pid, const char* field) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
   std::string line;
@@ -264,6 +281,7 @@ int main(int argc, char** argv) {
   // 2. A burst, created from 8 client threads at once.
   std::vector<std::string> names;
   for (int i = 0; i < burst; ++i) names.push_back("burst-" + std::to_string(i));
+  const double cpuBefore = cpuSeconds(operatorProcess.pid());
   const auto burstStart = Clock::now();
   std::atomic<int> next{0};
   std::vector<std::thread> creators;
@@ -280,9 +298,12 @@ int main(int argc, char** argv) {
   const double burstSeconds = std::chrono::duration<double>(Clock::now() - burstStart).count();
   std::printf("%d benchmarks created at once (%d pods, %d objects; POSTs took %.1f s):\n", burst,
               burst * 17, burst * kChildrenPerBenchmark, createdIn);
-  std::printf("  all children %s in %.1f s   (goal <= 10 s)\n", all ? "present" : "NOT present",
-              burstSeconds);
-  std::this_thread::sleep_for(2s);  // status writes and Events settle
+  std::printf("  all children %s in %.1f s   (goal <= 10 s); the operator used %.1f CPU s of the "
+              "%.0f the machine had meanwhile (API server, etcd and this program share them)\n",
+              all ? "present" : "NOT present", burstSeconds,
+              cpuSeconds(operatorProcess.pid()) - cpuBefore,
+              burstSeconds * std::thread::hardware_concurrency());
+  std::this_thread::sleep_for(7s);  // status writes, Events and a heap trim settle
   const std::string metrics = kubetest::httpGet(port, "/metrics").body;
   std::printf("operator memory: VmRSS %.1f MB idle, %.1f MB with %d benchmarks (%d pods cached); "
               "peak VmHWM %.1f MB   (goal <= 40 MB)\n",
@@ -290,6 +311,11 @@ int main(int argc, char** argv) {
               rssKb(operatorProcess.pid(), "VmHWM:") / 1024.0);
   std::printf("reconcile duration over the whole run (operator histogram): p50 %.1f ms   p99 %.1f ms\n",
               histogramQuantile(metrics, 0.5) * 1000, histogramQuantile(metrics, 0.99) * 1000);
+  if (const char* out = std::getenv("DISTBENCH_BENCH_SMAPS")) {
+    std::ifstream in("/proc/" + std::to_string(operatorProcess.pid()) + "/smaps");
+    std::ofstream(out) << in.rdbuf();
+    std::ofstream(std::string(out) + ".log") << operatorProcess.log();
+  }
   operatorProcess.signal(SIGTERM);
   operatorProcess.wait(15000);
   for (auto& w : watches) w->stop();

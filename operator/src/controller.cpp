@@ -6,17 +6,66 @@ namespace distbench::op {
 
 using web::json::value;
 
+namespace {
+
+// What the caches keep: the reconciler reads resources fresh from the API
+// server and, of the children, only metadata, pod status and Service
+// addresses. managedFields alone is often the largest part of an object.
+void trimMetadata(value& object) {
+  if (!object.has_field("metadata")) return;
+  value& meta = object["metadata"];
+  if (meta.has_field("managedFields")) meta.erase("managedFields");
+  if (meta.has_field("annotations") &&
+      meta.at("annotations").has_field("kubectl.kubernetes.io/last-applied-configuration"))
+    meta["annotations"].erase("kubectl.kubernetes.io/last-applied-configuration");
+}
+
+void trimPod(value& pod) {
+  trimMetadata(pod);
+  if (!pod.has_field("spec")) return;
+  // The rendered containers (env, command, mounts) are the bulk of a pod,
+  // and the reconciler never reads them back.
+  value kept = value::object();
+  if (pod.at("spec").has_field("nodeName")) kept["nodeName"] = pod.at("spec").at("nodeName");
+  pod["spec"] = kept;
+}
+
+// Reconciles read the resource fresh; the cache serves keys and the
+// phase gauge.
+void trimBenchmark(value& b) {
+  trimMetadata(b);
+  if (b.has_field("spec")) b.erase("spec");
+  if (b.has_field("status")) {
+    value status = value::object();
+    if (b.at("status").has_field("phase")) status["phase"] = b.at("status").at("phase");
+    b["status"] = status;
+  }
+}
+
+void trimConfigMap(value& cm) {
+  trimMetadata(cm);
+  if (cm.has_field("data")) cm.erase("data");
+}
+
+Informer::Options withTransform(Informer::Options o, std::function<void(value&)> transform) {
+  o.transform = std::move(transform);
+  return o;
+}
+
+}  // namespace
+
 Controller::Controller(KubeClient& client, ControllerOptions options)
     : client_(client), options_(std::move(options)), queue_(options_.queue) {
   const std::string& ns = options_.ns;
+  const Informer::Options& o = options_.informer;
   benchmarks_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kPlural), "",
-                                           options_.informer);
+                                           withTransform(o, trimBenchmark));
   pods_ = std::make_unique<Informer>(client_, corePath(ns, "pods"), kBenchmarkLabel,
-                                     options_.informer);
+                                     withTransform(o, trimPod));
   services_ = std::make_unique<Informer>(client_, corePath(ns, "services"), kBenchmarkLabel,
-                                         options_.informer);
+                                         withTransform(o, trimMetadata));
   configMaps_ = std::make_unique<Informer>(client_, corePath(ns, "configmaps"), kBenchmarkLabel,
-                                           options_.informer);
+                                           withTransform(o, trimConfigMap));
   benchmarks_->onChange([this](const std::string& key, const value*) { queue_.add(key); });
   auto owner = [this](const std::string& key, const value* object) { enqueueOwner(key, object); };
   pods_->onChange(owner);

@@ -70,10 +70,32 @@ EventRecorder::~EventRecorder() {
   thread_.join();
 }
 
+namespace {
+
+// Only what an Event names: a queue of whole objects (a benchmark's spec,
+// status and managedFields) would cost far more than the Events themselves.
+value reference(const value& object) {
+  value ref = value::object();
+  for (const char* field : {"apiVersion", "kind"}) {
+    const std::string v = stringAt(object, field);
+    if (!v.empty()) ref[field] = value::string(v);
+  }
+  const value meta = metadataOf(object);
+  value kept = value::object();
+  for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
+    const std::string v = stringAt(meta, field);
+    if (!v.empty()) kept[field] = value::string(v);
+  }
+  ref["metadata"] = kept;
+  return ref;
+}
+
+}  // namespace
+
 void EventRecorder::record(const value& involved, EventType type, const std::string& reason,
                            const std::string& message) {
   try {
-    Pending event{involved,
+    Pending event{reference(involved),
                   type,
                   reason,
                   truncateUtf8(message, kMaxMessageBytes),

@@ -75,9 +75,7 @@ std::string pendingDetail(const value& status) {
       }
     }
   }
-  return stringField(status, "nodeName").empty() && stringField(status, "hostIP").empty()
-             ? "not scheduled yet"
-             : "starting";
+  return stringField(status, "hostIP").empty() ? "not scheduled yet" : "starting";
 }
 
 bool readyCondition(const value& status) {

@@ -142,7 +142,11 @@ void Informer::relist() {
   const value result = client_.get(path_);
   std::map<std::string, value> fresh;
   if (result.has_field("items") && result.at("items").is_array()) {
-    for (const value& item : result.at("items").as_array()) fresh.emplace(objectKey(item), item);
+    for (const value& item : result.at("items").as_array()) {
+      value kept = item;
+      if (options_.transform) options_.transform(kept);
+      fresh.emplace(objectKey(item), std::move(kept));
+    }
   }
   Changes changes;
   {
@@ -180,8 +184,10 @@ void Informer::apply(const WatchEvent& event) {
     }
     const std::string key = objectKey(event.object);
     if (event.type == "ADDED" || event.type == "MODIFIED") {
-      cache_[key] = event.object;
-      changes.emplace_back(key, event.object);
+      value kept = event.object;
+      if (options_.transform) options_.transform(kept);
+      changes.emplace_back(key, kept);
+      cache_[key] = std::move(kept);
     } else if (event.type == "DELETED") {
       cache_.erase(key);
       changes.emplace_back(key, std::nullopt);

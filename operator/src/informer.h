@@ -49,6 +49,11 @@ class Informer {
     int watchTimeoutSeconds = 60;
     std::chrono::milliseconds backoffBase{100};
     std::chrono::milliseconds backoffMax{5000};
+    // Trims each object before it is cached and handed to handlers (as
+    // client-go's SetTransform): the operator keeps only the fields it
+    // reads, so a thousand cached pods cost kilobytes each, not tens.
+    // Must keep metadata.name, namespace and resourceVersion.
+    std::function<void(web::json::value&)> transform;
   };
 
   // `path`: a collection, e.g. corePath("ns", "pods"), or corePath("", "pods")

@@ -4,6 +4,10 @@
 #include <cpprest/http_client.h>
 
 #include <boost/asio/ssl.hpp>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <cctype>
 #include <fstream>
 #include <mutex>
@@ -23,13 +27,35 @@ std::string trimNewline(std::string s) {
   return s;
 }
 
+// The cluster's CA as one X509 store, shared by every connection of a
+// client. cpprest builds an SSL context per connection and fills it with the
+// system's CA bundle first (some 140 certificates, about half a megabyte
+// parsed); replacing that with this store keeps each connection small, and
+// trusts exactly the CA the kubeconfig names, as kubectl does.
+std::shared_ptr<X509_STORE> clusterTrust(const std::string& caPem) {
+  std::shared_ptr<X509_STORE> store(X509_STORE_new(), X509_STORE_free);
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(caPem.data(), static_cast<int>(caPem.size())),
+                                                BIO_free);
+  int added = 0;
+  while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+    if (X509_STORE_add_cert(store.get(), cert) == 1) ++added;
+    X509_free(cert);
+  }
+  ERR_clear_error();  // the read that ends the loop leaves "no start line"
+  if (added == 0) throw KubeApiError(0, "", "the cluster CA holds no PEM certificate");
+  return store;
+}
+
 http_client_config clientConfig(const KubeConfig& c, std::chrono::seconds timeout) {
   http_client_config config;
   config.set_timeout(timeout);
   config.set_validate_certificates(true);
-  const std::string ca = c.caPem, cert = c.clientCertPem, key = c.clientKeyPem;
-  config.set_ssl_context_callback([ca, cert, key](boost::asio::ssl::context& ctx) {
-    if (!ca.empty()) ctx.add_certificate_authority(boost::asio::buffer(ca.data(), ca.size()));
+  const std::string cert = c.clientCertPem, key = c.clientKeyPem;
+  std::shared_ptr<X509_STORE> trust = c.caPem.empty() ? nullptr : clusterTrust(c.caPem);
+  config.set_ssl_context_callback([trust, cert, key](boost::asio::ssl::context& ctx) {
+    // Idle connections in the pool give their read and write buffers back.
+    SSL_CTX_set_mode(ctx.native_handle(), SSL_MODE_RELEASE_BUFFERS);
+    if (trust) SSL_CTX_set1_cert_store(ctx.native_handle(), trust.get());
     if (!cert.empty()) {
       ctx.use_certificate_chain(boost::asio::buffer(cert.data(), cert.size()));
       ctx.use_private_key(boost::asio::buffer(key.data(), key.size()),

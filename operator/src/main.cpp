@@ -3,6 +3,7 @@
 // the Lease (when electing), reconcile until SIGTERM or SIGINT, then drain
 // and hand the Lease back. A replica that loses the Lease exits at once, as
 // client-go's controllers do, so it can never act beside the new leader.
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -162,7 +163,9 @@ int run(const OperatorFlags& flags) {
 
   {
     std::unique_lock<std::mutex> lock(mu);
-    wake.wait(lock, [&] { return stopRequested; });
+    // Bursts of watch events and requests leave freed memory in the heap;
+    // handing it back now and then keeps RSS near what is live.
+    while (!wake.wait_for(lock, 5s, [&] { return stopRequested; })) malloc_trim(0);
   }
   const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds));
   if (!drained) log::warn("a reconcile was still running at the shutdown timeout", {});
@@ -179,6 +182,10 @@ int run(const OperatorFlags& flags) {
 
 int main(int argc, char** argv) {
   using namespace distbench::op;
+  // glibc gives threads their own heaps (up to 8 per core); with informer,
+  // worker and request threads that multiplies freed-but-kept memory. Two
+  // heaps keep the footprint near what is live at no measurable cost here.
+  mallopt(M_ARENA_MAX, 2);
   OperatorFlags flags;
   try {
     flags = parseOperatorFlags(std::vector<std::string>(argv + 1, argv + argc));

@@ -161,6 +161,8 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     // A failed rank restarts the whole gang (DDP cannot go on without it):
     // the operator decides, not the kubelet.
     spec["restartPolicy"] = str("Never");
+    // Ranks never call the Kubernetes API: no token in their filesystem.
+    spec["automountServiceAccountToken"] = value::boolean(false);
     spec["containers"] = value::array({container});
     value volume = value::object();
     volume["name"] = str("config");

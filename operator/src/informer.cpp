@@ -85,6 +85,17 @@ std::vector<value> Informer::list() const {
   return out;
 }
 
+std::vector<value> Informer::select(const std::string& keyPrefix,
+                                   const std::function<bool(const value&)>& keep) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<value> out;
+  for (auto it = cache_.lower_bound(keyPrefix);
+       it != cache_.end() && it->first.compare(0, keyPrefix.size(), keyPrefix) == 0; ++it) {
+    if (keep(it->second)) out.push_back(it->second);
+  }
+  return out;
+}
+
 bool Informer::hasSynced() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return synced_;

@@ -75,6 +75,13 @@ class Informer {
 
   std::optional<web::json::value> get(const std::string& key) const;
   std::vector<web::json::value> list() const;
+  // The cached objects whose key starts with `keyPrefix` (e.g. "ns/" or
+  // "ns/name-") and that `keep` accepts: only those are copied, so a
+  // reconcile of one benchmark does not copy every pod in the cluster.
+  // `keep` runs under the cache's lock and must not call back in.
+  std::vector<web::json::value> select(
+      const std::string& keyPrefix,
+      const std::function<bool(const web::json::value&)>& keep) const;
   // The first list is done and its handlers ran: the cache reflects the
   // server at some version.
   bool hasSynced() const;

@@ -1,0 +1,297 @@
+// distbench-operator's speed against a real kube-apiserver + etcd on
+// loopback, with the operator as its own process (as in a cluster):
+//  1. create → every child of a 17-pod benchmark (the default topology:
+//     master, 8 parameter servers, 8 trainers; plus 2 Services and the
+//     ConfigMap) seen through a watch, one benchmark at a time: p50/p90;
+//  2. 100 benchmarks created at once: time until all 2,000 children exist;
+//  3. the operator's resident memory with those 100 benchmarks;
+//  4. reconcile latency quantiles from the operator's own histogram.
+// Goals (issue 3): p50 of 1 ≤ 200 ms, 2 ≤ 10 s, 3 ≤ 40 MB.
+//
+//   distbench-operator-bench [--runs 20] [--burst 100] [--workers 4]
+#include <cpprest/http_client.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "informer.h"
+#include "kube_client.h"
+#include "kube_config.h"
+#include "kube_test_cluster.h"
+#include "operator_process.h"
+#include "reconciler.h"
+
+using namespace distbench;
+using web::json::value;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr int kChildrenPerBenchmark = 17 + 2 + 1;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+value yamlToJson(const YAML::Node& n) {
+  if (n.IsMap()) {
+    value o = value::object();
+    for (const auto& kv : n) o[kv.first.as<std::string>()] = yamlToJson(kv.second);
+    return o;
+  }
+  if (n.IsSequence()) {
+    value a = value::array();
+    for (size_t i = 0; i < n.size(); ++i) a[i] = yamlToJson(n[i]);
+    return a;
+  }
+  if (n.IsNull()) return value::null();
+  const std::string s = n.Scalar();
+  if (n.Tag() == "!") return value::string(s);  // quoted in the file
+  if (s == "true" || s == "false") return value::boolean(s == "true");
+  try {
+    size_t used = 0;
+    const long long i = std::stoll(s, &used);
+    if (used == s.size()) return value::number(static_cast<int64_t>(i));
+    const double d = std::stod(s, &used);
+    if (used == s.size()) return value::number(d);
+  } catch (const std::exception&) {
+  }
+  return value::string(s);
+}
+
+void installCrd(op::KubeClient& client) {
+  const value crd = yamlToJson(YAML::Load(readFile(DISTBENCH_CRD_FILE)));
+  try {
+    client.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
+  } catch (const op::KubeApiError& e) {
+    if (!e.alreadyExists()) throw;
+  }
+  const auto end = Clock::now() + 60s;
+  while (Clock::now() < end) {
+    try {
+      client.get(op::groupPath(op::kGroup, op::kVersion, "default", op::kPlural));
+      return;
+    } catch (const op::KubeApiError&) {
+      std::this_thread::sleep_for(200ms);
+    }
+  }
+  throw std::runtime_error("the CRD was not served within 60 s");
+}
+
+// Counts each benchmark's children as the watches deliver them.
+class ChildTracker {
+ public:
+  void seen(const std::string& benchmark, const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& s = children_[benchmark];
+    s.insert(key);
+    if (static_cast<int>(s.size()) == kChildrenPerBenchmark && !complete_.count(benchmark)) {
+      complete_[benchmark] = Clock::now();
+      cv_.notify_all();
+    }
+  }
+  bool waitComplete(const std::vector<std::string>& names, std::chrono::seconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] {
+      for (const auto& n : names)
+        if (!complete_.count(n)) return false;
+      return true;
+    });
+  }
+  Clock::time_point completedAt(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return complete_.at(name);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, std::set<std::string>> children_;
+  std::map<std::string, Clock::time_point> complete_;
+};
+
+value benchmark(const std::string& name) {
+  value b = value::object();
+  b["apiVersion"] = value::string("distbench.io/v1alpha1");
+  b["kind"] = value::string("DistBenchmark");
+  b["metadata"]["name"] = value::string(name);
+  b["spec"] = value::object();  // the default: 8 parameter servers, 8 trainers
+  return b;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const size_t lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+// histogram_quantile over the operator's reconcile histogram (all results).
+double histogramQuantile(const std::string& metrics, double q) {
+  std::map<double, double> buckets;
+  std::istringstream lines(metrics);
+  std::string line;
+  const std::string prefix = "distbench_operator_reconcile_duration_seconds_bucket{";
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const auto le = line.find("le=\"");
+    const std::string bound = line.substr(le + 4, line.find('"', le + 4) - le - 4);
+    const double b = bound == "+Inf" ? 1e300 : std::stod(bound);
+    buckets[b] += std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  if (buckets.empty()) return -1;
+  const double total = buckets.rbegin()->second;
+  const double rank = q * total;
+  double prevBound = 0, prevCount = 0;
+  for (const auto& [bound, count] : buckets) {
+    if (count >= rank) {
+      if (bound >= 1e300) return prevBound;
+      return prevBound + (bound - prevBound) * (rank - prevCount) / std::max(count - prevCount, 1e-9);
+    }
+    prevBound = bound;
+    prevCount = count;
+  }
+  return prevBound;
+}
+
+long rssKb(int pid, const char* field) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::string(field).size()));
+  return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 20, burst = 100, workers = 4;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const int v = std::stoi(argv[i + 1]);
+    if (flag == "--runs") runs = v;
+    else if (flag == "--burst") burst = v;
+    else if (flag == "--workers") workers = v;
+    else {
+      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  kubetest::KubeTestCluster cluster;
+  const std::string dir = cluster.directory();
+  cluster.writeKubeconfig(dir + "/bench-kubeconfig");
+  op::KubeClient client(op::loadKubeconfig(dir + "/bench-kubeconfig"));
+  installCrd(client);
+  const std::string ns = "bench";
+  value nsObject = value::object();
+  nsObject["apiVersion"] = value::string("v1");
+  nsObject["kind"] = value::string("Namespace");
+  nsObject["metadata"]["name"] = value::string(ns);
+  client.create("/api/v1/namespaces", nsObject);
+  value sa = value::object();
+  sa["apiVersion"] = value::string("v1");
+  sa["kind"] = value::string("ServiceAccount");
+  sa["metadata"]["name"] = value::string("default");
+  client.create(op::corePath(ns, "serviceaccounts"), sa);
+
+  ChildTracker tracker;
+  std::vector<std::unique_ptr<op::Informer>> watches;
+  for (const char* plural : {"pods", "services", "configmaps"}) {
+    watches.push_back(std::make_unique<op::Informer>(client, op::corePath(ns, plural), op::kBenchmarkLabel));
+    watches.back()->onChange([&tracker](const std::string& key, const value* object) {
+      if (object == nullptr) return;
+      tracker.seen(object->at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(), key);
+    });
+    watches.back()->start();
+    watches.back()->waitForSync(30s);
+  }
+
+  const int port = kubetest::freePort();
+  kubetest::OperatorProcess operatorProcess(
+      DISTBENCH_OPERATOR_BINARY,
+      {"--kubeconfig", dir + "/bench-kubeconfig", "--namespace", ns, "--workers",
+       std::to_string(workers), "--http-address", "127.0.0.1:" + std::to_string(port),
+       "--log-level", "warn"},
+      {}, dir + "/operator.log");
+  const auto readyBy = Clock::now() + 60s;
+  while (kubetest::httpGet(port, "/readyz").status != 200) {
+    if (Clock::now() > readyBy) {
+      std::fprintf(stderr, "operator not ready:\n%s\n", operatorProcess.log().c_str());
+      return 1;
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  const long idleRss = rssKb(operatorProcess.pid(), "VmRSS:");
+
+  // 1. One at a time.
+  std::vector<double> latencies;
+  for (int i = 0; i < runs; ++i) {
+    const std::string name = "single-" + std::to_string(i);
+    const auto start = Clock::now();
+    client.create(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural), benchmark(name));
+    if (!tracker.waitComplete({name}, 30s)) {
+      std::fprintf(stderr, "%s: children incomplete after 30 s\n%s\n", name.c_str(),
+                   operatorProcess.log().c_str());
+      return 1;
+    }
+    latencies.push_back(std::chrono::duration<double, std::milli>(tracker.completedAt(name) - start).count());
+    client.remove(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural, name));
+    std::this_thread::sleep_for(300ms);  // let the deletes settle
+  }
+  std::printf("create -> all %d children of a 17-pod benchmark (%d runs, one at a time):\n",
+              kChildrenPerBenchmark, runs);
+  std::printf("  p50 %.0f ms   p90 %.0f ms   min %.0f ms   max %.0f ms   (goal p50 <= 200 ms)\n",
+              quantile(latencies, 0.5), quantile(latencies, 0.9), quantile(latencies, 0.0),
+              quantile(latencies, 1.0));
+
+  // 2. A burst, created from 8 client threads at once.
+  std::vector<std::string> names;
+  for (int i = 0; i < burst; ++i) names.push_back("burst-" + std::to_string(i));
+  const auto burstStart = Clock::now();
+  std::atomic<int> next{0};
+  std::vector<std::thread> creators;
+  for (int t = 0; t < 8; ++t) {
+    creators.emplace_back([&] {
+      op::KubeClient own(op::loadKubeconfig(dir + "/bench-kubeconfig"));
+      for (int i = next++; i < burst; i = next++)
+        own.create(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural), benchmark(names[i]));
+    });
+  }
+  for (auto& t : creators) t.join();
+  const double createdIn = std::chrono::duration<double>(Clock::now() - burstStart).count();
+  const bool all = tracker.waitComplete(names, 120s);
+  const double burstSeconds = std::chrono::duration<double>(Clock::now() - burstStart).count();
+  std::printf("%d benchmarks created at once (%d pods, %d objects; POSTs took %.1f s):\n", burst,
+              burst * 17, burst * kChildrenPerBenchmark, createdIn);
+  std::printf("  all children %s in %.1f s   (goal <= 10 s)\n", all ? "present" : "NOT present",
+              burstSeconds);
+  std::this_thread::sleep_for(2s);  // status writes and Events settle
+  const std::string metrics = kubetest::httpGet(port, "/metrics").body;
+  std::printf("operator memory: VmRSS %.1f MB idle, %.1f MB with %d benchmarks (%d pods cached); "
+              "peak VmHWM %.1f MB   (goal <= 40 MB)\n",
+              idleRss / 1024.0, rssKb(operatorProcess.pid(), "VmRSS:") / 1024.0, burst, burst * 17,
+              rssKb(operatorProcess.pid(), "VmHWM:") / 1024.0);
+  std::printf("reconcile duration over the whole run (operator histogram): p50 %.1f ms   p99 %.1f ms\n",
+              histogramQuantile(metrics, 0.5) * 1000, histogramQuantile(metrics, 0.99) * 1000);
+  operatorProcess.signal(SIGTERM);
+  operatorProcess.wait(15000);
+  for (auto& w : watches) w->stop();
+  return all ? 0 : 1;
+}

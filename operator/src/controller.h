@@ -1,0 +1,75 @@
+// The operator's moving parts wired together: an informer for
+// DistBenchmarks and one per owned kind (pods, Services, ConfigMaps, all
+// filtered by the distbench.io/benchmark label), a work queue fed by their
+// changes, and worker threads that run the Reconciler. Informers start at
+// once, so a standby replica keeps a warm cache; workers start only when
+// this replica should act (leader, or no election).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "informer.h"
+#include "kube_client.h"
+#include "reconciler.h"
+#include "work_queue.h"
+#include "worker_pool.h"
+
+namespace distbench::op {
+
+struct ControllerOptions {
+  std::string ns;  // empty: every namespace
+  int workers = 4;
+  WorkQueueOptions queue;
+  Informer::Options informer;
+  Reconciler::EventSink onEvent;
+  // Every reconcile, with how it ended.
+  std::function<void(const std::string& key, std::chrono::duration<double> took,
+                     const Result& result, const std::string* error)>
+      onReconciled;
+  int createParallelism = 8;
+};
+
+class Controller {
+ public:
+  // `client` must outlive the controller.
+  Controller(KubeClient& client, ControllerOptions options);
+  ~Controller();  // stop()
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  void startInformers();
+  // Every informer has listed once.
+  bool waitForSync(std::chrono::milliseconds timeout) const;
+  bool synced() const;
+  // Starts the workers; once.
+  void startWorkers();
+  bool workersStarted() const { return workersStarted_; }
+  // Drains the queue (waiting up to `timeout` for reconciles in flight),
+  // then stops the informers. False when a reconcile was still running.
+  bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
+
+  const Informer& benchmarks() const { return *benchmarks_; }
+  const Informer& pods() const { return *pods_; }
+  const Informer& services() const { return *services_; }
+  const Informer& configMaps() const { return *configMaps_; }
+  // DistBenchmarks in the cache by status.phase ("Pending" when unset).
+  std::map<std::string, int> phaseCounts() const;
+
+ private:
+  void enqueueOwner(const std::string& key, const web::json::value* object);
+
+  KubeClient& client_;
+  ControllerOptions options_;
+  std::unique_ptr<Informer> benchmarks_, pods_, services_, configMaps_;
+  WorkQueue queue_;
+  std::unique_ptr<Reconciler> reconciler_;
+  std::unique_ptr<WorkerPool> pool_;
+  bool workersStarted_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace distbench::op

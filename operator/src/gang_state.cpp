@@ -1,0 +1,209 @@
+#include "gang_state.h"
+
+#include <algorithm>
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+std::string stringField(const value& v, const char* name) {
+  if (!v.is_object() || !v.has_field(name) || !v.at(name).is_string()) return "";
+  return v.at(name).as_string();
+}
+
+int intLabel(const value& labels, const char* name) {
+  const std::string text = stringField(labels, name);
+  if (text.empty()) return -1;
+  try {
+    size_t used = 0;
+    const int n = std::stoi(text, &used);
+    return used == text.size() ? n : -1;
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+const value* field(const value& v, const char* name) {
+  if (!v.is_object() || !v.has_field(name)) return nullptr;
+  return &v.at(name);
+}
+
+// The worker container's state: the first container's, as pods have one.
+const value* containerState(const value& status, const char* which) {
+  const value* statuses = field(status, "containerStatuses");
+  if (statuses == nullptr || !statuses->is_array() || statuses->size() == 0) return nullptr;
+  const value* state = field(statuses->at(0), "state");
+  const value* s = state == nullptr ? nullptr : field(*state, which);
+  // A container that restarted in place (not ours: restartPolicy Never)
+  // would keep its last termination here.
+  if (s == nullptr && std::string(which) == "terminated") {
+    const value* last = field(statuses->at(0), "lastState");
+    s = last == nullptr ? nullptr : field(*last, which);
+  }
+  return s;
+}
+
+std::string failureDetail(const value& status) {
+  std::string out;
+  if (const value* t = containerState(status, "terminated")) {
+    if (const value* code = field(*t, "exitCode"); code != nullptr && code->is_integer())
+      out = "exit code " + std::to_string(code->as_integer());
+    const std::string reason = stringField(*t, "reason");
+    if (!reason.empty()) out += (out.empty() ? "" : ", ") + reason;
+  }
+  const std::string reason = stringField(status, "reason");  // Evicted, DeadlineExceeded
+  if (out.empty() && !reason.empty()) out = reason;
+  const std::string message = stringField(status, "message");
+  if (!message.empty()) out += (out.empty() ? "" : ": ") + message;
+  return out.empty() ? "failed" : out;
+}
+
+std::string pendingDetail(const value& status) {
+  if (const value* w = containerState(status, "waiting")) {
+    const std::string reason = stringField(*w, "reason");
+    const std::string message = stringField(*w, "message");
+    if (!reason.empty() && reason != "ContainerCreating")
+      return reason + (message.empty() ? "" : ": " + message);
+  }
+  if (const value* conditions = field(status, "conditions"); conditions && conditions->is_array()) {
+    for (const value& c : conditions->as_array()) {
+      if (stringField(c, "type") == "PodScheduled" && stringField(c, "status") == "False") {
+        const std::string reason = stringField(c, "reason");
+        const std::string message = stringField(c, "message");
+        return (reason.empty() ? "Unschedulable" : reason) + (message.empty() ? "" : ": " + message);
+      }
+    }
+  }
+  return stringField(status, "nodeName").empty() && stringField(status, "hostIP").empty()
+             ? "not scheduled yet"
+             : "starting";
+}
+
+bool readyCondition(const value& status) {
+  const value* conditions = field(status, "conditions");
+  if (conditions == nullptr || !conditions->is_array()) return false;
+  for (const value& c : conditions->as_array())
+    if (stringField(c, "type") == "Ready") return stringField(c, "status") == "True";
+  return false;
+}
+
+}  // namespace
+
+PodState podState(const value& pod) {
+  PodState s;
+  const value empty = value::object();
+  const value* metadata = field(pod, "metadata");
+  const value& meta = metadata ? *metadata : empty;
+  const value* labelsField = field(meta, "labels");
+  const value& labels = labelsField ? *labelsField : empty;
+  s.name = stringField(meta, "name");
+  s.role = stringField(labels, "distbench.io/role");
+  s.rank = intLabel(labels, "distbench.io/rank");
+  s.gang = intLabel(labels, "distbench.io/gang");
+  s.deleting = field(meta, "deletionTimestamp") != nullptr;
+  s.creationTimestamp = stringField(meta, "creationTimestamp");
+  const value* statusField = field(pod, "status");
+  const value& status = statusField ? *statusField : empty;
+  s.phase = stringField(status, "phase");
+  if (s.phase.empty()) s.phase = "Pending";
+  s.ready = s.phase == "Running" && readyCondition(status);
+  if (s.phase == "Failed") s.detail = failureDetail(status);
+  if (s.phase == "Pending") s.detail = pendingDetail(status);
+  if (const value* t = containerState(status, "terminated")) s.terminationMessage = stringField(*t, "message");
+  return s;
+}
+
+const RoleCounts& GangState::counts(const std::string& role) const {
+  if (role == "master") return master;
+  if (role == "ps") return parameterServers;
+  return trainers;
+}
+
+bool GangState::succeeded(int expectedTrainers) const {
+  return master.succeeded == 1 && trainers.succeeded == expectedTrainers;
+}
+
+std::vector<const PodState*> GangState::failedPods() const {
+  std::vector<const PodState*> out;
+  for (const PodState& p : pods)
+    if (p.phase == "Failed") out.push_back(&p);
+  return out;
+}
+
+std::vector<const PodState*> GangState::pendingPods() const {
+  std::vector<const PodState*> out;
+  for (const PodState& p : pods)
+    if (p.phase == "Pending") out.push_back(&p);
+  return out;
+}
+
+bool GangState::allStarted(int expectedPods) const {
+  if (static_cast<int>(pods.size()) < expectedPods) return false;
+  return std::none_of(pods.begin(), pods.end(), [](const PodState& p) {
+    return p.phase == "Pending" || p.phase == "Unknown" || p.phase.empty();
+  });
+}
+
+std::string GangState::startedAt() const {
+  std::string earliest;
+  // RFC 3339 in UTC with a fixed layout sorts as text.
+  for (const PodState& p : pods)
+    if (!p.creationTimestamp.empty() && (earliest.empty() || p.creationTimestamp < earliest))
+      earliest = p.creationTimestamp;
+  return earliest;
+}
+
+GangState gangState(const std::vector<value>& pods) {
+  GangState g;
+  for (const value& pod : pods) g.pods.push_back(podState(pod));
+  std::sort(g.pods.begin(), g.pods.end(),
+            [](const PodState& a, const PodState& b) { return a.rank < b.rank; });
+  for (const PodState& p : g.pods) {
+    RoleCounts& c = p.role == "master" ? g.master : p.role == "ps" ? g.parameterServers : g.trainers;
+    if (p.phase == "Succeeded") {
+      ++c.succeeded;
+    } else if (p.phase == "Failed") {
+      ++c.failed;
+    } else {
+      ++c.active;
+      if (p.ready) ++c.ready;
+    }
+  }
+  return g;
+}
+
+value roleCountsJson(const RoleCounts& counts) {
+  value v = value::object();
+  v["active"] = value::number(counts.active);
+  v["ready"] = value::number(counts.ready);
+  v["succeeded"] = value::number(counts.succeeded);
+  v["failed"] = value::number(counts.failed);
+  return v;
+}
+
+std::string describePods(const std::vector<const PodState*>& pods, std::size_t maxBytes) {
+  std::string out;
+  for (const PodState* p : pods) {
+    std::string one = p->name + " (rank " + std::to_string(p->rank) + "): " + p->detail;
+    if (!out.empty()) one = "; " + one;
+    if (out.size() + one.size() > maxBytes) {
+      out += out.empty() ? one.substr(0, maxBytes) : "; …";
+      break;
+    }
+    out += one;
+  }
+  return out;
+}
+
+std::optional<value> resultSummary(const PodState& master) {
+  if (master.terminationMessage.empty()) return std::nullopt;
+  try {
+    value v = value::parse(master.terminationMessage);
+    if (v.is_object()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace distbench::op

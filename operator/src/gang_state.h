@@ -1,0 +1,77 @@
+// What the operator reads off a benchmark's pods: one gang's phase per role,
+// why pods wait or failed, and the master's result summary. Pure functions of
+// the pods' JSON, so the run-policy decisions built on them are testable
+// without an API server.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distbench::op {
+
+struct PodState {
+  std::string name;
+  std::string role;  // distbench.io/role: master, ps, trainer
+  int rank = -1;     // distbench.io/rank
+  int gang = -1;     // distbench.io/gang; -1 when the label is missing or not a number
+  std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
+  bool ready = false;
+  bool deleting = false;  // metadata.deletionTimestamp set
+  std::string creationTimestamp;
+  // Failed: exit code, reason and message of the container; Pending: why it
+  // waits (the scheduler's PodScheduled message, or a waiting container's
+  // reason such as ImagePullBackOff).
+  std::string detail;
+  // The worker container's termination message (the master's result summary).
+  std::string terminationMessage;
+};
+
+PodState podState(const web::json::value& pod);
+
+struct RoleCounts {
+  int active = 0;  // created and not finished: Pending, Running or Unknown
+  int ready = 0;
+  int succeeded = 0;
+  int failed = 0;
+};
+
+struct GangState {
+  RoleCounts master;
+  RoleCounts parameterServers;
+  RoleCounts trainers;
+  std::vector<PodState> pods;  // sorted by rank
+
+  const RoleCounts& counts(const std::string& role) const;
+  // Success is the master's and every trainer's: parameter servers serve
+  // until told to stop, and how they end does not change the result.
+  bool succeeded(int trainers) const;
+  // Pods that failed, in rank order.
+  std::vector<const PodState*> failedPods() const;
+  // Every pod of the gang exists and has started (Running, or already
+  // finished): the ranks have had their chance to rendezvous.
+  bool allStarted(int expectedPods) const;
+  // Pods still Pending, in rank order.
+  std::vector<const PodState*> pendingPods() const;
+  // The earliest pod creation time (RFC 3339), empty without pods.
+  std::string startedAt() const;
+};
+
+// `pods`: one gang's pods (any order).
+GangState gangState(const std::vector<web::json::value>& pods);
+
+// {"active": n, "ready": n, "succeeded": n, "failed": n}
+web::json::value roleCountsJson(const RoleCounts& counts);
+
+// "trainer-1 (rank 10): exit code 1, Error: <message>", one per pod, joined
+// with "; " and cut at `maxBytes` so a status never grows without bound.
+std::string describePods(const std::vector<const PodState*>& pods, std::size_t maxBytes = 1024);
+
+// The master's termination message as JSON, or nullopt when it is empty or
+// not a JSON object (a crashed master's log tail, under
+// FallbackToLogsOnError).
+std::optional<web::json::value> resultSummary(const PodState& master);
+
+}  // namespace distbench::op

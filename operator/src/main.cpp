@@ -1,0 +1,205 @@
+// distbench-operator: reconciles DistBenchmark resources into gangs of pods.
+// Lifecycle: load config, start the caches, serve /metrics and probes, win
+// the Lease (when electing), reconcile until SIGTERM or SIGINT, then drain
+// and hand the Lease back. A replica that loses the Lease exits at once, as
+// client-go's controllers do, so it can never act beside the new leader.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "controller.h"
+#include "event_recorder.h"
+#include "http_endpoints.h"
+#include "kube_config.h"
+#include "leader_election.h"
+#include "log.h"
+#include "operator_flags.h"
+#include "operator_metrics.h"
+
+#ifndef DISTBENCH_VERSION
+#define DISTBENCH_VERSION "dev"
+#endif
+
+namespace distbench::op {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::chrono::milliseconds ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : fallback;
+}
+
+int run(const OperatorFlags& flags) {
+  // Signals are taken by one thread with sigwait; every thread started from
+  // here on inherits the mask.
+  sigset_t stopSignals;
+  sigemptyset(&stopSignals);
+  sigaddset(&stopSignals, SIGTERM);
+  sigaddset(&stopSignals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+  const KubeConfig config = loadConfig(flags.kubeconfig, flags.context);
+  log::info("starting", {{"version", DISTBENCH_VERSION},
+                         {"config", config.source},
+                         {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
+                         {"workers", std::to_string(flags.workers)}});
+  KubeClient client(config);
+  auto metrics = std::make_shared<OperatorMetrics>();
+  EventRecorder recorder(client, "distbench-operator", envOr("NODE_NAME", envOr("HOSTNAME", "")));
+
+  ControllerOptions options;
+  options.ns = flags.ns;
+  options.workers = flags.workers;
+  options.queue.observer = metrics;
+  options.onEvent = [&recorder](const web::json::value& object, bool warning,
+                                const std::string& reason, const std::string& message) {
+    const auto& meta = object.at("metadata");
+    const std::string key = meta.at("namespace").as_string() + "/" + meta.at("name").as_string();
+    (warning ? log::warn : log::info)(message, {{"key", key}, {"reason", reason}});
+    recorder.record(object, warning ? EventType::Warning : EventType::Normal, reason, message);
+  };
+  options.onReconciled = [&metrics](const std::string& key, std::chrono::duration<double> took,
+                                    const Result& result, const std::string* error) {
+    if (error != nullptr) {
+      metrics->observeReconcile(took, ReconcileOutcome::Error);
+      log::error("reconcile failed; retrying with backoff", {{"key", key}, {"error", *error}});
+      return;
+    }
+    const bool requeue = result.requeue || result.requeueAfter.count() > 0;
+    metrics->observeReconcile(took, requeue ? ReconcileOutcome::Requeue : ReconcileOutcome::Success);
+    log::debug("reconciled", {{"key", key},
+                              {"seconds", std::to_string(took.count())},
+                              {"requeueAfterMs", std::to_string(result.requeueAfter.count())}});
+  };
+  Controller controller(client, options);
+  metrics->addInformer("distbenchmarks", controller.benchmarks());
+  metrics->addInformer("pods", controller.pods());
+  metrics->addInformer("services", controller.services());
+  metrics->addInformer("configmaps", controller.configMaps());
+
+  std::mutex mu;
+  std::condition_variable wake;
+  bool stopRequested = false;
+
+  HttpEndpoints http(
+      flags.httpAddress,
+      [&] {
+        metrics->setBenchmarkPhases(controller.phaseCounts());
+        return metrics->scrape();
+      },
+      // Ready once the caches are filled: a standby is ready to take over.
+      [&] { return controller.synced(); });
+  http.start();
+  log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(http.port())}});
+
+  std::thread signals([&] {
+    int sig = 0;
+    sigwait(&stopSignals, &sig);
+    log::info("stopping", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+    std::lock_guard<std::mutex> lock(mu);
+    stopRequested = true;
+    wake.notify_all();
+  });
+  signals.detach();  // sigwait has no timeout; the process ends under it
+
+  controller.startInformers();
+  if (!controller.waitForSync(120s)) {
+    log::error("caches did not sync within 120 s; check RBAC and the API server", {});
+    return 1;
+  }
+  log::info("caches synced", {});
+
+  std::unique_ptr<LeaderElector> elector;
+  if (flags.leaderElect) {
+    LeaderElectionOptions le;
+    le.ns = flags.leaderElectionNamespace.empty() ? envOr("POD_NAMESPACE", "default")
+                                                  : flags.leaderElectionNamespace;
+    le.leaseName = flags.leaderElectionId;
+    le.identity = envOr("POD_NAME", "");
+    le.leaseDuration = ms(flags.leaseDurationSeconds);
+    le.renewDeadline = ms(flags.renewDeadlineSeconds);
+    le.retryPeriod = ms(flags.retryPeriodSeconds);
+    elector = std::make_unique<LeaderElector>(config, le);
+    std::atomic<bool> led{false};
+    elector->run(
+        [&] {
+          led = true;
+          metrics->setLeader(true);
+          log::info("became leader", {{"identity", elector->identity()}});
+          controller.startWorkers();
+        },
+        [&] {
+          metrics->setLeader(false);
+          bool stopping;
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            stopping = stopRequested;
+          }
+          if (stopping) return;
+          // Another replica may already be acting: not one more reconcile.
+          log::error("lost leadership; exiting", {{"identity", elector->identity()}});
+          std::_Exit(1);
+        });
+    log::info("waiting for leadership", {{"lease", le.ns + "/" + le.leaseName}});
+  } else {
+    metrics->setLeader(true);
+    controller.startWorkers();
+  }
+
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    wake.wait(lock, [&] { return stopRequested; });
+  }
+  const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds));
+  if (!drained) log::warn("a reconcile was still running at the shutdown timeout", {});
+  recorder.flush(2s);
+  // After the workers: the next leader must not overlap with our last reconcile.
+  if (elector) elector->stop(true);
+  http.stop();
+  log::info("stopped", {});
+  return drained ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace distbench::op
+
+int main(int argc, char** argv) {
+  using namespace distbench::op;
+  OperatorFlags flags;
+  try {
+    flags = parseOperatorFlags(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const FlagError& e) {
+    std::cerr << "distbench-operator: " << e.what() << "\n";
+    return 2;
+  }
+  if (flags.help) {
+    std::cout << operatorUsage();
+    return 0;
+  }
+  if (flags.version) {
+    std::cout << "distbench-operator " << DISTBENCH_VERSION << "\n";
+    return 0;
+  }
+  log::setFormat(flags.logFormat == "text" ? log::Format::Text : log::Format::Json);
+  log::setLevel(log::parseLevel(flags.logLevel).value_or(log::Level::Info));
+  try {
+    return run(flags);
+  } catch (const std::exception& e) {
+    log::error("fatal", {{"error", e.what()}});
+    return 1;
+  }
+}

@@ -1,0 +1,41 @@
+// distbench-operator's command line. Every flag has a default that works in
+// a cluster (in-cluster config, all namespaces, no election), so the chart
+// only sets what it changes. Bad input is an error naming the flag.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace distbench::op {
+
+struct OperatorFlags {
+  std::string kubeconfig;  // empty: $KUBECONFIG, then in-cluster
+  std::string context;
+  std::string ns;  // empty: every namespace
+  int workers = 4;
+  std::string httpAddress = "0.0.0.0:8080";  // /metrics, /healthz, /readyz
+  bool leaderElect = false;
+  std::string leaderElectionNamespace;  // empty: $POD_NAMESPACE, else "default"
+  std::string leaderElectionId = "distbench-operator";
+  double leaseDurationSeconds = 15;
+  double renewDeadlineSeconds = 10;
+  double retryPeriodSeconds = 2;
+  std::string logFormat = "json";  // json | text
+  std::string logLevel = "info";   // debug | info | warn | error
+  // Seconds a shutdown waits for reconciles in flight.
+  double shutdownTimeoutSeconds = 10;
+  bool help = false;
+  bool version = false;
+};
+
+struct FlagError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Accepts "--flag value" and "--flag=value"; --leader-elect alone is true.
+// Throws FlagError naming the flag.
+OperatorFlags parseOperatorFlags(const std::vector<std::string>& args);
+std::string operatorUsage();
+
+}  // namespace distbench::op

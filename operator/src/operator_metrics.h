@@ -1,0 +1,63 @@
+// The operator's Prometheus metrics (docs/metrics.md, "Operator metrics"):
+// reconcile latency and errors, the work queue's signals as client-go names
+// them, informer watch restarts and re-lists, leadership, and benchmarks by
+// phase. scrape() renders them for /metrics (http_endpoints.h); nothing here
+// serves HTTP.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "work_queue_observer.h"
+
+namespace distbench::op {
+
+class Informer;
+
+enum class ReconcileOutcome {
+  Success,  // done, nothing to come back for
+  Error,    // failed; the key goes back rate-limited
+  Requeue,  // succeeded but asked to look again later (a pod still starting)
+};
+
+class OperatorMetrics : public WorkQueueObserver {
+ public:
+  OperatorMetrics();
+  ~OperatorMetrics() override;
+  OperatorMetrics(const OperatorMetrics&) = delete;
+  OperatorMetrics& operator=(const OperatorMetrics&) = delete;
+
+  // One reconcile of one key; Error also counts in reconcile_errors_total.
+  void observeReconcile(std::chrono::duration<double> seconds, ReconcileOutcome outcome);
+
+  // The work queue's hooks (share this object as WorkQueueOptions::observer).
+  // The queue calls them with its lock held; each is an atomic update or one
+  // histogram observation.
+  void depth(std::size_t ready) override;
+  void added() override;
+  void queueLatency(Clock::Duration waited) override;
+  void workDuration(Clock::Duration worked) override;
+  void retried() override;
+
+  // watch_restarts_total and relists_total{resource} follow the informer's
+  // own counters, read at each scrape. Several informers may share a
+  // resource label; their counts add up. The informer must outlive every
+  // later scrape().
+  void addInformer(const std::string& resource, const Informer& informer);
+
+  void setLeader(bool leading);
+  // Benchmarks per status.phase; Pending, Running, Succeeded and Failed are
+  // always present, and any phase missing from `counts` reads 0.
+  void setBenchmarkPhases(const std::map<std::string, int>& counts);
+
+  // Prometheus text exposition format 0.0.4. Safe from several threads.
+  std::string scrape();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace distbench::op

@@ -1,0 +1,466 @@
+#include "reconciler.h"
+
+#include <algorithm>
+#include <future>
+#include <set>
+
+#include "desired_objects.h"
+#include "distbench/api/spec_error.h"
+#include "distbench/api/spec_yaml.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+using std::chrono::seconds;
+
+std::string stringAt(const value& v, const char* a, const char* b = nullptr) {
+  if (!v.is_object() || !v.has_field(a)) return "";
+  const value& x = v.at(a);
+  if (b == nullptr) return x.is_string() ? x.as_string() : "";
+  if (!x.is_object() || !x.has_field(b) || !x.at(b).is_string()) return "";
+  return x.at(b).as_string();
+}
+
+int64_t intAt(const value& v, const char* name, int64_t fallback) {
+  if (!v.is_object() || !v.has_field(name) || !v.at(name).is_number()) return fallback;
+  return v.at(name).as_number().to_int64();
+}
+
+bool isController(const value& object, const std::string& uid) {
+  const value& meta = object.at("metadata");
+  if (!meta.has_field("ownerReferences")) return false;
+  for (const value& ref : meta.at("ownerReferences").as_array())
+    if (ref.has_field("uid") && ref.at("uid").as_string() == uid &&
+        ref.has_field("controller") && ref.at("controller").as_bool())
+      return true;
+  return false;
+}
+
+bool hasBenchmarkLabel(const value& object, const std::string& name) {
+  const value& meta = object.at("metadata");
+  return meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel) &&
+         meta.at("labels").at(kBenchmarkLabel).as_string() == name;
+}
+
+bool isDeleting(const value& object) {
+  return object.at("metadata").has_field("deletionTimestamp");
+}
+
+std::string objectName(const value& object) { return object.at("metadata").at("name").as_string(); }
+
+// Runs `work` on every item, `parallelism` at a time; rethrows the first
+// error once all have finished, so no request outlives the reconcile.
+template <typename T, typename F>
+void forEachParallel(const std::vector<T>& items, int parallelism, F work) {
+  std::exception_ptr first;
+  for (size_t start = 0; start < items.size(); start += parallelism) {
+    std::vector<std::future<void>> running;
+    const size_t end = std::min(items.size(), start + static_cast<size_t>(parallelism));
+    for (size_t i = start + 1; i < end; ++i)
+      running.push_back(std::async(std::launch::async, [&, i] { work(items[i]); }));
+    try {
+      work(items[start]);  // the calling thread takes one itself
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+    for (auto& f : running) {
+      try {
+        f.get();
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+std::chrono::milliseconds until(SystemTime when, SystemTime now) {
+  // A second more than the exact difference: timestamps are whole seconds,
+  // and waking a moment early would only schedule another wake.
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - now);
+  return std::max(left, std::chrono::milliseconds(0)) + std::chrono::milliseconds(1000);
+}
+
+const char* kPhase = "phase";
+
+}  // namespace
+
+struct Reconciler::Context {
+  std::string ns, name, key;
+  std::string uid;
+  int64_t generation = 0;
+  value object;
+  value original;  // status as read
+  value status;    // status to write
+  api::DistBenchmark benchmark;
+  bool specValid = false;
+  SystemTime now;
+  std::string nowText;
+  struct PendingEvent {
+    bool warning;
+    std::string reason, message;
+  };
+  std::vector<PendingEvent> events;  // sent once the status write lands
+
+  std::string phase() const { return stringAt(status, kPhase); }
+  void setPhase(const std::string& phase, const std::string& message) {
+    status[kPhase] = value::string(phase);
+    status["message"] = value::string(message);
+  }
+  // Sets a condition; a change to True is an Event once status is written.
+  void transition(const std::string& type, bool isTrue, const std::string& reason,
+                  const std::string& message, bool warning) {
+    if (setCondition(status, type, isTrue, reason, message, nowText, generation) && isTrue)
+      events.push_back({warning, reason, message});
+  }
+  // Sets a condition to False only if it was ever set.
+  void clear(const std::string& type, const std::string& reason, const std::string& message) {
+    if (status.has_field("conditions")) {
+      for (const value& c : status.at("conditions").as_array())
+        if (c.at("type").as_string() == type) {
+          setCondition(status, type, false, reason, message, nowText, generation);
+          return;
+        }
+    }
+  }
+};
+
+Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
+                       const Informer& configMaps, Options options)
+    : client_(client),
+      pods_(pods),
+      services_(services),
+      configMaps_(configMaps),
+      options_(std::move(options)) {
+  if (options_.createParallelism < 1) options_.createParallelism = 1;
+}
+
+Result Reconciler::reconcile(const std::string& key) {
+  Context ctx;
+  ctx.key = key;
+  const auto slash = key.find('/');
+  ctx.ns = slash == std::string::npos ? "default" : key.substr(0, slash);
+  ctx.name = slash == std::string::npos ? key : key.substr(slash + 1);
+  try {
+    ctx.object = client_.get(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+    deleteOrphans(ctx.ns, ctx.name);
+    return {};
+  }
+  // The garbage collector removes the children; nothing to decide.
+  if (isDeleting(ctx.object)) return {};
+  const value& meta = ctx.object.at("metadata");
+  ctx.uid = meta.at("uid").as_string();
+  ctx.generation = intAt(meta, "generation", 0);
+  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
+  ctx.status = ctx.original;
+  ctx.now = options_.now();
+  ctx.nowText = formatTime(ctx.now);
+  ctx.status["observedGeneration"] = value::number(ctx.generation);
+  try {
+    ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
+    ctx.specValid = true;
+  } catch (const api::SpecError& e) {
+    ctx.benchmark.metadata.name = ctx.name;
+    ctx.benchmark.metadata.namespace_ = ctx.ns;
+    if (ctx.phase() != "Failed") {
+      // The API server's schema cannot express every rule (no CEL in
+      // 1.20); what it let through is refused here, in status.
+      const std::string message = std::string("invalid spec: ") + e.what();
+      ctx.setPhase("Failed", message);
+      ctx.status["completionTime"] = value::string(ctx.nowText);
+      ctx.transition(kCondFailed, true, "InvalidSpec", message, true);
+      if (!writeStatus(ctx)) return {true, {}};
+      return {};
+    }
+  }
+  const std::string phase = ctx.phase();
+  if (phase == "Succeeded" || phase == "Failed") return finished(ctx);
+  return reconcileLive(ctx);
+}
+
+Result Reconciler::reconcileLive(Context& ctx) {
+  const api::DistBenchmark& b = ctx.benchmark;
+  const Owner owner{ctx.name, ctx.uid};
+  ensure(configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
+  ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
+  const std::string masterAddr = ensureMasterService(ctx);
+
+  const int gang = static_cast<int>(intAt(ctx.status, "restartCount", 0));
+  std::vector<value> current, stale;
+  for (value& pod : ownedPods(ctx)) {
+    const PodState s = podState(pod);
+    (s.gang == gang && isController(pod, ctx.uid) ? current : stale).push_back(std::move(pod));
+  }
+  if (ctx.phase().empty()) ctx.setPhase("Pending", "creating pods");
+  if (!ctx.status.has_field("restartCount")) ctx.status["restartCount"] = value::number(0);
+
+  // An older gang (or a same-named earlier resource) still has pods: they go
+  // first, so that no rank of the new gang meets a rank of the old.
+  if (!stale.empty()) {
+    deletePods(stale, false);
+    if (!writeStatus(ctx)) return {true, {}};
+    return {false, std::chrono::seconds(2)};
+  }
+
+  const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang);
+  std::set<std::string> have;
+  for (const value& pod : current) have.insert(objectName(pod));
+  std::vector<value> missing;
+  for (const value& pod : desired)
+    if (!have.count(objectName(pod))) missing.push_back(pod);
+  if (!missing.empty()) {
+    if (!ctx.status.has_field("startTime")) ctx.status["startTime"] = value::string(ctx.nowText);
+    createPods(missing, ctx.ns);
+    const std::string what = "master, " + std::to_string(b.spec.topology.parameterServers) +
+                             " parameter servers and " + std::to_string(b.spec.topology.trainers) +
+                             " trainers";
+    if (gang == 0) {
+      ctx.transition(kCondCreated, true, "PodsCreated", "created " + what, false);
+    } else if (missing.size() == desired.size()) {
+      ctx.events.push_back(
+          {false, "GangCreated", "created gang " + std::to_string(gang) + ": " + what});
+    }
+    for (const value& pod : missing) current.push_back(pod);  // Pending until seen
+  }
+
+  const GangState g = gangState(current);
+  ctx.status["master"] = roleCountsJson(g.master);
+  ctx.status["parameterServers"] = roleCountsJson(g.parameterServers);
+  ctx.status["trainers"] = roleCountsJson(g.trainers);
+  const api::RunPolicy& policy = b.spec.runPolicy;
+  const int ranks = static_cast<int>(desired.size());
+
+  if (g.succeeded(b.spec.topology.trainers)) {
+    for (const PodState& p : g.pods) {
+      if (p.role != "master") continue;
+      if (auto summary = resultSummary(p)) ctx.status["results"] = *summary;
+    }
+    const std::string message = "master and " + std::to_string(b.spec.topology.trainers) +
+                                " trainers succeeded";
+    ctx.setPhase("Succeeded", message);
+    ctx.status["completionTime"] = value::string(ctx.nowText);
+    ctx.clear(kCondRunning, "Finished", message);
+    ctx.clear(kCondRestarting, "Finished", message);
+    ctx.transition(kCondSucceeded, true, "AllRanksSucceeded", message, false);
+    if (!writeStatus(ctx)) return {true, {}};
+    return finished(ctx);
+  }
+
+  auto fail = [&](const std::string& reason, const std::string& message) {
+    ctx.setPhase("Failed", message);
+    ctx.status["completionTime"] = value::string(ctx.nowText);
+    ctx.clear(kCondRunning, reason, message);
+    ctx.clear(kCondRestarting, reason, message);
+    ctx.transition(kCondFailed, true, reason, message, true);
+    setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
+    if (!writeStatus(ctx)) return Result{true, {}};
+    return finished(ctx);
+  };
+
+  const std::vector<const PodState*> failed = g.failedPods();
+  if (!failed.empty()) {
+    const std::string what = describePods(failed);
+    if (gang >= policy.backoffLimit) {
+      return fail(kCondBackoffLimitExceeded,
+                  what + "; backoffLimit " + std::to_string(policy.backoffLimit) + " reached");
+    }
+    // DDP cannot go on with a rank missing: the whole gang starts over.
+    const std::string message = what + "; restarting the gang (restart " +
+                                std::to_string(gang + 1) + " of " +
+                                std::to_string(policy.backoffLimit) + ")";
+    ctx.status["restartCount"] = value::number(gang + 1);
+    ctx.setPhase("Pending", message);
+    ctx.clear(kCondRunning, "Restarting", message);
+    ctx.transition(kCondRestarting, true, "RankFailed", message, true);
+    if (!writeStatus(ctx)) return {true, {}};
+    deletePods(current, false);
+    return {false, std::chrono::seconds(2)};
+  }
+
+  std::chrono::milliseconds wake{0};
+  auto wakeBy = [&wake](std::chrono::milliseconds w) {
+    if (wake.count() == 0 || w < wake) wake = w;
+  };
+  if (policy.activeDeadlineSeconds) {
+    const auto start = parseTime(stringAt(ctx.status, "startTime")).value_or(ctx.now);
+    const SystemTime deadline = start + seconds(*policy.activeDeadlineSeconds);
+    if (ctx.now >= deadline) {
+      return fail(kCondDeadlineExceeded, "ran longer than activeDeadlineSeconds (" +
+                                             std::to_string(*policy.activeDeadlineSeconds) + " s)");
+    }
+    wakeBy(until(deadline, ctx.now));
+  }
+
+  if (g.allStarted(ranks)) {
+    const std::string message = "all " + std::to_string(ranks) + " ranks started";
+    ctx.setPhase("Running", message);
+    ctx.transition(kCondRunning, true, "AllRanksStarted", message, false);
+    ctx.clear(kCondRestarting, "GangRunning", message);
+  } else if (ctx.phase() != "Running") {
+    // A rank that cannot start (unschedulable, image missing) would leave
+    // the others to time out at the store and crash-loop through the
+    // backoff limit; the operator ends the run once, with the reason.
+    const std::vector<const PodState*> pending = g.pendingPods();
+    const int timeout = b.spec.runtime.rendezvousTimeoutSeconds;
+    const std::string since = g.startedAt();
+    const SystemTime gangStart = parseTime(since).value_or(ctx.now);
+    const SystemTime deadline = gangStart + seconds(timeout);
+    if (!since.empty() && ctx.now >= deadline) {
+      return fail(kCondRendezvousTimeout, std::to_string(pending.size()) + " of " +
+                                              std::to_string(ranks) +
+                                              " ranks not started within rendezvousTimeoutSeconds (" +
+                                              std::to_string(timeout) +
+                                              " s): " + describePods(pending));
+    }
+    ctx.setPhase("Pending", std::to_string(ranks - static_cast<int>(pending.size())) + " of " +
+                                std::to_string(ranks) + " ranks started" +
+                                (pending.empty() ? "" : "; waiting for " + describePods(pending, 512)));
+    wakeBy(until(deadline, ctx.now));
+  }
+  if (!writeStatus(ctx)) return {true, {}};
+  return {false, wake};
+}
+
+Result Reconciler::finished(Context& ctx) {
+  const api::RunPolicy& policy = ctx.benchmark.spec.runPolicy;
+  cleanUp(ctx);
+  // Keep the counts as they were at the end, but nothing is active any
+  // more once the clean-up policy has removed what ran.
+  if (policy.cleanPodPolicy != api::CleanPodPolicy::None) {
+    for (const char* role : {"master", "parameterServers", "trainers"}) {
+      if (!ctx.status.has_field(role)) continue;
+      ctx.status[role]["active"] = value::number(0);
+      ctx.status[role]["ready"] = value::number(0);
+    }
+  }
+  if (!writeStatus(ctx)) return {true, {}};
+  if (!policy.ttlSecondsAfterFinished) return {};
+  const auto done = parseTime(stringAt(ctx.status, "completionTime")).value_or(ctx.now);
+  const SystemTime expiry = done + seconds(*policy.ttlSecondsAfterFinished);
+  if (ctx.now < expiry) return {false, until(expiry, ctx.now)};
+  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
+  return {};
+}
+
+void Reconciler::cleanUp(Context& ctx) {
+  const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
+  if (policy == api::CleanPodPolicy::None) return;
+  deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
+  // Nothing is left to reach through the Services; the ConfigMap stays
+  // with the finished pods that mount it unless every pod goes.
+  std::vector<std::string> paths;
+  for (const std::string& svc : {headlessServiceName(ctx.benchmark), masterServiceName(ctx.benchmark)}) {
+    auto cached = services_.get(ctx.ns + "/" + svc);
+    if (cached && !isDeleting(*cached)) paths.push_back(corePath(ctx.ns, "services", svc));
+  }
+  if (policy == api::CleanPodPolicy::All) {
+    auto cached = configMaps_.get(ctx.ns + "/" + configMapName(ctx.benchmark));
+    if (cached && !isDeleting(*cached))
+      paths.push_back(corePath(ctx.ns, "configmaps", configMapName(ctx.benchmark)));
+  }
+  forEachParallel(paths, options_.createParallelism,
+                  [this](const std::string& path) { client_.remove(path); });
+}
+
+void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
+  std::vector<std::string> paths;
+  auto collect = [&](const Informer& cache, const char* plural) {
+    for (const value& o : cache.select(ns + "/", [&](const value& v) {
+           return hasBenchmarkLabel(v, name) && !isDeleting(v);
+         }))
+      paths.push_back(corePath(ns, plural, objectName(o)));
+  };
+  collect(pods_, "pods");
+  collect(services_, "services");
+  collect(configMaps_, "configmaps");
+  forEachParallel(paths, options_.createParallelism,
+                  [this](const std::string& path) { client_.remove(path); });
+}
+
+value Reconciler::ensure(const Informer& cache, const std::string& collection,
+                         const value& object) {
+  if (auto cached = cache.get(objectKey(object))) {
+    const std::string uid =
+        object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
+    if (isController(*cached, uid)) return *cached;
+    // Left by an earlier resource of the same name: replace it.
+    if (!isDeleting(*cached)) client_.remove(collection + "/" + objectName(*cached));
+    throw KubeApiError(409, "Conflict",
+                       objectKey(object) + " belongs to an earlier resource; deleting it first");
+  }
+  try {
+    return client_.create(collection, object);
+  } catch (const KubeApiError& e) {
+    if (!e.alreadyExists()) throw;
+    return client_.get(collection + "/" + objectName(object));
+  }
+}
+
+std::string Reconciler::ensureMasterService(Context& ctx) {
+  const value svc = ensure(services_, corePath(ctx.ns, "services"),
+                           desiredMasterService(ctx.benchmark, {ctx.name, ctx.uid}));
+  const std::string ip = stringAt(svc.at("spec"), "clusterIP");
+  if (ip.empty() || ip == "None")
+    throw KubeApiError(0, "", "Service " + masterServiceName(ctx.benchmark) + " has no clusterIP yet");
+  return ip;
+}
+
+void Reconciler::createPods(const std::vector<value>& pods, const std::string& ns) {
+  const std::string collection = corePath(ns, "pods");
+  forEachParallel(pods, options_.createParallelism, [&](const value& pod) {
+    try {
+      client_.create(collection, pod);
+    } catch (const KubeApiError& e) {
+      // The cache had not caught up with an earlier create: the pod is
+      // there, and if it belongs to an older gang the next pass deletes it.
+      if (!e.alreadyExists()) throw;
+    }
+  });
+}
+
+std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
+  const std::string name = ctx.name;
+  return pods_.select(ctx.ns + "/" + name + "-",
+                      [&](const value& v) { return hasBenchmarkLabel(v, name); });
+}
+
+void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished) {
+  std::vector<std::string> paths;
+  for (const value& pod : pods) {
+    if (isDeleting(pod)) continue;
+    const std::string phase = stringAt(pod, "status", "phase");
+    if (onlyUnfinished && (phase == "Succeeded" || phase == "Failed")) continue;
+    paths.push_back(corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod)));
+  }
+  forEachParallel(paths, options_.createParallelism,
+                  [this](const std::string& path) { client_.remove(path); });
+}
+
+bool Reconciler::writeStatus(Context& ctx) {
+  if (ctx.status == ctx.original) return true;
+  value body = ctx.object;
+  body["status"] = ctx.status;
+  try {
+    ctx.object = client_.replace(
+        groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name) + "/status", body);
+  } catch (const KubeApiError& e) {
+    // Someone wrote since our read (resourceVersion mismatch): start over
+    // from the fresh object rather than overwrite what they wrote.
+    if (e.conflict()) return false;
+    throw;
+  }
+  ctx.original = ctx.status;
+  for (const auto& e : ctx.events) event(ctx, e.warning, e.reason, e.message);
+  ctx.events.clear();
+  return true;
+}
+
+void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
+                       const std::string& message) const {
+  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, message);
+}
+
+}  // namespace distbench::op

@@ -1,0 +1,41 @@
+// Conditions on a DistBenchmark's status, with the Kubernetes API
+// conventions: one entry per type, lastTransitionTime moves only when the
+// status ("True"/"False") changes, and reason/message say why. Plus the
+// RFC 3339 timestamps the API uses.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace distbench::op {
+
+// Condition types the operator sets.
+inline constexpr const char* kCondCreated = "Created";
+inline constexpr const char* kCondRunning = "Running";
+inline constexpr const char* kCondRestarting = "Restarting";
+inline constexpr const char* kCondSucceeded = "Succeeded";
+inline constexpr const char* kCondFailed = "Failed";
+inline constexpr const char* kCondRendezvousTimeout = "RendezvousTimeout";
+inline constexpr const char* kCondDeadlineExceeded = "DeadlineExceeded";
+inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
+
+using SystemTime = std::chrono::system_clock::time_point;
+
+// "2026-11-22T03:04:05Z": whole seconds, as metav1.Time serializes.
+std::string formatTime(SystemTime t);
+// Reads RFC 3339 in UTC ("Z"), with or without fractional seconds.
+std::optional<SystemTime> parseTime(const std::string& text);
+
+// Sets condition `type` in status["conditions"], creating the array. Returns
+// true when its status changed (or it is new with status True): the caller
+// records an Event for that transition.
+bool setCondition(web::json::value& status, const std::string& type, bool isTrue,
+                  const std::string& reason, const std::string& message, const std::string& now,
+                  int64_t generation);
+bool conditionIsTrue(const web::json::value& status, const std::string& type);
+
+}  // namespace distbench::op

@@ -1,0 +1,468 @@
+// The controller against a real kube-apiserver, playing the kubelet's part
+// by writing pod status through the API (as envtest-based operators are
+// tested): children appear wired for rendezvous; the phase follows the
+// pods; a failed rank restarts the gang up to backoffLimit; deadlines,
+// rendezvous timeouts, TTL and deletion; an API server restart mid-run.
+#include "controller.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "crd_install.h"
+#include "desired_objects.h"
+#include "kube_config.h"
+#include "kube_test_env.h"
+#include "temp_dir.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+using namespace std::chrono_literals;
+
+bool eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
+  const auto end = std::chrono::steady_clock::now() + deadline;
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(25ms);
+  }
+  return condition();
+}
+
+std::string str(const value& v, const std::vector<std::string>& path) {
+  const value* at = &v;
+  for (const std::string& p : path) {
+    if (!at->is_object() || !at->has_field(p)) return "";
+    at = &at->at(p);
+  }
+  if (at->is_string()) return at->as_string();
+  if (at->is_number()) return std::to_string(at->as_number().to_int64());
+  return "";
+}
+
+const value* condition(const value& object, const std::string& type) {
+  if (!object.has_field("status") || !object.at("status").has_field("conditions")) return nullptr;
+  for (const value& c : object.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == type) return &c;
+  return nullptr;
+}
+
+bool conditionTrue(const value& object, const std::string& type) {
+  const value* c = condition(object, type);
+  return c != nullptr && c->at("status").as_string() == "True";
+}
+
+class ControllerTest : public kubetest::KubeTest {
+ protected:
+  void SetUp() override {
+    kubetest::KubeTest::SetUp();
+    if (!cluster_) return;
+    kubetest::establishedCrd();
+    dir_ = std::make_unique<cli::TempDir>("controller-test-");
+    cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
+    config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
+    client_ = std::make_unique<KubeClient>(config_);
+    ns_ = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    for (char& c : ns_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    ns_ = "ctl-" + ns_.substr(0, 40);
+    value nsObject = value::object();
+    nsObject["apiVersion"] = value::string("v1");
+    nsObject["kind"] = value::string("Namespace");
+    nsObject["metadata"]["name"] = value::string(ns_);
+    client_->create("/api/v1/namespaces", nsObject);
+    // Pods need their ServiceAccount; no controller-manager makes it here.
+    value sa = value::object();
+    sa["apiVersion"] = value::string("v1");
+    sa["kind"] = value::string("ServiceAccount");
+    sa["metadata"]["name"] = value::string("default");
+    client_->create(corePath(ns_, "serviceaccounts"), sa);
+  }
+
+  void TearDown() override {
+    if (controller_) controller_->stop();
+  }
+
+  void startController() {
+    ControllerOptions o;
+    o.ns = ns_;
+    o.workers = 2;
+    o.informer.backoffMax = 1s;
+    o.onEvent = [this](const value&, bool warning, const std::string& reason,
+                       const std::string& message) {
+      std::lock_guard<std::mutex> lock(eventsMutex_);
+      events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
+    };
+    o.onReconciled = [](const std::string& key, std::chrono::duration<double>, const Result&,
+                        const std::string* error) {
+      if (error) std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+    };
+    controller_ = std::make_unique<Controller>(*client_, o);
+    controller_->startInformers();
+    ASSERT_TRUE(controller_->waitForSync(30s));
+    controller_->startWorkers();
+  }
+
+  std::string benchmarksPath(const std::string& name = "") const {
+    return groupPath(kGroup, kVersion, ns_, kPlural, name);
+  }
+
+  // A hybrid benchmark with 1 parameter server and 2 trainers; `spec`
+  // fields are merged over that.
+  value createBenchmark(const std::string& name, const value& extraSpec = value::object()) {
+    value b = value::object();
+    b["apiVersion"] = value::string("distbench.io/v1alpha1");
+    b["kind"] = value::string("DistBenchmark");
+    b["metadata"]["name"] = value::string(name);
+    b["spec"]["topology"]["trainers"] = value::number(2);
+    b["spec"]["topology"]["parameterServers"] = value::number(1);
+    for (const auto& [k, v] : extraSpec.as_object()) {
+      if (v.is_object() && b["spec"].has_field(k)) {
+        for (const auto& [k2, v2] : v.as_object()) b["spec"][k][k2] = v2;
+      } else {
+        b["spec"][k] = v;
+      }
+    }
+    return client_->create(benchmarksPath(), b);
+  }
+
+  value getBenchmark(const std::string& name) { return client_->get(benchmarksPath(name)); }
+
+  bool benchmarkWhere(const std::string& name, const std::function<bool(const value&)>& test,
+                      std::chrono::milliseconds deadline = 20s) {
+    return eventually(
+        [&] {
+          try {
+            last_ = getBenchmark(name);
+            return test(last_);
+          } catch (const KubeApiError&) {
+            return false;
+          }
+        },
+        deadline);
+  }
+
+  std::vector<value> podsOf(const std::string& name) {
+    value list = client_->get(corePath(ns_, "pods") + "?labelSelector=" +
+                              queryEscape(std::string(kLabelBenchmark) + "=" + name));
+    std::vector<value> out;
+    for (const value& p : list.at("items").as_array())
+      if (!p.at("metadata").has_field("deletionTimestamp")) out.push_back(p);
+    return out;
+  }
+
+  // The kubelet's part: the pod's phase and its container's state.
+  void setPod(const std::string& pod, const std::string& phase, int exitCode = 0,
+              const std::string& message = "") {
+    value status = value::object();
+    status["phase"] = value::string(phase);
+    value ready = value::object();
+    ready["type"] = value::string("Ready");
+    ready["status"] = value::string(phase == "Running" ? "True" : "False");
+    status["conditions"] = value::array({ready});
+    value cs = value::object();
+    cs["name"] = value::string("worker");
+    cs["image"] = value::string("distbench/worker:latest");
+    cs["imageID"] = value::string("");
+    cs["restartCount"] = value::number(0);
+    cs["ready"] = value::boolean(phase == "Running");
+    if (phase == "Running") {
+      cs["state"]["running"]["startedAt"] = value::string("2026-11-22T00:00:00Z");
+    } else if (phase == "Succeeded" || phase == "Failed") {
+      value& t = cs["state"]["terminated"];
+      t["exitCode"] = value::number(exitCode);
+      t["reason"] = value::string(exitCode == 0 ? "Completed" : "Error");
+      if (!message.empty()) t["message"] = value::string(message);
+      t["startedAt"] = value::string("2026-11-22T00:00:00Z");
+      t["finishedAt"] = value::string("2026-11-22T00:00:01Z");
+    }
+    status["containerStatuses"] = value::array({cs});
+    value patch = value::object();
+    patch["status"] = status;
+    client_->mergePatch(corePath(ns_, "pods", pod) + "/status", patch);
+  }
+
+  bool podsAre(const std::string& name, size_t n, const std::string& gang = "") {
+    auto pods = podsOf(name);
+    if (pods.size() != n) return false;
+    for (const value& p : pods)
+      if (!gang.empty() && str(p, {"metadata", "labels", kLabelGang}) != gang) return false;
+    return true;
+  }
+
+  void allRunning(const std::string& name) {
+    for (const char* pod : {"-master-0", "-ps-0", "-trainer-0", "-trainer-1"})
+      setPod(name + pod, "Running");
+  }
+
+  bool sawEvent(const std::string& text) {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    for (const std::string& e : events_)
+      if (e.find(text) != std::string::npos) return true;
+    return false;
+  }
+
+  std::unique_ptr<cli::TempDir> dir_;
+  KubeConfig config_;
+  std::unique_ptr<KubeClient> client_;
+  std::unique_ptr<Controller> controller_;
+  std::string ns_;
+  value last_;
+  std::mutex eventsMutex_;
+  std::vector<std::string> events_;
+};
+
+TEST_F(ControllerTest, CreatesEveryChildWiredForRendezvous) {
+  startController();
+  const value created = createBenchmark("wired");
+  const std::string uid = created.at("metadata").at("uid").as_string();
+  ASSERT_TRUE(eventually([&] { return podsAre("wired", 4); })) << podsOf("wired").size();
+
+  const value masterSvc = client_->get(corePath(ns_, "services", "wired-master"));
+  const std::string clusterIP = str(masterSvc, {"spec", "clusterIP"});
+  ASSERT_FALSE(clusterIP.empty());
+  const value headless = client_->get(corePath(ns_, "services", "wired"));
+  EXPECT_EQ(str(headless, {"spec", "clusterIP"}), "None");
+  EXPECT_TRUE(headless.at("spec").at("publishNotReadyAddresses").as_bool());
+  const value cm = client_->get(corePath(ns_, "configmaps", "wired-config"));
+  EXPECT_NE(cm.at("data").at("config.yaml").as_string().find("trainers: 2"), std::string::npos);
+
+  for (const value& obj : {masterSvc, headless, cm}) {
+    const value& ref = obj.at("metadata").at("ownerReferences").at(0);
+    EXPECT_EQ(ref.at("uid").as_string(), uid);
+    EXPECT_TRUE(ref.at("controller").as_bool());
+    EXPECT_EQ(str(obj, {"metadata", "labels", kLabelBenchmark}), "wired");
+  }
+  std::map<std::string, value> pods;
+  for (const value& p : podsOf("wired")) pods[p.at("metadata").at("name").as_string()] = p;
+  ASSERT_EQ(pods.count("wired-master-0"), 1u);
+  ASSERT_EQ(pods.count("wired-ps-0"), 1u);
+  ASSERT_EQ(pods.count("wired-trainer-1"), 1u);
+  const value& trainer = pods["wired-trainer-1"];
+  EXPECT_EQ(str(trainer, {"metadata", "labels", kLabelRole}), "trainer");
+  EXPECT_EQ(str(trainer, {"metadata", "labels", kLabelRank}), "3");
+  EXPECT_EQ(str(trainer, {"metadata", "labels", kLabelGang}), "0");
+  EXPECT_EQ(trainer.at("metadata").at("ownerReferences").at(0).at("uid").as_string(), uid);
+  EXPECT_EQ(str(trainer, {"spec", "hostname"}), "wired-trainer-1");
+  EXPECT_EQ(str(trainer, {"spec", "subdomain"}), "wired");
+  std::map<std::string, std::string> env;
+  bool podIpFromDownwardApi = false;
+  for (const value& e : trainer.at("spec").at("containers").at(0).at("env").as_array()) {
+    if (e.has_field("value")) env[e.at("name").as_string()] = e.at("value").as_string();
+    if (e.at("name").as_string() == "POD_IP")
+      podIpFromDownwardApi = str(e, {"valueFrom", "fieldRef", "fieldPath"}) == "status.podIP";
+  }
+  EXPECT_EQ(env["MASTER_ADDR"], clusterIP);
+  EXPECT_EQ(env["MASTER_PORT"], "29500");
+  EXPECT_EQ(env["RANK"], "3");
+  EXPECT_EQ(env["WORLD_SIZE"], "4");
+  EXPECT_TRUE(podIpFromDownwardApi);
+
+  ASSERT_TRUE(benchmarkWhere("wired", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Pending" && conditionTrue(b, "Created") &&
+           !str(b, {"status", "startTime"}).empty() && str(b, {"status", "trainers", "active"}) == "2";
+  })) << last_.serialize();
+  EXPECT_EQ(str(last_, {"status", "observedGeneration"}), str(last_, {"metadata", "generation"}));
+  EXPECT_TRUE(sawEvent("Normal PodsCreated"));
+}
+
+TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
+  startController();
+  createBenchmark("ok");
+  ASSERT_TRUE(eventually([&] { return podsAre("ok", 4); }));
+  allRunning("ok");
+  ASSERT_TRUE(benchmarkWhere("ok", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running" && conditionTrue(b, "Running") &&
+           str(b, {"status", "trainers", "ready"}) == "2";
+  })) << last_.serialize();
+
+  setPod("ok-trainer-0", "Succeeded");
+  setPod("ok-trainer-1", "Succeeded");
+  // Trainers done, master still running: not finished yet.
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(str(getBenchmark("ok"), {"status", "phase"}), "Running");
+  setPod("ok-master-0", "Succeeded", 0,
+         R"({"kind":"HybridDDPRPC","p50":"0.376s","rows":[{"row":"All","p50":0.376}]})");
+  ASSERT_TRUE(benchmarkWhere("ok", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Succeeded";
+  })) << last_.serialize();
+  EXPECT_EQ(str(last_, {"status", "results", "p50"}), "0.376s");
+  EXPECT_TRUE(conditionTrue(last_, "Succeeded"));
+  EXPECT_FALSE(conditionTrue(last_, "Running"));
+  EXPECT_FALSE(str(last_, {"status", "completionTime"}).empty());
+  EXPECT_EQ(str(last_, {"status", "trainers", "succeeded"}), "2");
+  // cleanPodPolicy Running: the parameter server, still running, goes; the
+  // finished pods stay for their logs; the Services go.
+  ASSERT_TRUE(eventually([&] { return podsAre("ok", 3); }));
+  for (const value& p : podsOf("ok")) EXPECT_NE(p.at("metadata").at("name").as_string(), "ok-ps-0");
+  ASSERT_TRUE(eventually([&] {
+    try {
+      client_->get(corePath(ns_, "services", "ok-master"));
+      return false;
+    } catch (const KubeApiError& e) {
+      return e.notFound();
+    }
+  }));
+  EXPECT_TRUE(sawEvent("Normal AllRanksSucceeded"));
+}
+
+TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["backoffLimit"] = value::number(1);
+  createBenchmark("flaky", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("flaky", 4, "0"); }));
+  const std::string firstUid =
+      client_->get(corePath(ns_, "pods", "flaky-master-0")).at("metadata").at("uid").as_string();
+  allRunning("flaky");
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
+
+  setPod("flaky-trainer-1", "Failed", 1, "allreduce: peer closed");
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) {
+    return str(b, {"status", "restartCount"}) == "1" && conditionTrue(b, "Restarting");
+  })) << last_.serialize();
+  EXPECT_NE(condition(last_, "Restarting")->at("message").as_string().find("flaky-trainer-1 (rank 3)"),
+            std::string::npos);
+  // The whole gang is recreated, every pod new.
+  ASSERT_TRUE(eventually([&] { return podsAre("flaky", 4, "1"); })) << podsOf("flaky").size();
+  EXPECT_NE(client_->get(corePath(ns_, "pods", "flaky-master-0")).at("metadata").at("uid").as_string(),
+            firstUid);
+  allRunning("flaky");
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running" && !conditionTrue(b, "Restarting");
+  })) << last_.serialize();
+
+  setPod("flaky-ps-0", "Failed", 137);
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  })) << last_.serialize();
+  EXPECT_TRUE(conditionTrue(last_, "BackoffLimitExceeded"));
+  EXPECT_TRUE(conditionTrue(last_, "Failed"));
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "BackoffLimitExceeded");
+  EXPECT_NE(str(last_, {"status", "message"}).find("flaky-ps-0"), std::string::npos);
+  EXPECT_EQ(str(last_, {"status", "restartCount"}), "1");
+  // Nothing left running.
+  ASSERT_TRUE(eventually([&] {
+    for (const value& p : podsOf("flaky"))
+      if (str(p, {"status", "phase"}) == "Running" || str(p, {"status", "phase"}) == "Pending")
+        return false;
+    return true;
+  }));
+  EXPECT_TRUE(sawEvent("Warning RankFailed"));
+  EXPECT_TRUE(sawEvent("Warning BackoffLimitExceeded"));
+}
+
+TEST_F(ControllerTest, ActiveDeadlineFailsTheRunAndDeletesItsPods) {
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["activeDeadlineSeconds"] = value::number(2);
+  createBenchmark("slow", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("slow", 4); }));
+  allRunning("slow");
+  ASSERT_TRUE(benchmarkWhere("slow", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  }, 30s)) << last_.serialize();
+  EXPECT_TRUE(conditionTrue(last_, "DeadlineExceeded"));
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "DeadlineExceeded");
+  ASSERT_TRUE(eventually([&] { return podsAre("slow", 0); }));
+}
+
+TEST_F(ControllerTest, RendezvousTimeoutReportsWhyPodsWait) {
+  startController();
+  value spec = value::object();
+  spec["runtime"]["rendezvousTimeoutSeconds"] = value::number(2);
+  createBenchmark("stuck", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("stuck", 4); }));
+  for (const char* pod : {"-master-0", "-ps-0", "-trainer-0"}) setPod(std::string("stuck") + pod, "Running");
+  // The scheduler's word on the last one.
+  value patch = value::object();
+  value c = value::object();
+  c["type"] = value::string("PodScheduled");
+  c["status"] = value::string("False");
+  c["reason"] = value::string("Unschedulable");
+  c["message"] = value::string("0/3 nodes are available: 3 Insufficient cpu.");
+  patch["status"]["conditions"] = value::array({c});
+  client_->mergePatch(corePath(ns_, "pods", "stuck-trainer-1") + "/status", patch);
+
+  ASSERT_TRUE(benchmarkWhere("stuck", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  }, 30s)) << last_.serialize();
+  ASSERT_TRUE(conditionTrue(last_, "RendezvousTimeout"));
+  const std::string message = condition(last_, "RendezvousTimeout")->at("message").as_string();
+  EXPECT_NE(message.find("stuck-trainer-1 (rank 3): Unschedulable: 0/3 nodes are available"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(str(last_, {"status", "restartCount"}), "0");  // no crash loop
+  ASSERT_TRUE(eventually([&] { return podsAre("stuck", 0); }));
+}
+
+TEST_F(ControllerTest, TtlAfterFinishedDeletesTheResource) {
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["ttlSecondsAfterFinished"] = value::number(1);
+  spec["runPolicy"]["backoffLimit"] = value::number(0);
+  createBenchmark("brief", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("brief", 4); }));
+  setPod("brief-trainer-0", "Failed", 2);
+  ASSERT_TRUE(benchmarkWhere("brief", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }));
+  ASSERT_TRUE(eventually([&] {
+    try {
+      getBenchmark("brief");
+      return false;
+    } catch (const KubeApiError& e) {
+      return e.notFound();
+    }
+  }, 30s));
+  // With no garbage collector running here, the operator removes children.
+  ASSERT_TRUE(eventually([&] { return podsAre("brief", 0); }));
+}
+
+TEST_F(ControllerTest, DeletedResourceTakesItsChildren) {
+  startController();
+  createBenchmark("gone");
+  ASSERT_TRUE(eventually([&] { return podsAre("gone", 4); }));
+  client_->remove(benchmarksPath("gone"));
+  ASSERT_TRUE(eventually([&] { return podsAre("gone", 0); }));
+  ASSERT_TRUE(eventually([&] {
+    value svcs = client_->get(corePath(ns_, "services"));
+    value cms = client_->get(corePath(ns_, "configmaps") + "?labelSelector=" + queryEscape(kLabelBenchmark));
+    return svcs.at("items").size() == 0 && cms.at("items").size() == 0;
+  }));
+}
+
+TEST_F(ControllerTest, InvalidSpecTheSchemaLetThroughFailsWithTheField) {
+  startController();
+  value spec = value::object();
+  spec["benchmark"]["kind"] = value::string("DDP");
+  createBenchmark("bad", spec);  // DDP with a parameter server: a cross-field rule
+  ASSERT_TRUE(benchmarkWhere("bad", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "InvalidSpec");
+  EXPECT_NE(str(last_, {"status", "message"}).find("spec.topology.parameterServers"), std::string::npos)
+      << str(last_, {"status", "message"});
+  EXPECT_TRUE(podsOf("bad").empty());
+}
+
+TEST_F(ControllerTest, ConvergesAfterTheApiServerRestarts) {
+  startController();
+  createBenchmark("survivor");
+  ASSERT_TRUE(eventually([&] { return podsAre("survivor", 4); }));
+  cluster_->restartApiServer();
+  client_ = std::make_unique<KubeClient>(config_);
+  allRunning("survivor");
+  ASSERT_TRUE(benchmarkWhere("survivor", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running";
+  })) << last_.serialize();
+  createBenchmark("after");
+  ASSERT_TRUE(eventually([&] { return podsAre("after", 4); }));
+}
+
+}  // namespace
+}  // namespace distbench::op

@@ -1,0 +1,26 @@
+// The DistBenchmark CRD installed on the shared test cluster: applied once
+// per test binary from crds/ and waited on until Established and served, for
+// every test that needs the resource (the CRD's own tests, the reconciler's).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace distbench::kubetest {
+
+struct Crd {
+  std::string name, group, version, plural;
+  YAML::Node schema;  // the served version's openAPIV3Schema
+  std::string path(const std::string& ns) const {
+    return "/apis/" + group + "/" + version + "/namespaces/" + ns + "/" + plural;
+  }
+};
+
+// Throws std::runtime_error (the same message on every later call) when the
+// CRD cannot be applied or does not become Established within 60 s.
+const Crd& establishedCrd();
+
+std::string readFile(const std::string& path);
+
+}  // namespace distbench::kubetest

@@ -1,0 +1,146 @@
+// Reading pods the way the kubelet and scheduler leave them: phases per
+// role, why a pod waits or failed, the master's summary, success rules.
+#include "gang_state.h"
+
+#include <gtest/gtest.h>
+
+#include "status_conditions.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+value pod(const std::string& name, const std::string& role, int rank, const std::string& status,
+          const std::string& created = "2026-11-22T00:00:00Z") {
+  value p = value::object();
+  p["metadata"]["name"] = value::string(name);
+  p["metadata"]["creationTimestamp"] = value::string(created);
+  p["metadata"]["labels"]["distbench.io/role"] = value::string(role);
+  p["metadata"]["labels"]["distbench.io/rank"] = value::string(std::to_string(rank));
+  p["metadata"]["labels"]["distbench.io/gang"] = value::string("2");
+  p["status"] = value::parse(status);
+  return p;
+}
+
+TEST(GangState, CountsPerRoleAndReadiness) {
+  const GangState g = gangState({
+      pod("b-trainer-1", "trainer", 3, R"({"phase":"Failed"})"),
+      pod("b-master-0", "master", 0,
+          R"({"phase":"Running","conditions":[{"type":"Ready","status":"True"}]})"),
+      pod("b-ps-0", "ps", 1, R"({"phase":"Running","conditions":[{"type":"Ready","status":"False"}]})"),
+      pod("b-trainer-0", "trainer", 2, R"({"phase":"Succeeded"})"),
+  });
+  EXPECT_EQ(g.master.active, 1);
+  EXPECT_EQ(g.master.ready, 1);
+  EXPECT_EQ(g.parameterServers.active, 1);
+  EXPECT_EQ(g.parameterServers.ready, 0);
+  EXPECT_EQ(g.trainers.succeeded, 1);
+  EXPECT_EQ(g.trainers.failed, 1);
+  ASSERT_EQ(g.pods.size(), 4u);
+  EXPECT_EQ(g.pods[0].name, "b-master-0");  // rank order
+  EXPECT_EQ(g.pods[0].gang, 2);
+  ASSERT_EQ(g.failedPods().size(), 1u);
+  EXPECT_EQ(g.failedPods()[0]->name, "b-trainer-1");
+  EXPECT_FALSE(g.succeeded(2));
+  EXPECT_TRUE(g.allStarted(4));
+  EXPECT_FALSE(g.allStarted(5));  // one pod not even created
+}
+
+TEST(GangState, SuccessIsTheMastersAndEveryTrainersNotTheParameterServers) {
+  GangState g = gangState({pod("m", "master", 0, R"({"phase":"Succeeded"})"),
+                           pod("p", "ps", 1, R"({"phase":"Running"})"),
+                           pod("t0", "trainer", 2, R"({"phase":"Succeeded"})"),
+                           pod("t1", "trainer", 3, R"({"phase":"Succeeded"})")});
+  EXPECT_TRUE(g.succeeded(2));
+  EXPECT_FALSE(g.succeeded(3));
+  g = gangState({pod("m", "master", 0, R"({"phase":"Running"})"),
+                 pod("t0", "trainer", 2, R"({"phase":"Succeeded"})")});
+  EXPECT_FALSE(g.succeeded(1));
+}
+
+TEST(GangState, FailureDetailNamesExitCodeReasonAndMessage) {
+  const PodState s = podState(pod("b-trainer-0", "trainer", 2, R"({"phase":"Failed",
+    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]})"));
+  EXPECT_EQ(s.detail, "exit code 137, OOMKilled");
+  const PodState evicted = podState(pod("x", "trainer", 2,
+      R"({"phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory."})"));
+  EXPECT_EQ(evicted.detail, "Evicted: The node was low on resource: memory.");
+  EXPECT_EQ(describePods({&s, &evicted}),
+            "b-trainer-0 (rank 2): exit code 137, OOMKilled; x (rank 2): Evicted: The node was low "
+            "on resource: memory.");
+}
+
+TEST(GangState, PendingDetailPrefersTheContainersReasonThenTheSchedulers) {
+  const PodState image = podState(pod("a", "trainer", 2, R"({"phase":"Pending",
+    "containerStatuses":[{"name":"worker","state":{"waiting":{"reason":"ImagePullBackOff","message":"no such image"}}}]})"));
+  EXPECT_EQ(image.detail, "ImagePullBackOff: no such image");
+  const PodState unschedulable = podState(pod("b", "trainer", 3, R"({"phase":"Pending",
+    "conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/3 nodes are available"}]})"));
+  EXPECT_EQ(unschedulable.detail, "Unschedulable: 0/3 nodes are available");
+  const PodState fresh = podState(pod("c", "trainer", 4, "{}"));
+  EXPECT_EQ(fresh.phase, "Pending");
+  EXPECT_EQ(fresh.detail, "not scheduled yet");
+}
+
+TEST(GangState, DescribePodsStaysWithinItsBound) {
+  std::vector<PodState> many(100);
+  std::vector<const PodState*> ptrs;
+  for (int i = 0; i < 100; ++i) {
+    many[i].name = "bench-trainer-" + std::to_string(i);
+    many[i].rank = i;
+    many[i].detail = "Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.";
+    ptrs.push_back(&many[i]);
+  }
+  const std::string text = describePods(ptrs, 300);
+  EXPECT_LE(text.size(), 300u + 8);
+  EXPECT_NE(text.find("…"), std::string::npos);
+}
+
+TEST(GangState, ResultSummaryIsTheTerminationMessageWhenItIsJson) {
+  PodState master = podState(pod("m", "master", 0, R"({"phase":"Succeeded",
+    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":0,"message":"{\"p50\":\"0.4s\"}"}}}]})"));
+  auto summary = resultSummary(master);
+  ASSERT_TRUE(summary.has_value());
+  EXPECT_EQ(summary->at("p50").as_string(), "0.4s");
+  master.terminationMessage = "Traceback: something crashed";  // FallbackToLogsOnError
+  EXPECT_FALSE(resultSummary(master).has_value());
+}
+
+TEST(GangState, StartedAtIsTheEarliestCreation) {
+  const GangState g = gangState({pod("a", "master", 0, "{}", "2026-11-22T00:00:05Z"),
+                                 pod("b", "trainer", 1, "{}", "2026-11-22T00:00:03Z")});
+  EXPECT_EQ(g.startedAt(), "2026-11-22T00:00:03Z");
+}
+
+TEST(StatusConditions, TransitionTimeMovesOnlyWhenStatusChanges) {
+  value status = value::object();
+  EXPECT_TRUE(setCondition(status, kCondRunning, true, "AllRanksStarted", "m", "T1", 1));
+  EXPECT_FALSE(setCondition(status, kCondRunning, true, "AllRanksStarted", "m2", "T2", 2));
+  const value& c = status.at("conditions").at(0);
+  EXPECT_EQ(c.at("lastTransitionTime").as_string(), "T1");
+  EXPECT_EQ(c.at("message").as_string(), "m2");
+  EXPECT_EQ(c.at("observedGeneration").as_integer(), 2);
+  EXPECT_TRUE(conditionIsTrue(status, kCondRunning));
+  EXPECT_TRUE(setCondition(status, kCondRunning, false, "Finished", "done", "T3", 2));
+  EXPECT_EQ(status.at("conditions").at(0).at("lastTransitionTime").as_string(), "T3");
+  EXPECT_FALSE(conditionIsTrue(status, kCondRunning));
+  // A new condition that starts False is no transition to report.
+  EXPECT_FALSE(setCondition(status, kCondRestarting, false, "GangRunning", "", "T4", 2));
+  EXPECT_EQ(status.at("conditions").size(), 2u);
+}
+
+TEST(StatusConditions, TimesRoundTripInRfc3339) {
+  const auto t = parseTime("2026-11-22T03:04:05Z");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(formatTime(*t), "2026-11-22T03:04:05Z");
+  const auto frac = parseTime("2026-11-22T03:04:05.250000Z");
+  ASSERT_TRUE(frac.has_value());
+  EXPECT_EQ(std::chrono::duration_cast<std::chrono::milliseconds>(*frac - *t).count(), 250);
+  EXPECT_FALSE(parseTime("2026-11-22 03:04:05").has_value());
+  EXPECT_FALSE(parseTime("2026-11-22T03:04:05+01:00").has_value());
+  EXPECT_FALSE(parseTime("").has_value());
+}
+
+}  // namespace
+}  // namespace distbench::op

@@ -1,0 +1,227 @@
+// The distbench-operator binary against the real API server: two replicas
+// elect one leader, only the leader reconciles, the other takes over when
+// the leader is killed; SIGTERM drains and hands the Lease back; the probes
+// and /metrics answer.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <climits>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "crd_install.h"
+#include "desired_objects.h"
+#include "kube_client.h"
+#include "kube_config.h"
+#include "kube_test_env.h"
+#include "operator_process.h"
+#include "reconciler.h"
+#include "temp_dir.h"
+
+#ifndef DISTBENCH_OPERATOR_BINARY
+#error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"
+#endif
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+using namespace std::chrono_literals;
+using kubetest::OperatorProcess;
+
+bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds deadline = 30s) {
+  const auto end = std::chrono::steady_clock::now() + deadline;
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return condition();
+}
+
+// Sum of a metric family's samples (every label set) in text exposition.
+double metricSum(const std::string& text, const std::string& name) {
+  std::istringstream lines(text);
+  std::string line;
+  double sum = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind(name, 0) != 0 || line.size() <= name.size()) continue;
+    const char next = line[name.size()];
+    if (next != ' ' && next != '{') continue;
+    sum += std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return sum;
+}
+
+class OperatorBinaryTest : public kubetest::KubeTest {
+ protected:
+  void SetUp() override {
+    kubetest::KubeTest::SetUp();
+    if (!cluster_) return;
+    kubetest::establishedCrd();
+    dir_ = std::make_unique<cli::TempDir>("operator-binary-test-");
+    kubeconfig_ = dir_->path() + "/kubeconfig";
+    cluster_->writeKubeconfig(kubeconfig_);
+    client_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig_));
+    ns_ = "opbin-" + std::to_string(++counter_);
+    value nsObject = value::object();
+    nsObject["apiVersion"] = value::string("v1");
+    nsObject["kind"] = value::string("Namespace");
+    nsObject["metadata"]["name"] = value::string(ns_);
+    client_->create("/api/v1/namespaces", nsObject);
+    value sa = value::object();
+    sa["apiVersion"] = value::string("v1");
+    sa["kind"] = value::string("ServiceAccount");
+    sa["metadata"]["name"] = value::string("default");
+    client_->create(corePath(ns_, "serviceaccounts"), sa);
+  }
+
+  struct Replica {
+    std::unique_ptr<OperatorProcess> process;
+    int port = 0;
+    std::string identity;
+  };
+
+  Replica start(const std::string& identity, bool elect = true) {
+    Replica r;
+    r.identity = identity;
+    r.port = kubetest::freePort();
+    std::vector<std::string> args = {"--kubeconfig", kubeconfig_, "--namespace", ns_,
+                                     "--http-address", "127.0.0.1:" + std::to_string(r.port),
+                                     "--log-format", "text"};
+    if (elect) {
+      for (const char* a : {"--leader-elect", "--leader-election-namespace"}) args.push_back(a);
+      args.push_back(ns_);
+      for (const char* a : {"--lease-duration", "3", "--renew-deadline", "2", "--retry-period", "0.5"})
+        args.push_back(a);
+    }
+    r.process = std::make_unique<OperatorProcess>(
+        DISTBENCH_OPERATOR_BINARY, args, std::vector<std::string>{"POD_NAME=" + identity},
+        dir_->path() + "/" + identity + ".log");
+    return r;
+  }
+
+  std::string leaseHolder() {
+    try {
+      const value lease = client_->get("/apis/coordination.k8s.io/v1/namespaces/" + ns_ +
+                                       "/leases/distbench-operator");
+      const value& spec = lease.at("spec");
+      return spec.has_field("holderIdentity") && spec.at("holderIdentity").is_string()
+                 ? spec.at("holderIdentity").as_string()
+                 : "";
+    } catch (const KubeApiError&) {
+      return "";
+    }
+  }
+
+  void createBenchmark(const std::string& name) {
+    value b = value::object();
+    b["apiVersion"] = value::string("distbench.io/v1alpha1");
+    b["kind"] = value::string("DistBenchmark");
+    b["metadata"]["name"] = value::string(name);
+    b["spec"]["topology"]["trainers"] = value::number(2);
+    b["spec"]["topology"]["parameterServers"] = value::number(1);
+    client_->create(groupPath(kGroup, kVersion, ns_, kPlural), b);
+  }
+
+  size_t podCount(const std::string& name) {
+    return client_
+        ->get(corePath(ns_, "pods") + "?labelSelector=" +
+              queryEscape(std::string(kLabelBenchmark) + "=" + name))
+        .at("items")
+        .size();
+  }
+
+  double reconciles(const Replica& r) {
+    return metricSum(kubetest::httpGet(r.port, "/metrics").body,
+                     "distbench_operator_reconcile_duration_seconds_count");
+  }
+
+  static inline int counter_ = 0;
+  std::unique_ptr<cli::TempDir> dir_;
+  std::string kubeconfig_;
+  std::unique_ptr<KubeClient> client_;
+  std::string ns_;
+};
+
+TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {
+  Replica r = start("solo", false);
+  ASSERT_TRUE(eventually([&] { return kubetest::httpGet(r.port, "/readyz").status == 200; }))
+      << r.process->log();
+  EXPECT_EQ(kubetest::httpGet(r.port, "/healthz").status, 200);
+  createBenchmark("solo-run");
+  ASSERT_TRUE(eventually([&] { return podCount("solo-run") == 4; })) << r.process->log();
+  const std::string metrics = kubetest::httpGet(r.port, "/metrics").body;
+  EXPECT_GT(metricSum(metrics, "distbench_operator_reconcile_duration_seconds_count"), 0);
+  EXPECT_EQ(metricSum(metrics, "distbench_operator_leader"), 1);
+  EXPECT_NE(metrics.find("distbench_operator_benchmarks{phase=\"Pending\"} 1"), std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("distbench_operator_watch_restarts_total{resource=\"pods\"}"), std::string::npos);
+  // Events reached the API server.
+  ASSERT_TRUE(eventually([&] {
+    const value events = client_->get(corePath(ns_, "events"));
+    for (const value& e : events.at("items").as_array())
+      if (e.at("reason").as_string() == "PodsCreated") return true;
+    return false;
+  }));
+  r.process->signal(SIGTERM);
+  EXPECT_EQ(r.process->wait(15000), 0) << r.process->log();
+  EXPECT_NE(r.process->log().find("stopping"), std::string::npos);
+}
+
+TEST_F(OperatorBinaryTest, TwoReplicasOneLeaderAndTakeoverWhenItIsKilled) {
+  Replica a = start("replica-a");
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-a"; })) << a.process->log();
+  Replica b = start("replica-b");
+  // The standby is ready (caches synced) but does not lead.
+  ASSERT_TRUE(eventually([&] { return kubetest::httpGet(b.port, "/readyz").status == 200; }))
+      << b.process->log();
+  createBenchmark("first");
+  ASSERT_TRUE(eventually([&] { return podCount("first") == 4; })) << a.process->log();
+  std::this_thread::sleep_for(500ms);
+  EXPECT_GT(reconciles(a), 0);
+  EXPECT_EQ(reconciles(b), 0) << "the standby reconciled";
+  EXPECT_EQ(metricSum(kubetest::httpGet(b.port, "/metrics").body, "distbench_operator_leader"), 0);
+  EXPECT_EQ(leaseHolder(), "replica-a");
+
+  a.process->signal(SIGKILL);  // no release: b must wait out the lease
+  a.process->wait(5000);
+  const auto killed = std::chrono::steady_clock::now();
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-b"; }, 20s)) << b.process->log();
+  const double takeover =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+  EXPECT_LT(takeover, 10.0);
+  createBenchmark("second");
+  ASSERT_TRUE(eventually([&] { return podCount("second") == 4; })) << b.process->log();
+  EXPECT_GT(reconciles(b), 0);
+  std::printf("[ takeover ] replica-b led %.1f s after replica-a was killed (lease 3 s)\n", takeover);
+}
+
+TEST_F(OperatorBinaryTest, SigtermHandsTheLeaseBack) {
+  Replica a = start("replica-a");
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-a"; })) << a.process->log();
+  Replica b = start("replica-b");
+  ASSERT_TRUE(eventually([&] { return kubetest::httpGet(b.port, "/readyz").status == 200; }));
+  a.process->signal(SIGTERM);
+  EXPECT_EQ(a.process->wait(15000), 0) << a.process->log();
+  // Released, so b need not wait out the 3 s lease.
+  const auto released = std::chrono::steady_clock::now();
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-b"; }, 20s)) << b.process->log();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - released).count(), 3.0);
+}
+
+TEST_F(OperatorBinaryTest, BadFlagsAreRefusedNamingTheFlag) {
+  OperatorProcess p(DISTBENCH_OPERATOR_BINARY, {"--workers", "zero"}, {}, dir_->path() + "/bad.log");
+  EXPECT_EQ(p.wait(10000), 2);
+  EXPECT_NE(p.log().find("--workers: expected a whole number >= 1, got \"zero\""), std::string::npos)
+      << p.log();
+  OperatorProcess q(DISTBENCH_OPERATOR_BINARY, {"--kubeconfig", dir_->path() + "/missing"}, {},
+                    dir_->path() + "/missing.log");
+  EXPECT_EQ(q.wait(10000), 1);
+  EXPECT_NE(q.log().find("missing"), std::string::npos) << q.log();
+}
+
+}  // namespace
+}  // namespace distbench::op

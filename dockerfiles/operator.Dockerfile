@@ -33,11 +33,12 @@ RUN --mount=type=cache,target=/root/.cache/ccache,id=distbench-ccache \
 
 FROM ${BASE_IMAGE}
 ARG DEBIAN_FRONTEND=noninteractive
-# cpprestsdk (HTTP, TLS, JSON), yaml-cpp (the DistBenchmark spec), OpenSSL,
-# and the CA bundle for API servers signed by a public CA.
+# cpprestsdk (HTTP, TLS, JSON), yaml-cpp (the DistBenchmark spec),
+# prometheus-cpp's core (the metrics registry; the operator serves /metrics
+# itself), OpenSSL, and the CA bundle for API servers signed by a public CA.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libcpprest2.10 libyaml-cpp0.7 libssl3 ca-certificates \
+      libcpprest2.10 libyaml-cpp0.7 libprometheus-cpp-core1.0 libssl3 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --gid 65532 distbench \
  && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \

@@ -444,13 +444,10 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
   collectExprs(dash.at("panels"), exprs, ids);
   ASSERT_GE(exprs.size(), 10u);
 
-  // Worker metrics must be in docs/metrics.md; the operator's own in
-  // docs/metrics.md or docs/deploy.md (which lists the operator's metrics).
-  const auto workerDocs = documentedMetrics(kRoot + "/docs/metrics.md");
-  auto allDocs = workerDocs;
-  for (const auto& [name, type] : documentedMetrics(kRoot + "/docs/deploy.md"))
-    allDocs.emplace(name, type);
-  ASSERT_GE(workerDocs.size(), 10u) << "no metric tables found in docs/metrics.md";
+  // Every metric, the ranks' and the operator's, is documented in
+  // docs/metrics.md.
+  const auto docs = documentedMetrics(kRoot + "/docs/metrics.md");
+  ASSERT_GE(docs.size(), 10u) << "no metric tables found in docs/metrics.md";
 
   static const std::regex metricName(R"(\bdistbench_[a-zA-Z0-9_]+)");
   static const std::regex histogramSuffix(R"(^(.*)_(bucket|sum|count)$)");
@@ -462,18 +459,15 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
       std::string base = name;
       std::smatch m;
       bool seriesOfHistogram = false;
-      if (!allDocs.count(name) && std::regex_match(name, m, histogramSuffix)) {
+      if (!docs.count(name) && std::regex_match(name, m, histogramSuffix)) {
         base = m[1];
         seriesOfHistogram = true;
       }
-      const bool operatorMetric = base.rfind("distbench_operator_", 0) == 0;
-      const auto& docs = operatorMetric ? allDocs : workerDocs;
       auto found = docs.find(base);
       if (found == docs.end()) {
-        ADD_FAILURE() << "panel \"" << panel << "\" queries " << name << ", which "
-                      << (operatorMetric ? "neither docs/metrics.md nor docs/deploy.md documents"
-                                         : "docs/metrics.md does not document")
-                      << " (a table row \"| `name` | type |\"): " << expr;
+        ADD_FAILURE() << "panel \"" << panel << "\" queries " << name
+                      << ", which docs/metrics.md does not document (no table row \"| `" << base
+                      << "` | type |\"): " << expr;
         continue;
       }
       if (seriesOfHistogram)

@@ -18,6 +18,7 @@ source "$root/scripts/ccache-env.sh"
 
 scripts/install-deps.sh
 scripts/install-kube-apiserver.sh
+scripts/install-helm.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

@@ -1,0 +1,677 @@
+// charts/distbench-operator: lint, render, the CRD's single source, the
+// Grafana dashboard's PromQL, and (ChartCluster*) the rendered objects,
+// a real `helm install` and its RBAC against a real kube-apiserver.
+#include <cpprest/json.h>
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "binary_runner.h"
+#include "chart_test_env.h"
+#include "temp_dir.h"
+
+#ifndef DISTBENCH_SOURCE_DIR
+#error "DISTBENCH_SOURCE_DIR must name the repository root"
+#endif
+#ifndef DISTBENCH_VERSION
+#error "DISTBENCH_VERSION must be the project's version"
+#endif
+
+namespace distbench::charttest {
+namespace {
+
+using cli::testing::BinaryResult;
+using cli::testing::slurp;
+
+const std::string kRoot = DISTBENCH_SOURCE_DIR;
+const std::string kChart = kRoot + "/charts/distbench-operator";
+const std::string kCrdName = "distbench.io_distbenchmarks.yaml";
+const std::string kNamespace = "distbench-system";
+const std::string kRelease = "rel";
+const std::string kFullname = "rel-distbench-operator";
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string join(const std::vector<std::string>& args) {
+  std::string line;
+  for (const auto& a : args) line += (line.empty() ? "" : " ") + quote(a);
+  return line;
+}
+
+// Runs helm or kubectl with its state (helm's cache and config, kubectl's
+// discovery cache) in a private directory, never in $HOME.
+class Runner {
+ public:
+  Runner() : dir_("distbench-chart-") {}
+  const std::string& dir() const { return dir_.path(); }
+
+  BinaryResult helm(const std::vector<std::string>& args) const {
+    const std::string d = dir_.path();
+    return run("env HELM_CACHE_HOME=" + quote(d + "/helm-cache") + " HELM_CONFIG_HOME=" +
+               quote(d + "/helm-config") + " HELM_DATA_HOME=" + quote(d + "/helm-data") + " " +
+               quote(tools().helm) + " " + join(args));
+  }
+  BinaryResult kubectl(const std::vector<std::string>& args) const {
+    return run(quote(tools().kubectl) + " --cache-dir=" + quote(dir_.path() + "/kube-cache") + " " +
+               join(args));
+  }
+  std::string write(const std::string& name, const std::string& content) const {
+    const std::string path = dir_.path() + "/" + name;
+    std::ofstream(path) << content;
+    return path;
+  }
+
+ private:
+  BinaryResult run(const std::string& command) const {
+    return cli::testing::runCaptured(command, dir_.path() + "/out", dir_.path() + "/err");
+  }
+  cli::TempDir dir_;
+};
+
+std::string describe(const BinaryResult& r) {
+  return "exit " + std::to_string(r.exitCode) + "\n--- stdout\n" + r.out.substr(0, 6000) +
+         "\n--- stderr\n" + r.err.substr(0, 6000);
+}
+
+// The rendered manifest's objects, keyed "Kind/name".
+std::map<std::string, YAML::Node> objects(const std::string& manifest) {
+  std::map<std::string, YAML::Node> byKey;
+  for (const YAML::Node& doc : YAML::LoadAll(manifest)) {
+    if (!doc.IsMap()) continue;
+    byKey[doc["kind"].as<std::string>() + "/" + doc["metadata"]["name"].as<std::string>()] = doc;
+  }
+  return byKey;
+}
+
+std::vector<std::string> strings(const YAML::Node& seq) {
+  std::vector<std::string> out;
+  if (seq && seq.IsSequence())
+    for (const auto& n : seq) out.push_back(n.as<std::string>());
+  return out;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// `helm template rel CHART -n distbench-system --set ...`; fails the test
+// when helm does.
+std::string render(const Runner& r, const std::vector<std::string>& sets = {}) {
+  std::vector<std::string> args = {"template", kRelease, kChart, "--namespace", kNamespace};
+  for (const auto& s : sets) {
+    args.push_back("--set");
+    args.push_back(s);
+  }
+  BinaryResult res = r.helm(args);
+  EXPECT_EQ(res.exitCode, 0) << "helm " << join(args) << ": " << describe(res);
+  return res.out;
+}
+
+const YAML::Node& need(const std::map<std::string, YAML::Node>& objs, const std::string& key) {
+  static const YAML::Node none;
+  auto it = objs.find(key);
+  if (it == objs.end()) {
+    std::string have;
+    for (const auto& [k, v] : objs) have += " " + k;
+    ADD_FAILURE() << "no " << key << " in the rendered chart; it has:" << have;
+    return none;
+  }
+  return it->second;
+}
+
+// The rules of a (Cluster)Role as "group/resource:verb" strings.
+std::set<std::string> grants(const YAML::Node& role) {
+  std::set<std::string> g;
+  for (const auto& rule : role["rules"])
+    for (const auto& group : strings(rule["apiGroups"]))
+      for (const auto& res : strings(rule["resources"]))
+        for (const auto& verb : strings(rule["verbs"])) g.insert(group + "/" + res + ":" + verb);
+  return g;
+}
+
+// What the operator needs (its contract; docs/deploy.md, RBAC).
+const std::vector<std::string> kClusterGrants = {
+    "distbench.io/distbenchmarks:get",
+    "distbench.io/distbenchmarks:list",
+    "distbench.io/distbenchmarks:watch",
+    "distbench.io/distbenchmarks:update",
+    "distbench.io/distbenchmarks:patch",
+    "distbench.io/distbenchmarks:delete",
+    "distbench.io/distbenchmarks/status:get",
+    "distbench.io/distbenchmarks/status:update",
+    "distbench.io/distbenchmarks/status:patch",
+    "/pods:get",
+    "/pods:list",
+    "/pods:watch",
+    "/pods:create",
+    "/pods:delete",
+    "/pods:patch",
+    "/services:get",
+    "/services:list",
+    "/services:watch",
+    "/services:create",
+    "/services:delete",
+    "/configmaps:get",
+    "/configmaps:list",
+    "/configmaps:watch",
+    "/configmaps:create",
+    "/configmaps:delete",
+    "/events:create",
+    "/events:patch",
+    "/events:list",
+};
+const std::vector<std::string> kLeaseGrants = {"coordination.k8s.io/leases:get",
+                                               "coordination.k8s.io/leases:create",
+                                               "coordination.k8s.io/leases:update"};
+
+// ---------------------------------------------------------------------------
+// Chart metadata and lint
+
+TEST(Chart, VersionFollowsTheProject) {
+  YAML::Node chart = YAML::LoadFile(kChart + "/Chart.yaml");
+  EXPECT_EQ(chart["apiVersion"].as<std::string>(), "v2");
+  EXPECT_EQ(chart["name"].as<std::string>(), "distbench-operator");
+  EXPECT_EQ(chart["version"].as<std::string>(), DISTBENCH_VERSION)
+      << "the chart's version moves with project(distbench VERSION ...)";
+  EXPECT_EQ(chart["appVersion"].as<std::string>(), DISTBENCH_VERSION);
+}
+
+TEST(Chart, LintsCleanWithEveryValueSet) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  const std::vector<std::vector<std::string>> valueSets = {
+      {},
+      {"serviceMonitor.enabled=true"},
+      {"watchNamespace=bench", "leaderElection.enabled=false", "replicas=1"},
+      {"grafanaDashboard.enabled=false", "rbac.create=false", "serviceAccount.create=false"},
+  };
+  for (const auto& sets : valueSets) {
+    std::vector<std::string> args = {"lint", "--strict", kChart};
+    for (const auto& s : sets) {
+      args.push_back("--set");
+      args.push_back(s);
+    }
+    BinaryResult res = r.helm(args);
+    EXPECT_EQ(res.exitCode, 0) << "helm " << join(args) << ": " << describe(res);
+    EXPECT_NE(res.out.find("0 chart(s) failed"), std::string::npos) << res.out;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The CRD: one source of truth
+
+TEST(ChartCrd, IsTheRepositorysCrd) {
+  const std::string root = slurp(kRoot + "/crds/" + kCrdName);
+  const std::string inChart = slurp(kChart + "/crds/" + kCrdName);
+  ASSERT_FALSE(root.empty());
+  EXPECT_EQ(inChart, root) << "charts/distbench-operator/crds/" << kCrdName
+                           << " must be the symlink ../../../crds/" << kCrdName
+                           << " (or at least byte-identical to it)";
+}
+
+TEST(ChartCrd, HelmShipsItFromTheSymlink) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  BinaryResult res = r.helm({"show", "crds", kChart});
+  ASSERT_EQ(res.exitCode, 0) << describe(res);
+  EXPECT_NE(res.out.find(slurp(kRoot + "/crds/" + kCrdName)), std::string::npos)
+      << "helm show crds does not carry crds/" << kCrdName << ": " << res.out.substr(0, 400);
+
+  // And a packaged chart holds the file's content, not a dangling link.
+  BinaryResult pkg = r.helm({"package", kChart, "--destination", r.dir()});
+  ASSERT_EQ(pkg.exitCode, 0) << describe(pkg);
+  BinaryResult listing = cli::testing::runCaptured(
+      "tar -xzOf " + quote(r.dir() + "/distbench-operator-" DISTBENCH_VERSION ".tgz") +
+          " distbench-operator/crds/" + kCrdName,
+      r.dir() + "/tar.out", r.dir() + "/tar.err");
+  ASSERT_EQ(listing.exitCode, 0) << describe(listing);
+  EXPECT_EQ(listing.out, slurp(kRoot + "/crds/" + kCrdName));
+}
+
+// ---------------------------------------------------------------------------
+// helm template
+
+TEST(ChartTemplate, DefaultsRenderTheOperatorWithLeaderElection) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs = objects(render(r));
+  const std::set<std::string> expected = {"ServiceAccount/" + kFullname,
+                                          "ClusterRole/" + kFullname,
+                                          "ClusterRoleBinding/" + kFullname,
+                                          "Role/" + kFullname + "-leader-election",
+                                          "RoleBinding/" + kFullname + "-leader-election",
+                                          "Service/" + kFullname + "-metrics",
+                                          "Deployment/" + kFullname,
+                                          "ConfigMap/" + kFullname + "-dashboard"};
+  std::set<std::string> got;
+  for (const auto& [k, v] : objs) got.insert(k);
+  EXPECT_EQ(got, expected) << "serviceMonitor is off by default: no ServiceMonitor, no PodMonitor";
+
+  const YAML::Node& deploy = need(objs, "Deployment/" + kFullname);
+  ASSERT_TRUE(deploy);
+  EXPECT_EQ(deploy["metadata"]["namespace"].as<std::string>(), kNamespace);
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(), 2);
+  const YAML::Node pod = deploy["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["serviceAccountName"].as<std::string>(), kFullname);
+  EXPECT_TRUE(pod["securityContext"]["runAsNonRoot"].as<bool>());
+  EXPECT_NE(pod["securityContext"]["runAsUser"].as<int>(), 0);
+  ASSERT_EQ(pod["containers"].size(), 1u);
+  const YAML::Node c = pod["containers"][0];
+  EXPECT_EQ(c["image"].as<std::string>(), "distbench/operator:" DISTBENCH_VERSION);
+  EXPECT_TRUE(c["securityContext"]["readOnlyRootFilesystem"].as<bool>());
+  EXPECT_FALSE(c["securityContext"]["allowPrivilegeEscalation"].as<bool>());
+  EXPECT_TRUE(contains(strings(c["securityContext"]["capabilities"]["drop"]), "ALL"));
+
+  const auto args = strings(c["args"]);
+  for (const std::string& a : std::vector<std::string>{
+           "--leader-elect", "--leader-election-id=distbench-operator",
+           "--leader-election-namespace=" + kNamespace, "--workers=4",
+           "--http-address=0.0.0.0:8080", "--log-format=json", "--log-level=info"})
+    EXPECT_TRUE(contains(args, a)) << "no " << a << " in the operator's args";
+  for (const auto& a : args)
+    EXPECT_NE(a.rfind("--namespace", 0), 0u) << "watches every namespace by default";
+
+  std::map<std::string, std::string> fieldEnv;
+  for (const auto& e : c["env"])
+    if (e["valueFrom"])
+      fieldEnv[e["name"].as<std::string>()] =
+          e["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>();
+  EXPECT_EQ(fieldEnv["POD_NAME"], "metadata.name");
+  EXPECT_EQ(fieldEnv["POD_NAMESPACE"], "metadata.namespace");
+
+  ASSERT_EQ(c["ports"].size(), 1u);
+  EXPECT_EQ(c["ports"][0]["name"].as<std::string>(), "http");
+  EXPECT_EQ(c["ports"][0]["containerPort"].as<int>(), 8080);
+  EXPECT_EQ(c["livenessProbe"]["httpGet"]["path"].as<std::string>(), "/healthz");
+  EXPECT_EQ(c["livenessProbe"]["httpGet"]["port"].as<std::string>(), "http");
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["path"].as<std::string>(), "/readyz");
+  EXPECT_EQ(c["readinessProbe"]["httpGet"]["port"].as<std::string>(), "http");
+
+  // The Deployment selects its own pods, and the Service selects them too.
+  const YAML::Node podLabels = deploy["spec"]["template"]["metadata"]["labels"];
+  for (const auto& kv : deploy["spec"]["selector"]["matchLabels"])
+    EXPECT_EQ(podLabels[kv.first.as<std::string>()].as<std::string>(), kv.second.as<std::string>());
+  const YAML::Node& svc = need(objs, "Service/" + kFullname + "-metrics");
+  ASSERT_TRUE(svc);
+  for (const auto& kv : svc["spec"]["selector"])
+    EXPECT_EQ(podLabels[kv.first.as<std::string>()].as<std::string>(), kv.second.as<std::string>());
+  EXPECT_EQ(svc["spec"]["ports"][0]["targetPort"].as<std::string>(), "http");
+  // Not the benchmark pods' label: the operator's pods must not look like
+  // benchmark pods to the worker PodMonitor.
+  EXPECT_NE(podLabels["app.kubernetes.io/name"].as<std::string>(), "distbench");
+
+  // RBAC: everything the operator's contract asks for, bound to its account.
+  const auto cluster = grants(need(objs, "ClusterRole/" + kFullname));
+  for (const auto& g : kClusterGrants)
+    EXPECT_TRUE(cluster.count(g)) << "the ClusterRole lacks " << g;
+  const auto lease = grants(need(objs, "Role/" + kFullname + "-leader-election"));
+  for (const auto& g : kLeaseGrants)
+    EXPECT_TRUE(lease.count(g)) << "the leader-election Role lacks " << g;
+  for (const std::string& key : std::vector<std::string>{
+           "ClusterRoleBinding/" + kFullname, "RoleBinding/" + kFullname + "-leader-election"}) {
+    const YAML::Node& b = need(objs, key);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b["subjects"][0]["kind"].as<std::string>(), "ServiceAccount") << key;
+    EXPECT_EQ(b["subjects"][0]["name"].as<std::string>(), kFullname) << key;
+    EXPECT_EQ(b["subjects"][0]["namespace"].as<std::string>(), kNamespace) << key;
+  }
+
+  // The dashboard ConfigMap carries the file as it is, for Grafana's sidecar.
+  const YAML::Node& dash = need(objs, "ConfigMap/" + kFullname + "-dashboard");
+  ASSERT_TRUE(dash);
+  EXPECT_EQ(dash["metadata"]["labels"]["grafana_dashboard"].as<std::string>(), "1");
+  EXPECT_EQ(dash["data"]["distbench.json"].as<std::string>() + "\n",
+            slurp(kChart + "/dashboards/distbench.json"));
+}
+
+TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs =
+      objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.labels.release=prom"}));
+  const YAML::Node& sm = need(objs, "ServiceMonitor/" + kFullname);
+  const YAML::Node& pm = need(objs, "PodMonitor/" + kFullname + "-workers");
+  const YAML::Node& svc = need(objs, "Service/" + kFullname + "-metrics");
+  ASSERT_TRUE(sm && pm && svc);
+  EXPECT_EQ(sm["apiVersion"].as<std::string>(), "monitoring.coreos.com/v1");
+  EXPECT_EQ(sm["metadata"]["labels"]["release"].as<std::string>(), "prom");
+  // It selects the metrics Service and scrapes its port by name.
+  for (const auto& kv : sm["spec"]["selector"]["matchLabels"])
+    EXPECT_EQ(svc["metadata"]["labels"][kv.first.as<std::string>()].as<std::string>(),
+              kv.second.as<std::string>());
+  EXPECT_EQ(sm["spec"]["endpoints"][0]["port"].as<std::string>(),
+            svc["spec"]["ports"][0]["name"].as<std::string>());
+  EXPECT_EQ(sm["spec"]["endpoints"][0]["path"].as<std::string>(), "/metrics");
+  // The PodMonitor selects the benchmark pods by the labels the operator
+  // gives them (operator/src/desired_objects.cpp) and their "metrics" port.
+  EXPECT_EQ(pm["spec"]["selector"]["matchLabels"]["app.kubernetes.io/managed-by"].as<std::string>(),
+            "distbench-operator");
+  EXPECT_EQ(pm["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(), "metrics");
+  EXPECT_TRUE(pm["spec"]["namespaceSelector"]["any"].as<bool>());
+
+  auto noWorkers =
+      objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.workers.enabled=false"}));
+  EXPECT_TRUE(noWorkers.count("ServiceMonitor/" + kFullname));
+  EXPECT_FALSE(noWorkers.count("PodMonitor/" + kFullname + "-workers"));
+}
+
+TEST(ChartTemplate, OneWatchedNamespaceBindsTheRoleThereOnly) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs = objects(render(r, {"watchNamespace=bench", "serviceMonitor.enabled=true"}));
+  EXPECT_FALSE(objs.count("ClusterRoleBinding/" + kFullname));
+  const YAML::Node& rb = need(objs, "RoleBinding/" + kFullname);
+  ASSERT_TRUE(rb);
+  EXPECT_EQ(rb["metadata"]["namespace"].as<std::string>(), "bench");
+  EXPECT_EQ(rb["roleRef"]["kind"].as<std::string>(), "ClusterRole");
+  const auto args = strings(
+      need(objs, "Deployment/" + kFullname)["spec"]["template"]["spec"]["containers"][0]["args"]);
+  EXPECT_TRUE(contains(args, "--namespace=bench"));
+  EXPECT_EQ(strings(need(objs, "PodMonitor/" + kFullname +
+                                   "-workers")["spec"]["namespaceSelector"]["matchNames"]),
+            std::vector<std::string>{"bench"});
+}
+
+TEST(ChartTemplate, LeaderElectionOffDropsTheLeaseRole) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs = objects(render(r, {"leaderElection.enabled=false", "replicas=1", "workers=8",
+                                 "logFormat=text", "extraArgs={--log-level=debug}"}));
+  EXPECT_FALSE(objs.count("Role/" + kFullname + "-leader-election"));
+  const YAML::Node& deploy = need(objs, "Deployment/" + kFullname);
+  ASSERT_TRUE(deploy);
+  EXPECT_EQ(deploy["spec"]["replicas"].as<int>(), 1);
+  const auto args = strings(deploy["spec"]["template"]["spec"]["containers"][0]["args"]);
+  for (const auto& a : args) EXPECT_NE(a.rfind("--leader-elect", 0), 0u) << a;
+  EXPECT_TRUE(contains(args, "--workers=8"));
+  EXPECT_TRUE(contains(args, "--log-format=text"));
+  EXPECT_EQ(args.back(), "--log-level=debug") << "extraArgs come last, so they win";
+}
+
+// ---------------------------------------------------------------------------
+// The Grafana dashboard
+
+// Metric names and types from the docs' tables: rows that start
+// "| `distbench_x` | histogram |".
+std::map<std::string, std::string> documentedMetrics(const std::string& doc) {
+  std::map<std::string, std::string> m;
+  static const std::regex row(
+      R"(^\|\s*`(distbench_[a-z0-9_]+)`\s*\|\s*(histogram|counter|gauge|summary)\s*\|)");
+  std::istringstream in(slurp(doc));
+  std::string line;
+  std::smatch match;
+  while (std::getline(in, line))
+    if (std::regex_search(line, match, row)) m[match[1]] = match[2];
+  return m;
+}
+
+void collectExprs(const web::json::value& panels,
+                  std::vector<std::pair<std::string, std::string>>& out, std::set<int>& ids) {
+  for (const auto& p : panels.as_array()) {
+    const std::string title = p.has_field("title") ? p.at("title").as_string() : "";
+    EXPECT_TRUE(p.has_field("id")) << "panel " << title;
+    if (p.has_field("id"))
+      EXPECT_TRUE(ids.insert(p.at("id").as_integer()).second) << "duplicate panel id in " << title;
+    EXPECT_TRUE(p.has_field("gridPos")) << "panel " << title;
+    if (p.has_field("panels")) collectExprs(p.at("panels"), out, ids);
+    if (!p.has_field("targets")) continue;
+    for (const auto& t : p.at("targets").as_array())
+      if (t.has_field("expr")) out.emplace_back(title, t.at("expr").as_string());
+  }
+}
+
+TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
+  const std::string text = slurp(kChart + "/dashboards/distbench.json");
+  ASSERT_FALSE(text.empty());
+  web::json::value dash;
+  ASSERT_NO_THROW(dash = web::json::value::parse(text)) << "dashboards/distbench.json is not JSON";
+  EXPECT_EQ(dash.at("uid").as_string(), "distbench");
+  ASSERT_TRUE(dash.at("panels").is_array());
+
+  std::vector<std::pair<std::string, std::string>> exprs;
+  std::set<int> ids;
+  collectExprs(dash.at("panels"), exprs, ids);
+  ASSERT_GE(exprs.size(), 10u);
+
+  // Every metric, the ranks' and the operator's, is documented in
+  // docs/metrics.md.
+  const auto docs = documentedMetrics(kRoot + "/docs/metrics.md");
+  ASSERT_GE(docs.size(), 10u) << "no metric tables found in docs/metrics.md";
+
+  static const std::regex metricName(R"(\bdistbench_[a-zA-Z0-9_]+)");
+  static const std::regex histogramSuffix(R"(^(.*)_(bucket|sum|count)$)");
+  std::set<std::string> used;
+  for (const auto& [panel, expr] : exprs) {
+    for (auto it = std::sregex_iterator(expr.begin(), expr.end(), metricName);
+         it != std::sregex_iterator(); ++it) {
+      std::string name = it->str();
+      std::string base = name;
+      std::smatch m;
+      bool seriesOfHistogram = false;
+      if (!docs.count(name) && std::regex_match(name, m, histogramSuffix)) {
+        base = m[1];
+        seriesOfHistogram = true;
+      }
+      auto found = docs.find(base);
+      if (found == docs.end()) {
+        ADD_FAILURE() << "panel \"" << panel << "\" queries " << name
+                      << ", which docs/metrics.md does not document (no table row \"| `" << base
+                      << "` | type |\"): " << expr;
+        continue;
+      }
+      if (seriesOfHistogram)
+        EXPECT_EQ(found->second, "histogram")
+            << "panel \"" << panel << "\" uses " << name << " of a " << found->second;
+      used.insert(base);
+    }
+    if (expr.find("histogram_quantile") != std::string::npos)
+      EXPECT_NE(expr.find("_bucket"), std::string::npos)
+          << "panel \"" << panel << "\": histogram_quantile over no buckets: " << expr;
+  }
+
+  // What the dashboard is for: worker latency histograms and the operator.
+  for (const std::string& m : std::vector<std::string>{
+           "distbench_epoch_seconds", "distbench_iteration_seconds", "distbench_allreduce_seconds",
+           "distbench_rpc_seconds", "distbench_collective_seconds",
+           "distbench_operator_reconcile_duration_seconds", "distbench_operator_workqueue_depth",
+           "distbench_operator_benchmarks"})
+    EXPECT_TRUE(used.count(m)) << "the dashboard has no panel on " << m;
+  bool p99Reconcile = false;
+  for (const auto& [panel, expr] : exprs)
+    if (expr.find("histogram_quantile(0.99") != std::string::npos &&
+        expr.find("distbench_operator_reconcile_duration_seconds_bucket") != std::string::npos)
+      p99Reconcile = true;
+  EXPECT_TRUE(p99Reconcile) << "no reconcile p99 panel";
+
+  // Queries go through the dashboard's datasource variable, so the sidecar
+  // import works with any Prometheus data source name.
+  bool datasourceVar = false;
+  for (const auto& v : dash.at("templating").at("list").as_array())
+    if (v.at("type").as_string() == "datasource") datasourceVar = true;
+  EXPECT_TRUE(datasourceVar);
+}
+
+// ---------------------------------------------------------------------------
+// Against a real kube-apiserver (etcd + kube-apiserver on loopback)
+
+// Minimal stand-ins for the Prometheus Operator's CRDs: the API server then
+// knows the kinds, so the rendered ServiceMonitor and PodMonitor go through
+// a server-side dry run with the rest (the schema itself is not checked).
+const char* kMonitoringCrds = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: servicemonitors.monitoring.coreos.com
+spec:
+  group: monitoring.coreos.com
+  scope: Namespaced
+  names: {kind: ServiceMonitor, listKind: ServiceMonitorList, plural: servicemonitors, singular: servicemonitor}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: podmonitors.monitoring.coreos.com
+spec:
+  group: monitoring.coreos.com
+  scope: Namespaced
+  names: {kind: PodMonitor, listKind: PodMonitorList, plural: podmonitors, singular: podmonitor}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+)";
+
+class ChartCluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    DISTBENCH_REQUIRE_TOOLS(true);
+    cluster_ = chartCluster();
+    if (!cluster_) GTEST_FAIL() << "the test cluster did not start: " << clusterError();
+    kubeconfig_ = runner_.dir() + "/kubeconfig";
+    cluster_->writeKubeconfig(kubeconfig_);
+    for (const std::string& ns : std::vector<std::string>{kNamespace, "bench"}) {
+      BinaryResult res = kubectl({"get", "namespace", ns});
+      if (res.exitCode != 0) ASSERT_EQ(kubectl({"create", "namespace", ns}).exitCode, 0) << ns;
+    }
+  }
+  BinaryResult kubectl(std::vector<std::string> args) const {
+    args.insert(args.begin(), "--kubeconfig=" + kubeconfig_);
+    return runner_.kubectl(args);
+  }
+  BinaryResult helm(std::vector<std::string> args) const {
+    args.push_back("--kubeconfig=" + kubeconfig_);
+    return runner_.helm(args);
+  }
+  void applyForReal(const std::string& file, const std::vector<std::string>& crds) {
+    BinaryResult res = kubectl({"apply", "-f", file});
+    ASSERT_EQ(res.exitCode, 0) << "kubectl apply -f " << file << ": " << describe(res);
+    for (const auto& crd : crds) {
+      BinaryResult wait =
+          kubectl({"wait", "--for=condition=Established", "--timeout=60s", "crd/" + crd});
+      ASSERT_EQ(wait.exitCode, 0) << describe(wait);
+    }
+  }
+  // `kubectl apply --dry-run=server` of a rendered manifest: every object is
+  // checked by the API server (schema, defaulting, admission) and none kept.
+  void dryRun(const std::string& manifest, const std::string& what) {
+    const std::string file = runner_.write("rendered.yaml", manifest);
+    BinaryResult res = kubectl({"apply", "--dry-run=server", "-o", "name", "-f", file});
+    EXPECT_EQ(res.exitCode, 0) << what << ": " << describe(res);
+    size_t lines = 0;
+    std::istringstream out(res.out);
+    for (std::string l; std::getline(out, l);) lines += !l.empty();
+    EXPECT_EQ(lines, objects(manifest).size()) << what << ": not every object was accepted:\n"
+                                               << res.out << res.err;
+  }
+
+  Runner runner_;
+  kubetest::KubeTestCluster* cluster_ = nullptr;
+  std::string kubeconfig_;
+};
+
+TEST_F(ChartCluster, RenderedObjectsPassAServerSideDryRun) {
+  applyForReal(kChart + "/crds/" + kCrdName, {"distbenchmarks.distbench.io"});
+  applyForReal(runner_.write("monitoring-crds.yaml", kMonitoringCrds),
+               {"servicemonitors.monitoring.coreos.com", "podmonitors.monitoring.coreos.com"});
+
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"defaults", {}},
+      {"serviceMonitor on", {"serviceMonitor.enabled=true"}},
+      {"one watched namespace", {"watchNamespace=bench", "serviceMonitor.enabled=true"}},
+      {"leader election off", {"leaderElection.enabled=false", "replicas=1"}},
+  };
+  for (const auto& [what, sets] : cases) dryRun(render(runner_, sets), what);
+
+  // The example the docs deploy is accepted next to the chart's objects.
+  BinaryResult example =
+      kubectl({"apply", "--dry-run=server", "-n", "bench", "-f", kRoot + "/examples/small.yaml"});
+  EXPECT_EQ(example.exitCode, 0) << describe(example);
+}
+
+// A real install: helm creates the CRD from the chart's crds/ and every
+// object, and the API server's RBAC authorizer then grants the operator's
+// ServiceAccount exactly what its contract needs.
+TEST_F(ChartCluster, HelmInstallGrantsTheOperatorItsRbac) {
+  // helm installs crds/ only when the CRD is absent: take it away first.
+  BinaryResult del = kubectl({"delete", "crd", "distbenchmarks.distbench.io", "--ignore-not-found",
+                              "--wait=true", "--timeout=60s"});
+  ASSERT_EQ(del.exitCode, 0) << describe(del);
+
+  BinaryResult install = helm({"install", kRelease, kChart, "--namespace", kNamespace});
+  ASSERT_EQ(install.exitCode, 0) << describe(install);
+  EXPECT_NE(install.out.find("STATUS: deployed"), std::string::npos) << install.out;
+
+  BinaryResult crd = kubectl(
+      {"wait", "--for=condition=Established", "--timeout=60s", "crd/distbenchmarks.distbench.io"});
+  EXPECT_EQ(crd.exitCode, 0) << "helm did not install the chart's CRD: " << describe(crd);
+  for (const std::string& obj : std::vector<std::string>{
+           "deployment/" + kFullname, "serviceaccount/" + kFullname,
+           "service/" + kFullname + "-metrics", "configmap/" + kFullname + "-dashboard",
+           "role/" + kFullname + "-leader-election",
+           "rolebinding/" + kFullname + "-leader-election"})
+    EXPECT_EQ(kubectl({"get", "-n", kNamespace, obj}).exitCode, 0) << obj;
+  EXPECT_EQ(kubectl({"get", "clusterrole/" + kFullname}).exitCode, 0);
+  EXPECT_EQ(kubectl({"get", "clusterrolebinding/" + kFullname}).exitCode, 0);
+
+  const std::string as = "--as=system:serviceaccount:" + kNamespace + ":" + kFullname;
+  auto can = [&](const std::string& verb, const std::string& resource, const std::string& ns,
+                 const std::string& subresource = "") {
+    std::vector<std::string> args = {"auth", "can-i", verb, resource, as, "-n", ns};
+    if (!subresource.empty()) args.push_back("--subresource=" + subresource);
+    BinaryResult res = kubectl(args);
+    const bool yes = res.out.rfind("yes", 0) == 0;
+    if (!yes && res.out.rfind("no", 0) != 0)
+      ADD_FAILURE() << "kubectl auth can-i: " << describe(res);
+    return yes;
+  };
+  // Benchmarks live in any namespace: check one that is not the release's.
+  for (const char* verb : {"get", "list", "watch", "update", "patch", "delete"})
+    EXPECT_TRUE(can(verb, "distbenchmarks.distbench.io", "bench")) << verb << " distbenchmarks";
+  for (const char* verb : {"get", "update", "patch"})
+    EXPECT_TRUE(can(verb, "distbenchmarks.distbench.io", "bench", "status"))
+        << verb << " distbenchmarks/status";
+  for (const char* verb : {"get", "list", "watch", "create", "delete", "patch"})
+    EXPECT_TRUE(can(verb, "pods", "bench")) << verb << " pods";
+  for (const char* res : {"services", "configmaps"})
+    for (const char* verb : {"get", "list", "watch", "create", "delete"})
+      EXPECT_TRUE(can(verb, res, "bench")) << verb << " " << res;
+  for (const char* verb : {"create", "patch", "list"})
+    EXPECT_TRUE(can(verb, "events", "bench")) << verb << " events";
+  for (const char* verb : {"get", "create", "update"})
+    EXPECT_TRUE(can(verb, "leases.coordination.k8s.io", kNamespace)) << verb << " leases";
+  // And no more than that.
+  EXPECT_FALSE(can("create", "leases.coordination.k8s.io", "bench"))
+      << "leases only in the release namespace";
+  EXPECT_FALSE(can("get", "secrets", "bench"));
+  EXPECT_FALSE(can("create", "distbenchmarks.distbench.io", "bench"));
+  EXPECT_FALSE(can("update", "pods", "bench"));
+  EXPECT_FALSE(can("delete", "namespaces", "bench"));
+
+  BinaryResult uninstall = helm({"uninstall", kRelease, "--namespace", kNamespace});
+  EXPECT_EQ(uninstall.exitCode, 0) << describe(uninstall);
+  EXPECT_NE(kubectl({"get", "-n", kNamespace, "deployment/" + kFullname}).exitCode, 0)
+      << "uninstall left the Deployment";
+  // helm keeps CRDs on uninstall (resources of that kind would go with it).
+  EXPECT_EQ(kubectl({"get", "crd/distbenchmarks.distbench.io"}).exitCode, 0);
+}
+
+}  // namespace
+}  // namespace distbench::charttest

@@ -1,5 +1,7 @@
 #include "event_recorder.h"
 
+#include "rfc3339.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
@@ -25,16 +27,6 @@ std::string stringAt(const value& object, const char* field) {
 value metadataOf(const value& object) {
   return object.is_object() && object.has_field("metadata") ? object.at("metadata")
                                                             : value::object();
-}
-
-// metav1.Time: RFC 3339 in UTC, whole seconds.
-std::string rfc3339(std::chrono::system_clock::time_point when) {
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 // Cut at a UTF-8 character boundary, so that the API server gets valid text.
@@ -170,7 +162,7 @@ void EventRecorder::write(const Pending& event) {
       Written& earlier = found->second.first;
       value patch = value::object();
       patch["count"] = value::number(earlier.count + 1);
-      patch["lastTimestamp"] = value::string(rfc3339(event.when));
+      patch["lastTimestamp"] = value::string(formatRfc3339(event.when));
       try {
         client_.mergePatch(earlier.path, patch);
         ++earlier.count;
@@ -227,7 +219,7 @@ std::string EventRecorder::create(const Pending& event, const std::string& ns) {
   body["source"] = value::object();
   body["source"]["component"] = value::string(component_);
   if (!host_.empty()) body["source"]["host"] = value::string(host_);
-  const std::string now = rfc3339(event.when);
+  const std::string now = formatRfc3339(event.when);
   body["firstTimestamp"] = value::string(now);
   body["lastTimestamp"] = value::string(now);
   body["count"] = value::number(1);

@@ -1,5 +1,7 @@
 #include "leader_election.h"
 
+#include "rfc3339.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,20 +14,8 @@ namespace {
 
 using web::json::value;
 
-// metav1.MicroTime: RFC 3339 in UTC with microseconds.
-std::string microTimeNow() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                          now.time_since_epoch() - std::chrono::seconds(seconds))
-                          .count();
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[64];
-  const std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  std::snprintf(text + n, sizeof text - n, ".%06lldZ", static_cast<long long>(micros));
-  return text;
-}
+// metav1.MicroTime.
+std::string microTimeNow() { return formatRfc3339(std::chrono::system_clock::now(), 6); }
 
 std::string stringField(const value& object, const char* name) {
   if (!object.is_object() || !object.has_field(name) || !object.at(name).is_string()) return "";

@@ -1,5 +1,7 @@
 #include "log.h"
 
+#include "rfc3339.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -25,19 +27,7 @@ State& state() {
 }
 
 // RFC 3339 in UTC with milliseconds: sorts as text, and jq and Loki parse it.
-std::string timestampNow() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          now.time_since_epoch() - std::chrono::seconds(seconds))
-                          .count();
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[64];
-  const std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  std::snprintf(text + n, sizeof text - n, ".%03dZ", static_cast<int>(millis));
-  return text;
-}
+std::string timestampNow() { return formatRfc3339(std::chrono::system_clock::now(), 3); }
 
 void appendControlEscape(std::string& out, unsigned char c) {
   switch (c) {

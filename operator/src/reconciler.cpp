@@ -163,7 +163,7 @@ Result Reconciler::reconcile(const std::string& key) {
   ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
   ctx.status = ctx.original;
   ctx.now = options_.now();
-  ctx.nowText = formatTime(ctx.now);
+  ctx.nowText = formatRfc3339(ctx.now);
   ctx.status["observedGeneration"] = value::number(ctx.generation);
   try {
     ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
@@ -291,7 +291,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     if (wake.count() == 0 || w < wake) wake = w;
   };
   if (policy.activeDeadlineSeconds) {
-    const auto start = parseTime(stringAt(ctx.status, "startTime")).value_or(ctx.now);
+    const auto start = parseRfc3339(stringAt(ctx.status, "startTime")).value_or(ctx.now);
     const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
     if (ctx.now >= deadline) {
       return fail(kCondDeadlineExceeded, "ran longer than activeDeadlineSeconds (" +
@@ -312,7 +312,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     const std::vector<const PodState*> pending = g.pendingPods();
     const int timeout = b.spec.runtime.rendezvousTimeoutSeconds;
     const std::string since = g.startedAt();
-    const SystemTime gangStart = parseTime(since).value_or(ctx.now);
+    const SystemTime gangStart = parseRfc3339(since).value_or(ctx.now);
     const SystemTime deadline = gangStart + boundedSeconds(timeout);
     if (!since.empty() && ctx.now >= deadline) {
       return fail(kCondRendezvousTimeout, std::to_string(pending.size()) + " of " +
@@ -344,7 +344,7 @@ Result Reconciler::finished(Context& ctx) {
   }
   if (!writeStatus(ctx)) return {true, {}};
   if (!policy.ttlSecondsAfterFinished) return {};
-  const auto done = parseTime(stringAt(ctx.status, "completionTime")).value_or(ctx.now);
+  const auto done = parseRfc3339(stringAt(ctx.status, "completionTime")).value_or(ctx.now);
   const SystemTime expiry = done + boundedSeconds(*policy.ttlSecondsAfterFinished);
   if (ctx.now < expiry) return {false, until(expiry, ctx.now)};
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));

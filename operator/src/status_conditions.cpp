@@ -1,44 +1,9 @@
 #include "status_conditions.h"
 
-#include <ctime>
-#include <iomanip>
-#include <sstream>
 
 namespace distbench::op {
 
 using web::json::value;
-
-std::string formatTime(SystemTime t) {
-  const std::time_t secs = std::chrono::system_clock::to_time_t(t);
-  std::tm utc{};
-  gmtime_r(&secs, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
-}
-
-std::optional<SystemTime> parseTime(const std::string& text) {
-  std::tm utc{};
-  std::istringstream in(text);
-  in >> std::get_time(&utc, "%Y-%m-%dT%H:%M:%S");
-  if (in.fail()) return std::nullopt;
-  std::string rest;
-  in >> rest;
-  if (rest.empty() || rest.back() != 'Z') return std::nullopt;
-  double fraction = 0;
-  if (rest.size() > 1) {
-    if (rest[0] != '.') return std::nullopt;
-    try {
-      fraction = std::stod("0" + rest.substr(0, rest.size() - 1));
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  }
-  const std::time_t secs = timegm(&utc);
-  return std::chrono::system_clock::from_time_t(secs) +
-         std::chrono::duration_cast<std::chrono::system_clock::duration>(
-             std::chrono::duration<double>(fraction));
-}
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Conditions on a DistBenchmark's status, with the Kubernetes API
 // conventions: one entry per type, lastTransitionTime moves only when the
 // status ("True"/"False") changes, and reason/message say why. Plus the
-// RFC 3339 timestamps the API uses.
+// timestamps (rfc3339.h).
 #pragma once
 
 #include <cpprest/json.h>
@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include "rfc3339.h"
 
 namespace distbench::op {
 
@@ -23,12 +25,6 @@ inline constexpr const char* kCondRendezvousTimeout = "RendezvousTimeout";
 inline constexpr const char* kCondDeadlineExceeded = "DeadlineExceeded";
 inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
 
-using SystemTime = std::chrono::system_clock::time_point;
-
-// "2026-11-22T03:04:05Z": whole seconds, as metav1.Time serializes.
-std::string formatTime(SystemTime t);
-// Reads RFC 3339 in UTC ("Z"), with or without fractional seconds.
-std::optional<SystemTime> parseTime(const std::string& text);
 
 // Sets condition `type` in status["conditions"], creating the array. Returns
 // true when its status changed (or it is new with status True): the caller

@@ -19,6 +19,7 @@
 #include "desired_objects.h"
 #include "kube_config.h"
 #include "kube_test_env.h"
+#include "kube_test_helpers.h"
 #include "temp_dir.h"
 
 namespace distbench::op {
@@ -27,15 +28,7 @@ namespace {
 using web::json::value;
 using namespace std::chrono_literals;
 
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
-  const auto end = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(25ms);
-  }
-  return condition();
-}
+using kubetest::eventually;
 
 std::string str(const value& v, const std::vector<std::string>& path) {
   const value* at = &v;
@@ -73,17 +66,7 @@ class ControllerTest : public kubetest::KubeTest {
     ns_ = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name());
     for (char& c : ns_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     ns_ = "ctl-" + ns_.substr(0, 40);
-    value nsObject = value::object();
-    nsObject["apiVersion"] = value::string("v1");
-    nsObject["kind"] = value::string("Namespace");
-    nsObject["metadata"]["name"] = value::string(ns_);
-    client_->create("/api/v1/namespaces", nsObject);
-    // Pods need their ServiceAccount; no controller-manager makes it here.
-    value sa = value::object();
-    sa["apiVersion"] = value::string("v1");
-    sa["kind"] = value::string("ServiceAccount");
-    sa["metadata"]["name"] = value::string("default");
-    client_->create(corePath(ns_, "serviceaccounts"), sa);
+    kubetest::ensureNamespace(*client_, ns_, true);
   }
 
   void TearDown() override {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kube_test_env.h"
+#include "kube_test_helpers.h"
 #include "manual_clock.h"
 #include "temp_dir.h"
 
@@ -32,16 +33,8 @@ class EventRecorderTest : public kubetest::KubeTest {
       dir_ = std::make_unique<cli::TempDir>("event-recorder-test-");
       cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
       config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
-      value ns = value::object();
-      ns["apiVersion"] = value::string("v1");
-      ns["kind"] = value::string("Namespace");
-      ns["metadata"] = value::object();
-      ns["metadata"]["name"] = value::string(kNamespace);
-      try {
-        KubeClient(config_).create(corePath("", "namespaces"), ns);
-      } catch (const KubeApiError& e) {
-        if (!e.alreadyExists()) throw;
-      }
+      KubeClient client(config_);
+      kubetest::ensureNamespace(client, kNamespace);
     }
     client_ = std::make_unique<KubeClient>(config_);
   }

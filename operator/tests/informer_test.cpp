@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kube_test_env.h"
+#include "kube_test_helpers.h"
 #include "temp_dir.h"
 
 namespace distbench::op {
@@ -23,17 +24,7 @@ namespace {
 using web::json::value;
 using namespace std::chrono_literals;
 
-// Polls instead of sleeping a guessed time: fast when things go well, and the
-// deadline is generous for a loaded 2-core machine.
-bool eventually(const std::function<bool()>& condition,
-                std::chrono::milliseconds deadline = std::chrono::seconds(30)) {
-  const auto end = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return condition();
-}
+using kubetest::eventually;
 
 value configMap(const std::string& name, const std::string& data, bool labelled = false) {
   value v = value::object();

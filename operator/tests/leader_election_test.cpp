@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "kube_test_env.h"
+#include "kube_test_helpers.h"
 #include "temp_dir.h"
 
 namespace distbench::op {
@@ -72,16 +73,8 @@ class LeaderElectionTest : public kubetest::KubeTest {
     dir_ = std::make_unique<cli::TempDir>("leader-election-test-");
     cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
     config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
-    value ns = value::object();
-    ns["apiVersion"] = value::string("v1");
-    ns["kind"] = value::string("Namespace");
-    ns["metadata"] = value::object();
-    ns["metadata"]["name"] = value::string(kNamespace);
-    try {
-      KubeClient(config_).create(corePath("", "namespaces"), ns);
-    } catch (const KubeApiError& e) {
-      if (!e.alreadyExists()) throw;
-    }
+    KubeClient client(config_);
+    kubetest::ensureNamespace(client, kNamespace);
   }
 
   static std::string leasePath(const std::string& name) {

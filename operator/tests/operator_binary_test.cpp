@@ -17,6 +17,7 @@
 #include "kube_client.h"
 #include "kube_config.h"
 #include "kube_test_env.h"
+#include "kube_test_helpers.h"
 #include "operator_process.h"
 #include "reconciler.h"
 #include "temp_dir.h"
@@ -32,14 +33,7 @@ using web::json::value;
 using namespace std::chrono_literals;
 using kubetest::OperatorProcess;
 
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds deadline = 30s) {
-  const auto end = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return condition();
-}
+using kubetest::eventually;
 
 // Sum of a metric family's samples (every label set) in text exposition.
 double metricSum(const std::string& text, const std::string& name) {
@@ -66,16 +60,7 @@ class OperatorBinaryTest : public kubetest::KubeTest {
     cluster_->writeKubeconfig(kubeconfig_);
     client_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig_));
     ns_ = "opbin-" + std::to_string(++counter_);
-    value nsObject = value::object();
-    nsObject["apiVersion"] = value::string("v1");
-    nsObject["kind"] = value::string("Namespace");
-    nsObject["metadata"]["name"] = value::string(ns_);
-    client_->create("/api/v1/namespaces", nsObject);
-    value sa = value::object();
-    sa["apiVersion"] = value::string("v1");
-    sa["kind"] = value::string("ServiceAccount");
-    sa["metadata"]["name"] = value::string("default");
-    client_->create(corePath(ns_, "serviceaccounts"), sa);
+    kubetest::ensureNamespace(*client_, ns_, true);
   }
 
   struct Replica {
@@ -153,8 +138,13 @@ TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {
   EXPECT_EQ(kubetest::httpGet(r.port, "/healthz").status, 200);
   createBenchmark("solo-run");
   ASSERT_TRUE(eventually([&] { return podCount("solo-run") == 4; })) << r.process->log();
-  const std::string metrics = kubetest::httpGet(r.port, "/metrics").body;
-  EXPECT_GT(metricSum(metrics, "distbench_operator_reconcile_duration_seconds_count"), 0);
+  // The pods exist before the reconcile that made them has returned.
+  std::string metrics;
+  EXPECT_TRUE(eventually([&] {
+    metrics = kubetest::httpGet(r.port, "/metrics").body;
+    return metricSum(metrics, "distbench_operator_reconcile_duration_seconds_count") > 0 &&
+           metrics.find("distbench_operator_benchmarks{phase=\"Pending\"} 1") != std::string::npos;
+  })) << metrics;
   EXPECT_EQ(metricSum(metrics, "distbench_operator_leader"), 1);
   EXPECT_NE(metrics.find("distbench_operator_benchmarks{phase=\"Pending\"} 1"), std::string::npos)
       << metrics;

@@ -190,6 +190,28 @@ Result Reconciler::reconcile(const std::string& key) {
 Result Reconciler::reconcileLive(Context& ctx) {
   const api::DistBenchmark& b = ctx.benchmark;
   const Owner owner{ctx.name, ctx.uid};
+  auto fail = [&](const std::string& reason, const std::string& message) {
+    ctx.setPhase("Failed", message);
+    ctx.status["completionTime"] = value::string(ctx.nowText);
+    ctx.clear(kCondRunning, reason, message);
+    ctx.clear(kCondRestarting, reason, message);
+    ctx.transition(kCondFailed, true, reason, message, true);
+    setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
+    if (!writeStatus(ctx)) return Result{true, {}};
+    return finished(ctx);
+  };
+
+  // Pods, config and Services were made from the spec as it was at
+  // creation; a gang built from a changed spec would not match the
+  // ConfigMap its ranks read, so a run's spec is fixed once it has pods.
+  if (const int64_t createdFrom = conditionGeneration(ctx.status, kCondCreated);
+      createdFrom > 0 && createdFrom < ctx.generation) {
+    return fail("SpecChanged", "spec changed while the run was in progress (generation " +
+                                   std::to_string(createdFrom) + " to " +
+                                   std::to_string(ctx.generation) +
+                                   "); a benchmark's spec is fixed once it has pods: delete and "
+                                   "re-create it to run another");
+  }
   ensure(configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
   ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
   const std::string masterAddr = ensureMasterService(ctx);
@@ -217,6 +239,15 @@ Result Reconciler::reconcileLive(Context& ctx) {
   std::vector<value> missing;
   for (const value& pod : desired)
     if (!have.count(objectName(pod))) missing.push_back(pod);
+  // A pod of a gang that had all started is gone (deleted, evicted with its
+  // node): recreating it alone would send one fresh rank into a running
+  // gang, so it counts as a failed rank.
+  std::string lost;
+  if (!missing.empty() && ctx.phase() == "Running") {
+    for (const value& pod : missing)
+      lost += (lost.empty() ? "" : "; ") + objectName(pod) + ": deleted while the gang ran";
+    missing.clear();
+  }
   if (!missing.empty()) {
     if (!ctx.status.has_field("startTime")) ctx.status["startTime"] = value::string(ctx.nowText);
     createPods(missing, ctx.ns);
@@ -255,20 +286,10 @@ Result Reconciler::reconcileLive(Context& ctx) {
     return finished(ctx);
   }
 
-  auto fail = [&](const std::string& reason, const std::string& message) {
-    ctx.setPhase("Failed", message);
-    ctx.status["completionTime"] = value::string(ctx.nowText);
-    ctx.clear(kCondRunning, reason, message);
-    ctx.clear(kCondRestarting, reason, message);
-    ctx.transition(kCondFailed, true, reason, message, true);
-    setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
-    if (!writeStatus(ctx)) return Result{true, {}};
-    return finished(ctx);
-  };
-
   const std::vector<const PodState*> failed = g.failedPods();
-  if (!failed.empty()) {
-    const std::string what = describePods(failed);
+  if (!failed.empty() || !lost.empty()) {
+    const std::string what =
+        describePods(failed) + (failed.empty() || lost.empty() ? "" : "; ") + lost;
     if (gang >= policy.backoffLimit) {
       return fail(kCondBackoffLimitExceeded,
                   what + "; backoffLimit " + std::to_string(policy.backoffLimit) + " reached");

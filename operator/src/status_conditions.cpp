@@ -50,4 +50,14 @@ bool conditionIsTrue(const value& status, const std::string& type) {
   return false;
 }
 
+int64_t conditionGeneration(const value& status, const std::string& type) {
+  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
+    return 0;
+  for (const value& c : status.at("conditions").as_array())
+    if (c.has_field("type") && c.at("type").as_string() == type && c.has_field("observedGeneration") &&
+        c.at("observedGeneration").is_number())
+      return c.at("observedGeneration").as_number().to_int64();
+  return 0;
+}
+
 }  // namespace distbench::op

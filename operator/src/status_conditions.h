@@ -33,5 +33,7 @@ bool setCondition(web::json::value& status, const std::string& type, bool isTrue
                   const std::string& reason, const std::string& message, const std::string& now,
                   int64_t generation);
 bool conditionIsTrue(const web::json::value& status, const std::string& type);
+// The observedGeneration a condition was last set from; 0 when absent.
+int64_t conditionGeneration(const web::json::value& status, const std::string& type);
 
 }  // namespace distbench::op

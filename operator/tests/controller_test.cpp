@@ -448,3 +448,40 @@ TEST_F(ControllerTest, ConvergesAfterTheApiServerRestarts) {
 
 }  // namespace
 }  // namespace distbench::op
+
+namespace distbench::op {
+namespace {
+
+TEST_F(ControllerTest, APodDeletedWhileTheGangRunsRestartsTheGang) {
+  startController();
+  createBenchmark("evicted");
+  ASSERT_TRUE(eventually([&] { return podsAre("evicted", 4, "0"); }));
+  allRunning("evicted");
+  ASSERT_TRUE(benchmarkWhere("evicted", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
+  client_->remove(corePath(ns_, "pods", "evicted-trainer-0"));
+  ASSERT_TRUE(benchmarkWhere("evicted", [](const value& b) {
+    return str(b, {"status", "restartCount"}) == "1";
+  })) << last_.serialize();
+  EXPECT_NE(condition(last_, "Restarting")->at("message").as_string().find(
+                "evicted-trainer-0: deleted while the gang ran"),
+            std::string::npos);
+  ASSERT_TRUE(eventually([&] { return podsAre("evicted", 4, "1"); }));
+}
+
+TEST_F(ControllerTest, ASpecChangedMidRunEndsItInsteadOfMixingSpecs) {
+  startController();
+  createBenchmark("edited");
+  ASSERT_TRUE(eventually([&] { return podsAre("edited", 4); }));
+  ASSERT_TRUE(benchmarkWhere("edited", [](const value& b) { return conditionTrue(b, "Created"); }));
+  value patch = value::object();
+  patch["spec"]["topology"]["trainers"] = value::number(3);
+  client_->mergePatch(benchmarksPath("edited"), patch);
+  ASSERT_TRUE(benchmarkWhere("edited", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "SpecChanged");
+  EXPECT_EQ(str(last_, {"status", "observedGeneration"}), "2");
+  ASSERT_TRUE(eventually([&] { return podsAre("edited", 0); }));  // all were pending
+}
+
+}  // namespace
+}  // namespace distbench::op

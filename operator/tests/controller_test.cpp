@@ -15,12 +15,8 @@
 #include <mutex>
 #include <thread>
 
-#include "crd_install.h"
+#include "benchmark_namespace_test.h"
 #include "desired_objects.h"
-#include "kube_config.h"
-#include "kube_test_env.h"
-#include "kube_test_helpers.h"
-#include "temp_dir.h"
 
 namespace distbench::op {
 namespace {
@@ -53,21 +49,9 @@ bool conditionTrue(const value& object, const std::string& type) {
   return c != nullptr && c->at("status").as_string() == "True";
 }
 
-class ControllerTest : public kubetest::KubeTest {
+class ControllerTest : public kubetest::BenchmarkNamespaceTest {
  protected:
-  void SetUp() override {
-    kubetest::KubeTest::SetUp();
-    if (!cluster_) return;
-    kubetest::establishedCrd();
-    dir_ = std::make_unique<cli::TempDir>("controller-test-");
-    cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
-    config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
-    client_ = std::make_unique<KubeClient>(config_);
-    ns_ = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    for (char& c : ns_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    ns_ = "ctl-" + ns_.substr(0, 40);
-    kubetest::ensureNamespace(*client_, ns_, true);
-  }
+  ControllerTest() : BenchmarkNamespaceTest("ctl") {}
 
   void TearDown() override {
     if (controller_) controller_->stop();
@@ -192,11 +176,7 @@ class ControllerTest : public kubetest::KubeTest {
     return false;
   }
 
-  std::unique_ptr<cli::TempDir> dir_;
-  KubeConfig config_;
-  std::unique_ptr<KubeClient> client_;
   std::unique_ptr<Controller> controller_;
-  std::string ns_;
   value last_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;

@@ -12,15 +12,11 @@
 #include <sstream>
 #include <thread>
 
-#include "crd_install.h"
+#include "benchmark_namespace_test.h"
 #include "desired_objects.h"
 #include "kube_client.h"
-#include "kube_config.h"
-#include "kube_test_env.h"
-#include "kube_test_helpers.h"
 #include "operator_process.h"
 #include "reconciler.h"
-#include "temp_dir.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"
@@ -49,19 +45,9 @@ double metricSum(const std::string& text, const std::string& name) {
   return sum;
 }
 
-class OperatorBinaryTest : public kubetest::KubeTest {
+class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
  protected:
-  void SetUp() override {
-    kubetest::KubeTest::SetUp();
-    if (!cluster_) return;
-    kubetest::establishedCrd();
-    dir_ = std::make_unique<cli::TempDir>("operator-binary-test-");
-    kubeconfig_ = dir_->path() + "/kubeconfig";
-    cluster_->writeKubeconfig(kubeconfig_);
-    client_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig_));
-    ns_ = "opbin-" + std::to_string(++counter_);
-    kubetest::ensureNamespace(*client_, ns_, true);
-  }
+  OperatorBinaryTest() : BenchmarkNamespaceTest("opbin") {}
 
   struct Replica {
     std::unique_ptr<OperatorProcess> process;
@@ -124,11 +110,6 @@ class OperatorBinaryTest : public kubetest::KubeTest {
                      "distbench_operator_reconcile_duration_seconds_count");
   }
 
-  static inline int counter_ = 0;
-  std::unique_ptr<cli::TempDir> dir_;
-  std::string kubeconfig_;
-  std::unique_ptr<KubeClient> client_;
-  std::string ns_;
 };
 
 TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {

@@ -288,27 +288,13 @@ class Reader {
   // map[string]string (a pod's nodeSelector).
   void stringMap(const YAML::Node& node, const std::string& path,
                  std::map<std::string, std::string>& out, bool nullIsEmpty = false) {
-    if (!node.IsMap()) return fail(path, "must be an object");
-    std::map<std::string, std::string> values;
-    bool ok = true;
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) {
-        fail(path, "keys must be strings");
-        ok = false;
-      } else if (nullIsEmpty && entry.second.IsNull()) {
-        if (!values.emplace(entry.first.Scalar(), "").second) {
-          fail(childPath(path, entry.first.Scalar()), "duplicate field");
-          ok = false;
-        }
-      } else if (!isString(entry.second)) {
-        fail(childPath(path, entry.first.Scalar()), "must be a string");
-        ok = false;
-      } else if (!values.emplace(entry.first.Scalar(), entry.second.Scalar()).second) {
-        fail(childPath(path, entry.first.Scalar()), "duplicate field");
-        ok = false;
-      }
-    }
-    if (ok) out = std::move(values);
+    textMap(node, path, out, [&](const YAML::Node& v, const std::string& valuePath,
+                                 std::string& text) {
+      if (nullIsEmpty && v.IsNull()) return true;
+      if (!isString(v)) return fail(valuePath, "must be a string"), false;
+      text = v.Scalar();
+      return true;
+    });
   }
 
   // Resource quantities: name -> quantity. As in core/v1, a quantity may be
@@ -317,6 +303,23 @@ class Reader {
   // refuses a JSON float. The grammar is validation's.
   void quantityMap(const YAML::Node& node, const std::string& path,
                    std::map<std::string, std::string>& out) {
+    textMap(node, path, out, [&](const YAML::Node& v, const std::string& valuePath,
+                                 std::string& text) {
+      const ScalarType type = v.IsScalar() ? resolve(v) : ScalarType::Null;
+      if (type != ScalarType::String && type != ScalarType::Integer)
+        return fail(valuePath, "must be a quantity: a string such as \"500m\" or an integer"), false;
+      text = v.Scalar();
+      if (type == ScalarType::Integer && text[0] == '+') text.erase(0, 1);
+      return true;
+    });
+  }
+
+ private:
+  // An object of string keys whose values `read` turns into text (false: it
+  // reported the error). `out` changes only when every entry is good.
+  template <typename Read>
+  void textMap(const YAML::Node& node, const std::string& path,
+               std::map<std::string, std::string>& out, Read read) {
     if (!node.IsMap()) return fail(path, "must be an object");
     std::map<std::string, std::string> values;
     bool ok = true;
@@ -327,15 +330,10 @@ class Reader {
         continue;
       }
       const std::string valuePath = childPath(path, entry.first.Scalar());
-      const ScalarType type = entry.second.IsScalar() ? resolve(entry.second) : ScalarType::Null;
-      if (type != ScalarType::String && type != ScalarType::Integer) {
-        fail(valuePath, "must be a quantity: a string such as \"500m\" or an integer");
+      std::string text;
+      if (!read(entry.second, valuePath, text)) {
         ok = false;
-        continue;
-      }
-      std::string quantity = entry.second.Scalar();
-      if (type == ScalarType::Integer && quantity[0] == '+') quantity.erase(0, 1);
-      if (!values.emplace(entry.first.Scalar(), std::move(quantity)).second) {
+      } else if (!values.emplace(entry.first.Scalar(), std::move(text)).second) {
         fail(valuePath, "duplicate field");
         ok = false;
       }
@@ -343,7 +341,6 @@ class Reader {
     if (ok) out = std::move(values);
   }
 
- private:
   std::vector<FieldError> errors_;
 };
 

@@ -1,6 +1,7 @@
 #include "event_recorder.h"
 
 #include "rfc3339.h"
+#include "json_fields.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,11 +19,6 @@ using web::json::value;
 constexpr std::size_t kMaxMessageBytes = 1024;
 // metadata.name is a DNS subdomain.
 constexpr std::size_t kMaxNameLength = 253;
-
-std::string stringAt(const value& object, const char* field) {
-  if (!object.is_object() || !object.has_field(field) || !object.at(field).is_string()) return "";
-  return object.at(field).as_string();
-}
 
 value metadataOf(const value& object) {
   return object.is_object() && object.has_field("metadata") ? object.at("metadata")
@@ -69,13 +65,13 @@ namespace {
 value reference(const value& object) {
   value ref = value::object();
   for (const char* field : {"apiVersion", "kind"}) {
-    const std::string v = stringAt(object, field);
+    const std::string v = stringField(object, field);
     if (!v.empty()) ref[field] = value::string(v);
   }
   const value meta = metadataOf(object);
   value kept = value::object();
   for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
-    const std::string v = stringAt(meta, field);
+    const std::string v = stringField(meta, field);
     if (!v.empty()) kept[field] = value::string(v);
   }
   ref["metadata"] = kept;
@@ -102,7 +98,7 @@ void EventRecorder::record(const value& involved, EventType type, const std::str
       }
     }
     log::warn("event dropped: too many waiting",
-              {{"object", stringAt(metadataOf(involved), "name")}, {"reason", reason}});
+              {{"object", stringField(metadataOf(involved), "name")}, {"reason", reason}});
   } catch (const std::exception& e) {
     // Out of memory, say: still not the reconcile's problem.
     log::warn("event dropped", {{"reason", reason}, {"error", e.what()}});
@@ -138,8 +134,8 @@ void EventRecorder::write(const Pending& event) {
   std::string objectRef;  // for the log, should this fail
   try {
     const value meta = metadataOf(event.involved);
-    const std::string name = stringAt(meta, "name");
-    const std::string objectNs = stringAt(meta, "namespace");
+    const std::string name = stringField(meta, "name");
+    const std::string objectNs = stringField(meta, "namespace");
     // A cluster-scoped object's events live in "default", as client-go puts them.
     const std::string ns = objectNs.empty() ? "default" : objectNs;
     objectRef = objectNs.empty() ? name : objectNs + "/" + name;
@@ -149,9 +145,9 @@ void EventRecorder::write(const Pending& event) {
     }
     // The uid tells a re-created object from its predecessor; without one,
     // the object's coordinates stand in for it.
-    std::string uid = stringAt(meta, "uid");
+    std::string uid = stringField(meta, "uid");
     if (uid.empty())
-      uid = stringAt(event.involved, "apiVersion") + "/" + stringAt(event.involved, "kind") + "/" +
+      uid = stringField(event.involved, "apiVersion") + "/" + stringField(event.involved, "kind") + "/" +
             objectRef;
     const std::string key =
         uid + '\n' + typeName(event.type) + '\n' + event.reason + '\n' + event.message;
@@ -189,7 +185,7 @@ std::string EventRecorder::create(const Pending& event, const std::string& ns) {
   const value meta = metadataOf(event.involved);
   // client-go's name: the object's, then a hex time stamp that makes it unique.
   const std::string suffix = uniqueSuffix();
-  std::string base = stringAt(meta, "name");
+  std::string base = stringField(meta, "name");
   if (base.size() + 1 + suffix.size() > kMaxNameLength) {
     base.resize(kMaxNameLength - 1 - suffix.size());
     while (!base.empty() && (base.back() == '-' || base.back() == '.')) base.pop_back();
@@ -198,11 +194,11 @@ std::string EventRecorder::create(const Pending& event, const std::string& ns) {
 
   value involvedObject = value::object();
   for (const char* field : {"apiVersion", "kind"}) {
-    const std::string v = stringAt(event.involved, field);
+    const std::string v = stringField(event.involved, field);
     if (!v.empty()) involvedObject[field] = value::string(v);
   }
   for (const char* field : {"name", "namespace", "uid", "resourceVersion"}) {
-    const std::string v = stringAt(meta, field);
+    const std::string v = stringField(meta, field);
     if (!v.empty()) involvedObject[field] = value::string(v);
   }
 

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 
+#include "json_fields.h"
+
 namespace distbench::op {
 namespace {
 
 using web::json::value;
-
-std::string stringField(const value& v, const char* name) {
-  if (!v.is_object() || !v.has_field(name) || !v.at(name).is_string()) return "";
-  return v.at(name).as_string();
-}
 
 int intLabel(const value& labels, const char* name) {
   const std::string text = stringField(labels, name);
@@ -24,22 +21,17 @@ int intLabel(const value& labels, const char* name) {
   }
 }
 
-const value* field(const value& v, const char* name) {
-  if (!v.is_object() || !v.has_field(name)) return nullptr;
-  return &v.at(name);
-}
-
 // The worker container's state: the first container's, as pods have one.
 const value* containerState(const value& status, const char* which) {
-  const value* statuses = field(status, "containerStatuses");
+  const value* statuses = fieldOf(status, "containerStatuses");
   if (statuses == nullptr || !statuses->is_array() || statuses->size() == 0) return nullptr;
-  const value* state = field(statuses->at(0), "state");
-  const value* s = state == nullptr ? nullptr : field(*state, which);
+  const value* state = fieldOf(statuses->at(0), "state");
+  const value* s = state == nullptr ? nullptr : fieldOf(*state, which);
   // A container that restarted in place (not ours: restartPolicy Never)
   // would keep its last termination here.
   if (s == nullptr && std::string(which) == "terminated") {
-    const value* last = field(statuses->at(0), "lastState");
-    s = last == nullptr ? nullptr : field(*last, which);
+    const value* last = fieldOf(statuses->at(0), "lastState");
+    s = last == nullptr ? nullptr : fieldOf(*last, which);
   }
   return s;
 }
@@ -47,7 +39,7 @@ const value* containerState(const value& status, const char* which) {
 std::string failureDetail(const value& status) {
   std::string out;
   if (const value* t = containerState(status, "terminated")) {
-    if (const value* code = field(*t, "exitCode"); code != nullptr && code->is_integer())
+    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
       out = "exit code " + std::to_string(code->as_integer());
     const std::string reason = stringField(*t, "reason");
     if (!reason.empty()) out += (out.empty() ? "" : ", ") + reason;
@@ -66,7 +58,7 @@ std::string pendingDetail(const value& status) {
     if (!reason.empty() && reason != "ContainerCreating")
       return reason + (message.empty() ? "" : ": " + message);
   }
-  if (const value* conditions = field(status, "conditions"); conditions && conditions->is_array()) {
+  if (const value* conditions = fieldOf(status, "conditions"); conditions && conditions->is_array()) {
     for (const value& c : conditions->as_array()) {
       if (stringField(c, "type") == "PodScheduled" && stringField(c, "status") == "False") {
         const std::string reason = stringField(c, "reason");
@@ -79,7 +71,7 @@ std::string pendingDetail(const value& status) {
 }
 
 bool readyCondition(const value& status) {
-  const value* conditions = field(status, "conditions");
+  const value* conditions = fieldOf(status, "conditions");
   if (conditions == nullptr || !conditions->is_array()) return false;
   for (const value& c : conditions->as_array())
     if (stringField(c, "type") == "Ready") return stringField(c, "status") == "True";
@@ -91,17 +83,17 @@ bool readyCondition(const value& status) {
 PodState podState(const value& pod) {
   PodState s;
   const value empty = value::object();
-  const value* metadata = field(pod, "metadata");
+  const value* metadata = fieldOf(pod, "metadata");
   const value& meta = metadata ? *metadata : empty;
-  const value* labelsField = field(meta, "labels");
+  const value* labelsField = fieldOf(meta, "labels");
   const value& labels = labelsField ? *labelsField : empty;
   s.name = stringField(meta, "name");
   s.role = stringField(labels, "distbench.io/role");
   s.rank = intLabel(labels, "distbench.io/rank");
   s.gang = intLabel(labels, "distbench.io/gang");
-  s.deleting = field(meta, "deletionTimestamp") != nullptr;
+  s.deleting = fieldOf(meta, "deletionTimestamp") != nullptr;
   s.creationTimestamp = stringField(meta, "creationTimestamp");
-  const value* statusField = field(pod, "status");
+  const value* statusField = fieldOf(pod, "status");
   const value& status = statusField ? *statusField : empty;
   s.phase = stringField(status, "phase");
   if (s.phase.empty()) s.phase = "Pending";

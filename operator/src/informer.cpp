@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "json_fields.h"
+
 namespace distbench::op {
 
 using web::json::value;
@@ -11,16 +13,6 @@ using web::json::value;
 namespace {
 
 using Changes = std::vector<std::pair<std::string, std::optional<value>>>;
-
-std::string stringField(const value& object, const char* field) {
-  if (!object.is_object() || !object.has_field(field) || !object.at(field).is_string()) return "";
-  return object.at(field).as_string();
-}
-
-std::string metadataField(const value& object, const char* field) {
-  if (!object.is_object() || !object.has_field("metadata")) return "";
-  return stringField(object.at("metadata"), field);
-}
 
 }  // namespace
 

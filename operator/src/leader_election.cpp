@@ -1,6 +1,7 @@
 #include "leader_election.h"
 
 #include "rfc3339.h"
+#include "json_fields.h"
 
 #include <unistd.h>
 
@@ -16,16 +17,6 @@ using web::json::value;
 
 // metav1.MicroTime.
 std::string microTimeNow() { return formatRfc3339(std::chrono::system_clock::now(), 6); }
-
-std::string stringField(const value& object, const char* name) {
-  if (!object.is_object() || !object.has_field(name) || !object.at(name).is_string()) return "";
-  return object.at(name).as_string();
-}
-
-int intField(const value& object, const char* name) {
-  if (!object.is_object() || !object.has_field(name) || !object.at(name).is_integer()) return 0;
-  return object.at(name).as_integer();
-}
 
 // The Lease stores whole seconds; rounding up keeps candidates from taking
 // over earlier than the leader's renewDeadline arithmetic assumes.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "desired_objects.h"
+#include "json_fields.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -13,19 +14,6 @@ namespace {
 
 using web::json::value;
 using std::chrono::seconds;
-
-std::string stringAt(const value& v, const char* a, const char* b = nullptr) {
-  if (!v.is_object() || !v.has_field(a)) return "";
-  const value& x = v.at(a);
-  if (b == nullptr) return x.is_string() ? x.as_string() : "";
-  if (!x.is_object() || !x.has_field(b) || !x.at(b).is_string()) return "";
-  return x.at(b).as_string();
-}
-
-int64_t intAt(const value& v, const char* name, int64_t fallback) {
-  if (!v.is_object() || !v.has_field(name) || !v.at(name).is_number()) return fallback;
-  return v.at(name).as_number().to_int64();
-}
 
 bool isController(const value& object, const std::string& uid) {
   const value& meta = object.at("metadata");
@@ -109,7 +97,7 @@ struct Reconciler::Context {
   };
   std::vector<PendingEvent> events;  // sent once the status write lands
 
-  std::string phase() const { return stringAt(status, kPhase); }
+  std::string phase() const { return stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
     status[kPhase] = value::string(phase);
     status["message"] = value::string(message);
@@ -159,7 +147,7 @@ Result Reconciler::reconcile(const std::string& key) {
   if (isDeleting(ctx.object)) return {};
   const value& meta = ctx.object.at("metadata");
   ctx.uid = meta.at("uid").as_string();
-  ctx.generation = intAt(meta, "generation", 0);
+  ctx.generation = intField(meta, "generation", 0);
   ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
   ctx.status = ctx.original;
   ctx.now = options_.now();
@@ -216,7 +204,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
   ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
   const std::string masterAddr = ensureMasterService(ctx);
 
-  const int gang = static_cast<int>(intAt(ctx.status, "restartCount", 0));
+  const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
   std::vector<value> current, stale;
   for (value& pod : ownedPods(ctx)) {
     const PodState s = podState(pod);
@@ -312,7 +300,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     if (wake.count() == 0 || w < wake) wake = w;
   };
   if (policy.activeDeadlineSeconds) {
-    const auto start = parseRfc3339(stringAt(ctx.status, "startTime")).value_or(ctx.now);
+    const auto start = parseRfc3339(stringField(ctx.status, "startTime")).value_or(ctx.now);
     const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
     if (ctx.now >= deadline) {
       return fail(kCondDeadlineExceeded, "ran longer than activeDeadlineSeconds (" +
@@ -365,7 +353,7 @@ Result Reconciler::finished(Context& ctx) {
   }
   if (!writeStatus(ctx)) return {true, {}};
   if (!policy.ttlSecondsAfterFinished) return {};
-  const auto done = parseRfc3339(stringAt(ctx.status, "completionTime")).value_or(ctx.now);
+  const auto done = parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
   const SystemTime expiry = done + boundedSeconds(*policy.ttlSecondsAfterFinished);
   if (ctx.now < expiry) return {false, until(expiry, ctx.now)};
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
@@ -429,7 +417,7 @@ value Reconciler::ensure(const Informer& cache, const std::string& collection,
 std::string Reconciler::ensureMasterService(Context& ctx) {
   const value svc = ensure(services_, corePath(ctx.ns, "services"),
                            desiredMasterService(ctx.benchmark, {ctx.name, ctx.uid}));
-  const std::string ip = stringAt(svc.at("spec"), "clusterIP");
+  const std::string ip = stringField(svc.at("spec"), "clusterIP");
   if (ip.empty() || ip == "None")
     throw KubeApiError(0, "", "Service " + masterServiceName(ctx.benchmark) + " has no clusterIP yet");
   return ip;
@@ -458,7 +446,7 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
   std::vector<std::string> paths;
   for (const value& pod : pods) {
     if (isDeleting(pod)) continue;
-    const std::string phase = stringAt(pod, "status", "phase");
+    const std::string phase = stringField(pod, "status", "phase");
     if (onlyUnfinished && (phase == "Succeeded" || phase == "Failed")) continue;
     paths.push_back(corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod)));
   }

@@ -58,9 +58,27 @@ bool operator==(const Toleration& a, const Toleration& b) {
          std::tie(b.key, b.operator_, b.value, b.effect, b.tolerationSeconds);
 }
 
+bool operator==(const SeccompProfile& a, const SeccompProfile& b) {
+  return std::tie(a.type, a.localhostProfile) == std::tie(b.type, b.localhostProfile);
+}
+
+bool operator==(const PodSecurityOverrides& a, const PodSecurityOverrides& b) {
+  return std::tie(a.runAsNonRoot, a.runAsUser, a.runAsGroup, a.fsGroup, a.seccompProfile) ==
+         std::tie(b.runAsNonRoot, b.runAsUser, b.runAsGroup, b.fsGroup, b.seccompProfile);
+}
+
+bool operator==(const ContainerSecurityOverrides& a, const ContainerSecurityOverrides& b) {
+  return std::tie(a.allowPrivilegeEscalation, a.readOnlyRootFilesystem, a.capabilitiesAdd,
+                  a.capabilitiesDrop) == std::tie(b.allowPrivilegeEscalation,
+                                                  b.readOnlyRootFilesystem, b.capabilitiesAdd,
+                                                  b.capabilitiesDrop);
+}
+
 bool operator==(const PodTemplate& a, const PodTemplate& b) {
-  return std::tie(a.image, a.requests, a.limits, a.nodeSelector, a.tolerations) ==
-         std::tie(b.image, b.requests, b.limits, b.nodeSelector, b.tolerations);
+  return std::tie(a.image, a.requests, a.limits, a.nodeSelector, a.tolerations,
+                  a.podSecurityContext, a.securityContext) ==
+         std::tie(b.image, b.requests, b.limits, b.nodeSelector, b.tolerations,
+                  b.podSecurityContext, b.securityContext);
 }
 
 bool operator==(const PodTemplates& a, const PodTemplates& b) {

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "distbench/api/object_names.h"
 #include "distbench/api/spec_validation.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -52,13 +53,11 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
   const DistBenchmarkSpec& s = b.spec;
   const std::string& name = b.metadata.name;
   const std::string masterAddr = options.masterAddr.empty()
-                                     ? name + "-master." + b.metadata.namespace_ + ".svc"
+                                     ? masterServiceName(name) + "." + b.metadata.namespace_ + ".svc"
                                      : options.masterAddr;
 
   RankProcess p;
-  // The master is a one-pod gang of its own: "-0" keeps pod names uniform.
-  p.name = role == Role::Master ? name + "-master-0"
-                                : name + "-" + toString(role) + "-" + std::to_string(roleIndex);
+  p.name = podName(name, role, roleIndex);
   p.rankLabel = rankLabel(s.topology, rank);
   p.role = role;
   p.rank = rank;

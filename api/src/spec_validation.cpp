@@ -8,6 +8,8 @@
 
 #include "distbench/api/dense_layers.h"
 #include "distbench/api/image_models.h"
+#include "distbench/api/object_names.h"
+#include "distbench/api/renderer.h"
 
 namespace distbench::api {
 namespace {
@@ -62,6 +64,15 @@ class Checker {
     errors_.push_back({std::move(field), std::move(message)});
   }
   template <typename T>
+  void between(const std::string& field, T value, T minimum, T maximum) {
+    if (value < minimum || value > maximum)
+      fail(field, "must be in " + std::to_string(minimum) + ".." + std::to_string(maximum));
+  }
+  template <typename T>
+  void atMost(const std::string& field, T value, T maximum) {
+    if (value > maximum) fail(field, "must be ≤ " + std::to_string(maximum));
+  }
+  template <typename T>
   void atLeast(const std::string& field, T value, T minimum) {
     if (value < minimum) fail(field, "must be ≥ " + std::to_string(minimum));
   }
@@ -92,12 +103,17 @@ void checkMetadata(const DistBenchmark& b, Checker& c) {
     c.fail("metadata.name",
            "must start with a letter: it prefixes the master Service's name, "
            "which Kubernetes requires to be a DNS-1035 label");
-  } else if (b.spec.topology.trainers >= 1 && b.spec.topology.parameterServers >= 0) {
-    // The longest name derived from it must still be a valid label.
-    std::string longest = name + "-master-0";
+  } else if (b.spec.topology.trainers >= 1 && b.spec.topology.parameterServers >= 0 &&
+             worldSize(b.spec) <= kMaxWorldSize) {
+    // The longest name derived from it (always a pod's: "-master-0" is
+    // longer than any Service, ConfigMap or NetworkPolicy suffix) must still
+    // be a valid label.
+    std::string longest = masterServiceName(name);
     for (const std::string& derived :
-         {name + "-ps-" + std::to_string(std::max(0, b.spec.topology.parameterServers - 1)),
-          name + "-trainer-" + std::to_string(b.spec.topology.trainers - 1)}) {
+         {configMapName(name), workersServiceName(name), networkPolicyName(name),
+          podName(name, Role::Master, 0),
+          podName(name, Role::ParameterServer, std::max(0, b.spec.topology.parameterServers - 1)),
+          podName(name, Role::Trainer, b.spec.topology.trainers - 1)}) {
       if (derived.size() > longest.size()) longest = derived;
     }
     if (longest.size() > kMaxLabelLength) {
@@ -135,13 +151,26 @@ void checkDenseLayers(const std::vector<std::string>& tokens, Checker& c) {
 void checkHybrid(const HybridDDPRPCSpec& h, Checker& c) {
   const std::string hp = "spec.benchmark.hybridDDPRPC.";
   c.atLeast<int64_t>(hp + "numEmbeddings", h.numEmbeddings, 1);
+  c.atMost<int64_t>(hp + "numEmbeddings", h.numEmbeddings, kMaxNumEmbeddings);
   c.atLeast<int64_t>(hp + "embeddingDim", h.embeddingDim, 1);
+  c.atMost<int64_t>(hp + "embeddingDim", h.embeddingDim, kMaxEmbeddingDim);
+  // One shard is a float32 numEmbeddings x embeddingDim table on a
+  // parameter server; the bounds above keep the product in 64 bits.
+  if (h.numEmbeddings >= 1 && h.embeddingDim >= 1 && h.numEmbeddings <= kMaxNumEmbeddings &&
+      h.embeddingDim <= kMaxEmbeddingDim &&
+      h.numEmbeddings * h.embeddingDim * 4 > kMaxShardBytes) {
+    c.fail(hp + "numEmbeddings", "numEmbeddings × embeddingDim × 4 bytes must be ≤ " +
+                                     std::to_string(kMaxShardBytes >> 30) +
+                                     " GiB per parameter-server shard");
+  }
   checkDenseLayers(h.denseLayers, c);
   c.atLeast(hp + "epochs", h.epochs, 1);
   c.atLeast(hp + "warmupEpochs", h.warmupEpochs, 0);
   c.atLeast(hp + "batchesPerEpoch", h.batchesPerEpoch, 1);
   c.atLeast(hp + "minBagIndices", h.minBagIndices, 1);
-  if (h.maxBagIndices < h.minBagIndices) {
+  if (h.maxBagIndices > kMaxBagIndices) {
+    c.fail(hp + "maxBagIndices", "must be ≤ " + std::to_string(kMaxBagIndices));
+  } else if (h.maxBagIndices < h.minBagIndices) {
     c.fail(hp + "maxBagIndices",
            "must be ≥ minBagIndices (" + std::to_string(h.minBagIndices) + ")");
   }
@@ -263,7 +292,49 @@ void checkToleration(const std::string& field, const Toleration& t, Checker& c) 
   }
 }
 
+bool isCapabilityName(const std::string& s) {
+  if (s.empty()) return false;
+  for (char ch : s)
+    if (!((ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'))) return false;
+  return true;
+}
+
+void checkSecurity(const std::string& field, const PodTemplate& t, Checker& c) {
+  const PodSecurityOverrides& p = t.podSecurityContext;
+  const std::string pp = field + ".podSecurityContext.";
+  if (p.runAsUser) c.between<int64_t>(pp + "runAsUser", *p.runAsUser, 0, 2147483647);
+  if (p.runAsGroup) c.between<int64_t>(pp + "runAsGroup", *p.runAsGroup, 0, 2147483647);
+  if (p.fsGroup) c.between<int64_t>(pp + "fsGroup", *p.fsGroup, 0, 2147483647);
+  // The kubelet refuses to start a container that must not run as root
+  // but is told to: say so here rather than as a pod stuck in CreateContainerConfigError.
+  if (p.runAsUser && *p.runAsUser == 0 && p.runAsNonRoot.value_or(true)) {
+    c.fail(pp + "runAsUser", "0 (root) needs runAsNonRoot: false in the same podSecurityContext");
+  }
+  if (p.seccompProfile) {
+    const SeccompProfile& sp = *p.seccompProfile;
+    if (sp.type.empty()) {
+      c.fail(pp + "seccompProfile.type", "required: RuntimeDefault, Localhost or Unconfined");
+    } else if (sp.type == "Localhost" && sp.localhostProfile.empty()) {
+      c.fail(pp + "seccompProfile.localhostProfile", "required when type is Localhost");
+    } else if (sp.type != "Localhost" && !sp.localhostProfile.empty()) {
+      c.fail(pp + "seccompProfile.localhostProfile", "only allowed when type is Localhost");
+    }
+  }
+  const ContainerSecurityOverrides& s = t.securityContext;
+  const std::string cp = field + ".securityContext.capabilities.";
+  for (const auto& [list, name] : {std::pair{&s.capabilitiesAdd, "add"},
+                                   std::pair{&s.capabilitiesDrop, "drop"}}) {
+    if (!*list) continue;
+    for (std::size_t i = 0; i < (*list)->size(); ++i) {
+      if (!isCapabilityName((**list)[i]))
+        c.fail(cp + name + "[" + std::to_string(i) + "]",
+               "must be a capability name such as ALL, NET_ADMIN or IPC_LOCK");
+    }
+  }
+}
+
 void checkPodTemplate(const std::string& field, const PodTemplate& t, Checker& c) {
+  checkSecurity(field, t, c);
   checkQuantities(field + ".resources.requests", t.requests, c);
   checkQuantities(field + ".resources.limits", t.limits, c);
   if (t.nodeSelector.count("")) c.fail(field + ".nodeSelector", "keys must not be empty");
@@ -274,6 +345,15 @@ void checkPodTemplate(const std::string& field, const PodTemplate& t, Checker& c
 
 void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast("spec.topology.trainers", s.topology.trainers, 1);
+  c.atMost<int64_t>("spec.topology.trainers", s.topology.trainers, kMaxWorldSize - 1);
+  c.atMost<int64_t>("spec.topology.parameterServers", s.topology.parameterServers, kMaxWorldSize - 1);
+  if (worldSize(s) > kMaxWorldSize) {
+    c.fail("spec.topology", "1 master + " + std::to_string(s.topology.parameterServers) +
+                                " parameter servers + " + std::to_string(s.topology.trainers) +
+                                " trainers is " + std::to_string(worldSize(s)) +
+                                " ranks; at most " + std::to_string(kMaxWorldSize) +
+                                " are supported");
+  }
   c.positive("spec.benchmark.bucketCapMB", s.benchmark.bucketCapMB);
   switch (s.benchmark.kind) {
     case BenchmarkKind::HybridDDPRPC:

@@ -132,6 +132,7 @@ class Reader {
     errors_.push_back({path.empty() ? kDocument : path, std::move(message)});
   }
   std::vector<FieldError>& errors() { return errors_; }
+  std::size_t errorCount() const { return errors_.size(); }
 
   void object(const YAML::Node& node, const std::string& path, const std::vector<Field>& fields,
               UnknownFields unknown = UnknownFields::Reject) {
@@ -204,6 +205,15 @@ class Reader {
     const std::size_t errorsBefore = errors_.size();
     integer(node, path, value);
     if (errors_.size() == errorsBefore) out = value;
+  }
+
+  // An optional boolean: set only when given (null leaves it unset).
+  void optionalBoolean(const YAML::Node& node, const std::string& path, std::optional<bool>& out) {
+    if (!node.IsScalar() || resolve(node) != ScalarType::Bool) {
+      return fail(path, "must be true or false");
+    }
+    const char c = node.Scalar()[0];
+    out = c == 't' || c == 'T';
   }
 
   // A string enum kept as a string (Kubernetes' own fields: a toleration's
@@ -586,6 +596,74 @@ void readTolerations(Reader& r, const Node& node, const Path& path, std::vector<
   out = std::move(tolerations);
 }
 
+void readSeccompProfile(Reader& r, const Node& node, const Path& path,
+                        std::optional<SeccompProfile>& out) {
+  SeccompProfile profile;
+  r.object(node, path,
+           {
+               {"type",
+                [&](const Node& v, const Path& p) {
+                  r.stringEnumeration(v, p, profile.type,
+                                      {"RuntimeDefault", "Localhost", "Unconfined"});
+                }},
+               {"localhostProfile",
+                [&](const Node& v, const Path& p) { r.string(v, p, profile.localhostProfile); }},
+           });
+  out = profile;
+}
+
+void readPodSecurity(Reader& r, const Node& node, const Path& path, PodSecurityOverrides& o) {
+  r.object(node, path,
+           {
+               {"runAsNonRoot",
+                [&](const Node& v, const Path& p) { r.optionalBoolean(v, p, o.runAsNonRoot); }},
+               {"runAsUser",
+                [&](const Node& v, const Path& p) { r.optionalInteger(v, p, o.runAsUser); }},
+               {"runAsGroup",
+                [&](const Node& v, const Path& p) { r.optionalInteger(v, p, o.runAsGroup); }},
+               {"fsGroup", [&](const Node& v, const Path& p) { r.optionalInteger(v, p, o.fsGroup); }},
+               {"seccompProfile",
+                [&](const Node& v, const Path& p) { readSeccompProfile(r, v, p, o.seccompProfile); }},
+           });
+}
+
+void readOptionalStringList(Reader& r, const Node& node, const Path& path,
+                            std::optional<std::vector<std::string>>& out) {
+  std::vector<std::string> values;
+  const std::size_t before = r.errorCount();
+  r.stringList(node, path, values);
+  if (r.errorCount() == before) out = std::move(values);
+}
+
+void readContainerSecurity(Reader& r, const Node& node, const Path& path,
+                           ContainerSecurityOverrides& o) {
+  r.object(node, path,
+           {
+               {"allowPrivilegeEscalation",
+                [&](const Node& v, const Path& p) {
+                  r.optionalBoolean(v, p, o.allowPrivilegeEscalation);
+                }},
+               {"readOnlyRootFilesystem",
+                [&](const Node& v, const Path& p) {
+                  r.optionalBoolean(v, p, o.readOnlyRootFilesystem);
+                }},
+               {"capabilities",
+                [&](const Node& v, const Path& p) {
+                  r.object(v, p,
+                           {
+                               {"add",
+                                [&](const Node& c, const Path& cp) {
+                                  readOptionalStringList(r, c, cp, o.capabilitiesAdd);
+                                }},
+                               {"drop",
+                                [&](const Node& c, const Path& cp) {
+                                  readOptionalStringList(r, c, cp, o.capabilitiesDrop);
+                                }},
+                           });
+                }},
+           });
+}
+
 void readPodTemplate(Reader& r, const Node& node, const Path& path, PodTemplate& t) {
   r.object(node, path,
            {
@@ -607,6 +685,14 @@ void readPodTemplate(Reader& r, const Node& node, const Path& path, PodTemplate&
                 }},
                {"tolerations",
                 [&](const Node& v, const Path& p) { readTolerations(r, v, p, t.tolerations); }},
+               {"podSecurityContext",
+                [&](const Node& v, const Path& p) {
+                  readPodSecurity(r, v, p, t.podSecurityContext);
+                }},
+               {"securityContext",
+                [&](const Node& v, const Path& p) {
+                  readContainerSecurity(r, v, p, t.securityContext);
+                }},
            });
 }
 
@@ -853,6 +939,63 @@ void emitToleration(YAML::Emitter& out, const Toleration& t) {
   out << YAML::EndMap;
 }
 
+// Only the overrides that are set: an empty object keeps every restricted
+// default.
+void emitPodSecurity(YAML::Emitter& out, const PodSecurityOverrides& o) {
+  out << YAML::Key << "podSecurityContext" << YAML::Value;
+  const bool any = o.runAsNonRoot || o.runAsUser || o.runAsGroup || o.fsGroup || o.seccompProfile;
+  if (!any) out << YAML::Flow;
+  out << YAML::BeginMap;
+  if (o.runAsNonRoot) out << YAML::Key << "runAsNonRoot" << YAML::Value << *o.runAsNonRoot;
+  if (o.runAsUser) out << YAML::Key << "runAsUser" << YAML::Value << *o.runAsUser;
+  if (o.runAsGroup) out << YAML::Key << "runAsGroup" << YAML::Value << *o.runAsGroup;
+  if (o.fsGroup) out << YAML::Key << "fsGroup" << YAML::Value << *o.fsGroup;
+  if (o.seccompProfile) {
+    out << YAML::Key << "seccompProfile" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "type" << YAML::Value;
+    emitString(out, o.seccompProfile->type);
+    if (!o.seccompProfile->localhostProfile.empty()) {
+      out << YAML::Key << "localhostProfile" << YAML::Value;
+      emitString(out, o.seccompProfile->localhostProfile);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+void emitStringList(YAML::Emitter& out, const std::vector<std::string>& list) {
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const std::string& s : list) emitString(out, s);
+  out << YAML::EndSeq;
+}
+
+void emitContainerSecurity(YAML::Emitter& out, const ContainerSecurityOverrides& o) {
+  out << YAML::Key << "securityContext" << YAML::Value;
+  const bool any = o.allowPrivilegeEscalation || o.readOnlyRootFilesystem || o.capabilitiesAdd ||
+                   o.capabilitiesDrop;
+  if (!any) out << YAML::Flow;
+  out << YAML::BeginMap;
+  if (o.allowPrivilegeEscalation) {
+    out << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << *o.allowPrivilegeEscalation;
+  }
+  if (o.readOnlyRootFilesystem) {
+    out << YAML::Key << "readOnlyRootFilesystem" << YAML::Value << *o.readOnlyRootFilesystem;
+  }
+  if (o.capabilitiesAdd || o.capabilitiesDrop) {
+    out << YAML::Key << "capabilities" << YAML::Value << YAML::BeginMap;
+    if (o.capabilitiesAdd) {
+      out << YAML::Key << "add" << YAML::Value;
+      emitStringList(out, *o.capabilitiesAdd);
+    }
+    if (o.capabilitiesDrop) {
+      out << YAML::Key << "drop" << YAML::Value;
+      emitStringList(out, *o.capabilitiesDrop);
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
 // Quantities go out as strings ("2" quoted), which both the library and the
 // API server read back as the same quantity.
 void emitPodTemplate(YAML::Emitter& out, const char* role, const PodTemplate& t) {
@@ -872,6 +1015,8 @@ void emitPodTemplate(YAML::Emitter& out, const char* role, const PodTemplate& t)
   out << YAML::BeginSeq;
   for (const Toleration& toleration : t.tolerations) emitToleration(out, toleration);
   out << YAML::EndSeq;
+  emitPodSecurity(out, t.podSecurityContext);
+  emitContainerSecurity(out, t.securityContext);
   out << YAML::EndMap;
 }
 
@@ -1044,6 +1189,39 @@ std::string tolerationJson(const Toleration& t) {
   return out.str();
 }
 
+std::string jsonBool(bool b) { return b ? "true" : "false"; }
+
+std::string podSecurityJson(const PodSecurityOverrides& o) {
+  JsonObject out;
+  if (o.runAsNonRoot) out.field("runAsNonRoot", jsonBool(*o.runAsNonRoot));
+  if (o.runAsUser) out.field("runAsUser", *o.runAsUser);
+  if (o.runAsGroup) out.field("runAsGroup", *o.runAsGroup);
+  if (o.fsGroup) out.field("fsGroup", *o.fsGroup);
+  if (o.seccompProfile) {
+    JsonObject profile;
+    profile.field("type", jsonString(o.seccompProfile->type));
+    if (!o.seccompProfile->localhostProfile.empty())
+      profile.field("localhostProfile", jsonString(o.seccompProfile->localhostProfile));
+    out.field("seccompProfile", profile.str());
+  }
+  return out.str();
+}
+
+std::string containerSecurityJson(const ContainerSecurityOverrides& o) {
+  JsonObject out;
+  if (o.allowPrivilegeEscalation)
+    out.field("allowPrivilegeEscalation", jsonBool(*o.allowPrivilegeEscalation));
+  if (o.readOnlyRootFilesystem)
+    out.field("readOnlyRootFilesystem", jsonBool(*o.readOnlyRootFilesystem));
+  if (o.capabilitiesAdd || o.capabilitiesDrop) {
+    JsonObject caps;
+    if (o.capabilitiesAdd) caps.field("add", jsonStringList(*o.capabilitiesAdd));
+    if (o.capabilitiesDrop) caps.field("drop", jsonStringList(*o.capabilitiesDrop));
+    out.field("capabilities", caps.str());
+  }
+  return out.str();
+}
+
 std::string podTemplateJson(const PodTemplate& t) {
   std::string tolerations;
   for (const Toleration& toleration : t.tolerations) {
@@ -1057,6 +1235,8 @@ std::string podTemplateJson(const PodTemplate& t) {
                               .str())
       .field("nodeSelector", jsonStringMap(t.nodeSelector))
       .field("tolerations", "[" + tolerations + "]")
+      .field("podSecurityContext", podSecurityJson(t.podSecurityContext))
+      .field("securityContext", containerSecurityJson(t.securityContext))
       .str();
 }
 

@@ -83,14 +83,18 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   for (PodTemplate* t : {&full.spec.podTemplates.master, &full.spec.podTemplates.parameterServer,
                          &full.spec.podTemplates.trainer}) {
     t->tolerations = {{"gpu", "Equal", "a", "NoExecute", 30}};
+    t->podSecurityContext = {false, 0, 0, 0, SeccompProfile{"Localhost", "gpu.json"}};
+    t->securityContext = {true, false, std::vector<std::string>{"IPC_LOCK"},
+                          std::vector<std::string>{"ALL"}};
   }
   leafPaths(YAML::Load(toYaml(full)), "", raw);
   std::vector<std::string> paths;
   for (const std::string& path : raw) paths.push_back(oneRole(path));
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  // 49 before runPolicy (4) and a role's template (5, and 5 per toleration).
-  ASSERT_EQ(paths.size(), 63u);  // the walk reached every field
+  // 49 before runPolicy (4) and a role's template (5, 5 per toleration, and
+  // 12 for the security overrides: each object empty, and its 10 leaves).
+  ASSERT_EQ(paths.size(), 75u);  // the walk reached every field
   for (const std::string& path : paths) {
     EXPECT_THAT(reference, ::testing::HasSubstr("| `" + path + "` |"));
   }

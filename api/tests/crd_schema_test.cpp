@@ -116,6 +116,9 @@ std::string sectionOf(BenchmarkKind kind) {
   return "";
 }
 
+void setAt(YAML::Node node, const std::vector<std::string>& keys, const YAML::Node& value,
+           std::size_t i = 0);
+
 // What the library writes at each leaf under spec, per kind that writes it.
 using LibraryLeaves = std::map<std::string, std::map<BenchmarkKind, YAML::Node>>;
 
@@ -131,9 +134,26 @@ void libraryLeaves(const YAML::Node& node, const std::string& path, BenchmarkKin
 }
 
 // The optional fields the library writes only when set, and values for them.
-const std::map<std::string, std::string> kOptionalFields = {
-    {"spec.runPolicy.activeDeadlineSeconds", "600"},
-    {"spec.runPolicy.ttlSecondsAfterFinished", "3600"}};
+const std::map<std::string, std::string> kOptionalFields = [] {
+  std::map<std::string, std::string> fields = {{"spec.runPolicy.activeDeadlineSeconds", "600"},
+                                               {"spec.runPolicy.ttlSecondsAfterFinished", "3600"}};
+  // The security overrides: each unset in a default document.
+  for (const std::string role : {"master", "parameterServer", "trainer"}) {
+    const std::string pod = "spec.podTemplates." + role + ".podSecurityContext.";
+    const std::string container = "spec.podTemplates." + role + ".securityContext.";
+    fields[pod + "runAsNonRoot"] = "false";
+    fields[pod + "runAsUser"] = "1000";
+    fields[pod + "runAsGroup"] = "1000";
+    fields[pod + "fsGroup"] = "1000";
+    fields[pod + "seccompProfile.type"] = "Localhost";
+    fields[pod + "seccompProfile.localhostProfile"] = "profiles/worker.json";
+    fields[container + "allowPrivilegeEscalation"] = "true";
+    fields[container + "readOnlyRootFilesystem"] = "false";
+    fields[container + "capabilities.add"] = "[IPC_LOCK]";
+    fields[container + "capabilities.drop"] = "[ALL]";
+  }
+  return fields;
+}();
 
 const LibraryLeaves& specLibraryLeaves() {
   static const LibraryLeaves leaves = [] {
@@ -141,10 +161,7 @@ const LibraryLeaves& specLibraryLeaves() {
     for (BenchmarkKind kind : kKinds) {
       YAML::Node withOptionals = YAML::Clone(defaultDocument(kind));
       for (const auto& [path, value] : kOptionalFields) {
-        YAML::Node node = withOptionals["spec"];
-        const std::vector<std::string> keys = splitPath(path);
-        // spec.<section>.<field>
-        node[keys[1]][keys[2]] = YAML::Load(value);
+        setAt(withOptionals, splitPath(path), YAML::Load(value));
       }
       libraryLeaves(withOptionals["spec"], "spec", kind, out);
     }
@@ -203,7 +220,7 @@ YAML::Node valueAt(const YAML::Node& doc, const std::string& path) {
 }
 
 void setAt(YAML::Node node, const std::vector<std::string>& keys, const YAML::Node& value,
-           std::size_t i = 0) {
+           std::size_t i) {
   if (i + 1 == keys.size()) {
     node[keys[i]] = value;
   } else {
@@ -233,6 +250,37 @@ bool scalarIs(const YAML::Node& doc, const std::string& path, const std::string&
 // value the other field may not hold on its own (all four minimums are 1), or a
 // value the schema refuses would pass as an error about the other field.
 void satisfyCrossFieldRules(YAML::Node doc, const std::string& edited) {
+  auto endsWith = [&](const std::string& tail) {
+    return edited.size() >= tail.size() && edited.compare(edited.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  auto sibling = [&](const std::string& tail, const std::string& field) {
+    return edited.substr(0, edited.size() - tail.size()) + field;
+  };
+  // Root (runAsUser 0) needs runAsNonRoot false; a Localhost seccomp profile
+  // needs its path, and only it has one.
+  int64_t user = -1;
+  if (endsWith("podSecurityContext.runAsUser") && intAt(doc, edited, user) && user == 0)
+    setAt(doc, sibling("runAsUser", "runAsNonRoot"), plain("false"));
+  if (endsWith("seccompProfile.type")) {
+    if (scalarIs(doc, edited, "Localhost"))
+      setAt(doc, sibling("type", "localhostProfile"), plain("worker.json"));
+  }
+  if (endsWith("seccompProfile.localhostProfile")) {
+    const YAML::Node profile = valueAt(doc, edited);
+    const bool empty = !profile || profile.IsNull() || (profile.IsScalar() && profile.Scalar().empty());
+    setAt(doc, sibling("localhostProfile", "type"), plain(empty ? "RuntimeDefault" : "Localhost"));
+  }
+  // One shard is at most 16 GiB: the most rows fit with one column.
+  if (edited == "spec.benchmark.hybridDDPRPC.numEmbeddings")
+    setAt(doc, "spec.benchmark.hybridDDPRPC.embeddingDim", plain("1"));
+  // At most 4096 ranks: the most trainers fit with no parameter server (and
+  // a short enough name for the pods), the most parameter servers with one
+  // trainer.
+  int64_t count = 0;
+  if (edited == "spec.topology.trainers" && intAt(doc, edited, count) && count > 8)
+    setAt(doc, "spec.topology.parameterServers", plain("0"));
+  if (edited == "spec.topology.parameterServers" && intAt(doc, edited, count) && count > 8)
+    setAt(doc, "spec.topology.trainers", plain("1"));
   const std::string backend = "spec.runtime.backend";
   const std::string device = "spec.runtime.device";
   bool bfloat16 = false;
@@ -536,8 +584,9 @@ TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
   for (const auto& entry : specSchemaLeaves()) inSchema.insert(entry.first);
   std::set<std::string> inLibrary;
   for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
-  // 43 in topology, benchmark and runtime; 4 in runPolicy; 5 per role in podTemplates.
-  EXPECT_EQ(inLibrary.size(), 62u);
+  // 43 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
+  // podTemplates (5, and 10 security overrides).
+  EXPECT_EQ(inLibrary.size(), 92u);
   EXPECT_EQ(inSchema, inLibrary);
 }
 
@@ -654,6 +703,10 @@ TEST(CrdSchemaTest, TypesAreTheLibraryTypes) {
       const bool exclusive = schema["exclusiveMinimum"] && schema["exclusiveMinimum"].as<bool>();
       EXPECT_TRUE(accepted(path, plain(std::to_string(static_cast<int64_t>(
                                      exclusive ? std::floor(minimum) + 1 : std::ceil(minimum))))));
+    } else if (type == "boolean") {
+      wrong = {quoted("true"), plain("1"), plain("yes"), plain("[true]"), plain("{a: b}")};
+      EXPECT_TRUE(accepted(path, plain("true")));
+      EXPECT_TRUE(accepted(path, plain("false")));
     } else if (type == "string") {
       wrong = {plain("3"), plain("true"), plain("[x]"), plain("{a: b}")};
     } else if (type == "object") {
@@ -760,7 +813,7 @@ TEST(CrdSchemaTest, EnumsAreTheValuesTheLibraryAccepts) {
   }
   // kind, embeddingMode, parameterServerMode, models, ops, dtypes, backend, device,
   // cleanPodPolicy.
-  EXPECT_EQ(enums, 9);
+  EXPECT_EQ(enums, 12);  // 9, and seccompProfile.type per role
 }
 
 struct Bound {
@@ -844,8 +897,10 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
         EXPECT_TRUE(accepted(path, plain("null")));
       }
     }
-    // Lists of objects (tolerations) have their own test.
-    if (type != "array" || typeOf(schema["items"]) == "object") continue;
+    // Lists of objects (tolerations) and of capabilities have their own tests.
+    if (type != "array" || typeOf(schema["items"]) == "object" ||
+        path.find(".capabilities.") != std::string::npos)
+      continue;
     const YAML::Node defaults = schema["default"];
     const std::size_t minItems = schema["minItems"] ? schema["minItems"].as<std::size_t>() : 0;
     ASSERT_TRUE(defaults && defaults.size() >= std::max<std::size_t>(minItems, 1))
@@ -972,6 +1027,31 @@ TEST(CrdSchemaTest, QuantitiesFollowTheLibrary) {
 // rules between its fields (Exists wants no value, tolerationSeconds wants
 // NoExecute, an empty key wants Exists) are the library's alone, so every
 // sample starts from a toleration that satisfies them.
+TEST(CrdSchemaTest, CapabilitiesAreTheLibrarysCapabilities) {
+  for (const std::string role : {"master", "parameterServer", "trainer"}) {
+    for (const std::string list : {"add", "drop"}) {
+      const std::string path = "spec.podTemplates." + role + ".securityContext.capabilities." + list;
+      SCOPED_TRACE(path);
+      const YAML::Node schema = schemaAt(path);
+      ASSERT_TRUE(schema);
+      EXPECT_EQ(schema["x-kubernetes-list-type"].Scalar(), "atomic");
+      const std::regex pattern(schema["items"]["pattern"].Scalar());
+      for (const char* name : {"ALL", "IPC_LOCK", "SYS_PTRACE", "NET_BIND_SERVICE"}) {
+        EXPECT_TRUE(std::regex_search(name, pattern)) << name;
+        EXPECT_TRUE(accepted(path, plain(std::string("[") + name + "]")));
+      }
+      for (const char* name : {"ipc_lock", "CAP-X", ""}) {
+        EXPECT_FALSE(std::regex_search(name, pattern)) << name;
+        YAML::Node bad(YAML::NodeType::Sequence);
+        bad.push_back(quoted(name));
+        EXPECT_TRUE(rejected(path, bad));
+      }
+      EXPECT_TRUE(accepted(path, plain("[]")));
+      EXPECT_TRUE(accepted(path, plain("[IPC_LOCK, IPC_LOCK]")));  // atomic, not a set
+    }
+  }
+}
+
 TEST(CrdSchemaTest, TolerationsAreTheLibrarysTolerations) {
   for (const std::string& role : kRoles) {
     const std::string path = "spec.podTemplates." + role + ".tolerations";

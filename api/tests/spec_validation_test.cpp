@@ -48,6 +48,73 @@ TEST(ValidationTest, Topology) {
               ElementsAre("spec.topology.parameterServers: must be ≥ 1"));
 }
 
+TEST(ValidationTest, AtMost4096RanksComputedWithoutOverflow) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.topology.parameterServers = 1;
+                b.spec.topology.trainers = 4094;
+                b.metadata.name = "x";
+              }),
+              IsEmpty());
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.topology.parameterServers = 1;
+                b.spec.topology.trainers = 4095;
+                b.metadata.name = "x";
+              }),
+              ElementsAre("spec.topology: 1 master + 1 parameter servers + 4095 trainers is 4097 "
+                          "ranks; at most 4096 are supported"));
+  // 1 + 2^31-1 + 2^31-1 overflows an int; the check must still see it.
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.topology.parameterServers = 2147483647;
+                b.spec.topology.trainers = 2147483647;
+                b.metadata.name = "x";
+              }),
+              ElementsAre("spec.topology.trainers: must be ≤ 4095",
+                          "spec.topology.parameterServers: must be ≤ 4095",
+                          "spec.topology: 1 master + 2147483647 parameter servers + 2147483647 "
+                          "trainers is 4294967295 ranks; at most 4096 are supported"));
+  EXPECT_EQ(worldSize(DistBenchmarkSpec{{2147483647, 2147483647}, {}, {}, {}, {}}), 4294967295LL);
+}
+
+TEST(ValidationTest, ParameterServerShardsAndBagsAreBounded) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.benchmark.hybridDDPRPC.numEmbeddings = int64_t{1} << 31;
+                b.spec.benchmark.hybridDDPRPC.embeddingDim = 4096;
+              }),
+              ElementsAre("spec.benchmark.hybridDDPRPC.numEmbeddings: numEmbeddings × "
+                          "embeddingDim × 4 bytes must be ≤ 16 GiB per parameter-server shard"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.benchmark.hybridDDPRPC.embeddingDim = int64_t{1} << 40;
+              }),
+              ElementsAre("spec.benchmark.hybridDDPRPC.embeddingDim: must be ≤ 65536"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.benchmark.hybridDDPRPC.maxBagIndices = 2000000;
+              }),
+              ElementsAre("spec.benchmark.hybridDDPRPC.maxBagIndices: must be ≤ 1048576"));
+}
+
+TEST(ValidationTest, SecurityOverridesAreCheckedAndNamed) {
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.trainer.podSecurityContext.runAsUser = 0;
+              }),
+              ElementsAre("spec.podTemplates.trainer.podSecurityContext.runAsUser: 0 (root) needs "
+                          "runAsNonRoot: false in the same podSecurityContext"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.trainer.podSecurityContext.runAsUser = 0;
+                b.spec.podTemplates.trainer.podSecurityContext.runAsNonRoot = false;
+              }),
+              IsEmpty());
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.podTemplates.master.podSecurityContext.seccompProfile =
+                    SeccompProfile{"Localhost", ""};
+                b.spec.podTemplates.master.securityContext.capabilitiesAdd =
+                    std::vector<std::string>{"ipc_lock"};
+              }),
+              ElementsAre("spec.podTemplates.master.podSecurityContext.seccompProfile."
+                          "localhostProfile: required when type is Localhost",
+                          "spec.podTemplates.master.securityContext.capabilities.add[0]: must be "
+                          "a capability name such as ALL, NET_ADMIN or IPC_LOCK"));
+}
+
 TEST(ValidationTest, NameIsRequired) {
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.metadata.name = ""; }),
               ElementsAre("metadata.name: required"));
@@ -86,12 +153,13 @@ TEST(ValidationTest, NameLeavesRoomForDerivedNames) {
                 b.spec.topology.trainers = 11;
               }),
               ElementsAre(::testing::HasSubstr("-trainer-10\" would be 64 characters")));
-  // Many parameter servers can make "-ps-<i>" the longest.
+  // A world too large to run is refused as such, without deriving its names.
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
                 b.metadata.name = std::string(52, 'a');
                 b.spec.topology.parameterServers = 100000000;
               }),
-              ElementsAre(::testing::HasSubstr("-ps-99999999\" would be 64 characters")));
+              ElementsAre("spec.topology.parameterServers: must be ≤ 4095",
+                          ::testing::HasSubstr("ranks; at most 4096 are supported")));
 }
 
 TEST(ValidationTest, Namespace) {

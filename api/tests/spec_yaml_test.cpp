@@ -40,8 +40,8 @@ DistBenchmark everythingSet() {
   b.spec.benchmark.seed = -9007199254740993;  // needs all 64 bits
   b.spec.benchmark.bucketCapMB = 0.1;
   HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
-  h.numEmbeddings = 5000000000;
-  h.embeddingDim = 7;
+  h.numEmbeddings = 2147483648;  // past int32: needs all 64 bits, and the most allowed
+  h.embeddingDim = 1;
   h.embeddingMode = EmbeddingMode::Max;
   h.denseLayers = {"ReLU", "1024", "ReLU", "3"};
   h.epochs = 2;
@@ -75,6 +75,11 @@ DistBenchmark everythingSet() {
   t.trainer.tolerations = {{"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt},
                            {"dedicated", "Equal", "true", "NoExecute", -1},
                            {"spot", "Equal", "yes", "", std::nullopt}};
+  t.trainer.podSecurityContext = {false, 0, 0, 1000, SeccompProfile{"Localhost", "profiles/gpu.json"}};
+  t.trainer.securityContext = {true, false, std::vector<std::string>{"IPC_LOCK"},
+                               std::vector<std::string>{}};
+  t.master.securityContext.readOnlyRootFilesystem = false;
+  t.parameterServer.podSecurityContext.seccompProfile = SeccompProfile{"Unconfined", ""};
   return b;
 }
 
@@ -141,6 +146,13 @@ spec:
           value: "true"
           effect: NoExecute
           tolerationSeconds: 30
+      podSecurityContext:
+        runAsNonRoot: false
+        runAsUser: 0
+        seccompProfile: {type: RuntimeDefault}
+      securityContext:
+        allowPrivilegeEscalation: false
+        capabilities: {add: [IPC_LOCK], drop: [ALL]}
 )";
   DistBenchmark expected;
   expected.metadata = {"full", "team-a", {{"team", "a"}}, {{"owner", "someone"}}};
@@ -161,6 +173,12 @@ spec:
   trainer.limits = {{"nvidia.com/gpu", "1"}};
   trainer.tolerations = {{"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt},
                          {"spot", "Equal", "true", "NoExecute", 30}};
+  trainer.podSecurityContext.runAsNonRoot = false;
+  trainer.podSecurityContext.runAsUser = 0;
+  trainer.podSecurityContext.seccompProfile = SeccompProfile{"RuntimeDefault", ""};
+  trainer.securityContext.allowPrivilegeEscalation = false;
+  trainer.securityContext.capabilitiesAdd = std::vector<std::string>{"IPC_LOCK"};
+  trainer.securityContext.capabilitiesDrop = std::vector<std::string>{"ALL"};
   EXPECT_EQ(parseDistBenchmark(yaml), expected);
 }
 
@@ -691,7 +709,8 @@ TEST(ToJsonTest, IsCompactAndEscapesStrings) {
   EXPECT_THAT(json, HasSubstr(R"("learningRate":0.05,"parameterServerMode":"Async"})"));
   EXPECT_THAT(json, HasSubstr(R"("runPolicy":{"backoffLimit":3,"cleanPodPolicy":"Running"})"));
   EXPECT_THAT(json, HasSubstr(R"("master":{"image":"","resources":{"requests":{},"limits":{}},)"
-                              R"("nodeSelector":{},"tolerations":[]})"));
+                              R"("nodeSelector":{},"tolerations":[],"podSecurityContext":{},)"
+                              R"("securityContext":{}})"));
   EXPECT_EQ(json.back(), '}');
 }
 

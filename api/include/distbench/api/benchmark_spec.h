@@ -38,6 +38,15 @@ enum class EmbeddingMode { Sum, Mean, Max };
 // deterministic and comparable to a single-process reference.
 enum class ParameterServerMode { Async, Sync };
 
+// Bounds on what one parameter server holds and one request carries, so
+// every size derived from them (shard bytes, a lookup's indices and
+// results) fits in 64 bits and in a machine: validation refuses more, and the
+// parameter server refuses requests that announce more.
+inline constexpr int64_t kMaxNumEmbeddings = int64_t{1} << 31;
+inline constexpr int64_t kMaxEmbeddingDim = int64_t{1} << 16;
+inline constexpr int64_t kMaxShardBytes = int64_t{16} << 30;  // 16 GiB
+inline constexpr int kMaxBagIndices = 1 << 20;
+
 struct HybridDDPRPCSpec {
   int64_t numEmbeddings = 300;  // rows per EmbeddingBag shard
   int64_t embeddingDim = 64;    // columns per shard; dense input = P * dim
@@ -160,6 +169,32 @@ struct Toleration {
   std::optional<int64_t> tolerationSeconds;
 };
 
+// Overrides of the Pod Security Standards "restricted" profile that gang
+// pods get by default (docs/crd-reference.md): an unset field keeps the
+// restricted value. Field names are core/v1's.
+struct SeccompProfile {
+  std::string type;              // RuntimeDefault | Localhost | Unconfined
+  std::string localhostProfile;  // Localhost only
+};
+
+// spec.podTemplates.<role>.podSecurityContext (core/v1 PodSecurityContext)
+struct PodSecurityOverrides {
+  std::optional<bool> runAsNonRoot;
+  std::optional<int64_t> runAsUser;
+  std::optional<int64_t> runAsGroup;
+  std::optional<int64_t> fsGroup;
+  std::optional<SeccompProfile> seccompProfile;
+};
+
+// spec.podTemplates.<role>.securityContext (core/v1 SecurityContext of the
+// worker container)
+struct ContainerSecurityOverrides {
+  std::optional<bool> allowPrivilegeEscalation;
+  std::optional<bool> readOnlyRootFilesystem;
+  std::optional<std::vector<std::string>> capabilitiesAdd;   // capabilities.add
+  std::optional<std::vector<std::string>> capabilitiesDrop;  // capabilities.drop
+};
+
 // Where and how one role's pods run. Quantities are Kubernetes quantity
 // strings ("2", "500m", "4Gi", "1" for nvidia.com/gpu).
 struct PodTemplate {
@@ -168,6 +203,8 @@ struct PodTemplate {
   std::map<std::string, std::string> limits;    // resources.limits
   std::map<std::string, std::string> nodeSelector;
   std::vector<Toleration> tolerations;
+  PodSecurityOverrides podSecurityContext;
+  ContainerSecurityOverrides securityContext;
 };
 
 // spec.podTemplates: one per role.
@@ -192,9 +229,15 @@ struct DistBenchmark {
   DistBenchmarkSpec spec;
 };
 
-// Total ranks: master + parameter servers + trainers.
-inline int worldSize(const DistBenchmarkSpec& s) {
-  return 1 + s.topology.parameterServers + s.topology.trainers;
+// The most ranks (master + parameter servers + trainers) one benchmark may
+// have: bounds what the operator renders into one ConfigMap and set of pods,
+// and what any rank allocates per peer.
+inline constexpr int64_t kMaxWorldSize = 4096;
+
+// Total ranks: master + parameter servers + trainers, in 64 bits so that an
+// unvalidated spec cannot overflow it.
+inline int64_t worldSize(const DistBenchmarkSpec& s) {
+  return 1 + static_cast<int64_t>(s.topology.parameterServers) + s.topology.trainers;
 }
 
 // Field-by-field equality: round-trip tests, and the operator's "has the
@@ -208,6 +251,9 @@ bool operator==(const BenchmarkSpec&, const BenchmarkSpec&);
 bool operator==(const RuntimeSpec&, const RuntimeSpec&);
 bool operator==(const RunPolicy&, const RunPolicy&);
 bool operator==(const Toleration&, const Toleration&);
+bool operator==(const SeccompProfile&, const SeccompProfile&);
+bool operator==(const PodSecurityOverrides&, const PodSecurityOverrides&);
+bool operator==(const ContainerSecurityOverrides&, const ContainerSecurityOverrides&);
 bool operator==(const PodTemplate&, const PodTemplate&);
 bool operator==(const PodTemplates&, const PodTemplates&);
 bool operator==(const DistBenchmarkSpec&, const DistBenchmarkSpec&);

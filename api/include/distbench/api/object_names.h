@@ -1,0 +1,31 @@
+// The names of the objects a DistBenchmark becomes, in one place: the
+// renderer, the operator and the validation of metadata.name all use these,
+// and the controller maps a child's name back to its benchmark with
+// benchmarkOfChild().
+//
+// Every name is "<benchmark>-<suffix>", and no suffix is the tail of another
+// one of the same kind ("-master" vs "-workers" for Services; pod suffixes
+// end in "-<index>" after distinct role words), so two benchmarks in one
+// namespace can never derive the same name: benchmark "a-master" has
+// Services "a-master-workers" and "a-master-master", never "a-master".
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace distbench::api {
+
+enum class Role;
+
+std::string configMapName(const std::string& benchmark);      // <b>-config
+std::string workersServiceName(const std::string& benchmark);  // <b>-workers (headless)
+std::string masterServiceName(const std::string& benchmark);   // <b>-master (ClusterIP)
+std::string networkPolicyName(const std::string& benchmark);   // <b>-gang
+// <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
+std::string podName(const std::string& benchmark, Role role, int roleIndex);
+
+// The benchmark a child of any of the kinds above is named after, or
+// nullopt when `child` is not such a name.
+std::optional<std::string> benchmarkOfChild(const std::string& child);
+
+}  // namespace distbench::api

@@ -1,0 +1,28 @@
+#include "distbench/api/object_names.h"
+
+#include <regex>
+
+#include "distbench/api/renderer.h"
+
+namespace distbench::api {
+
+std::string configMapName(const std::string& benchmark) { return benchmark + "-config"; }
+std::string workersServiceName(const std::string& benchmark) { return benchmark + "-workers"; }
+std::string masterServiceName(const std::string& benchmark) { return benchmark + "-master"; }
+std::string networkPolicyName(const std::string& benchmark) { return benchmark + "-gang"; }
+
+std::string podName(const std::string& benchmark, Role role, int roleIndex) {
+  // The master is a one-pod gang of its own: "-0" keeps pod names uniform.
+  if (role == Role::Master) return benchmark + "-master-0";
+  return benchmark + "-" + toString(role) + "-" + std::to_string(roleIndex);
+}
+
+std::optional<std::string> benchmarkOfChild(const std::string& child) {
+  static const std::regex suffix(
+      "^(.+)-(master-0|ps-[0-9]+|trainer-[0-9]+|config|workers|master|gang)$");
+  std::smatch m;
+  if (!std::regex_match(child, m, suffix)) return std::nullopt;
+  return m[1].str();
+}
+
+}  // namespace distbench::api

@@ -31,7 +31,7 @@ ARG JOBS=2
 RUN --mount=type=cache,target=/root/.cache/ccache,id=distbench-ccache \
     CCACHE_DIR=/root/.cache/ccache cmake --build /build -j"${JOBS}" --target distbench-operator
 
-FROM ${BASE_IMAGE}
+FROM ${BASE_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # cpprestsdk (HTTP, TLS, JSON), yaml-cpp (the DistBenchmark spec),
 # prometheus-cpp's core (the metrics registry; the operator serves /metrics
@@ -43,9 +43,6 @@ RUN apt-get update \
  && groupadd --gid 65532 distbench \
  && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin distbench
-COPY --from=builder /build/bin/distbench-operator /usr/local/bin/distbench-operator
-# Every shared library the binary needs is in this stage.
-RUN ! ldd /usr/local/bin/distbench-operator | grep 'not found'
 ARG VERSION=0.2.0
 LABEL org.opencontainers.image.title="distbench-operator" \
       org.opencontainers.image.description="Kubernetes operator for distbench DistBenchmark resources" \
@@ -53,3 +50,18 @@ LABEL org.opencontainers.image.title="distbench-operator" \
 USER 65532:65532
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/distbench-operator"]
+
+# `--target prebuilt`: the runtime stage above with the distbench-operator a
+# Debian 12 host build already made, from a build context holding
+# bin/distbench-operator (dockerfiles/build-images.sh with
+# DISTBENCH_PREBUILT_BIN); the builder stage is skipped. For the cluster
+# end-to-end suite (e2e/).
+FROM runtime AS prebuilt
+COPY bin/distbench-operator /usr/local/bin/distbench-operator
+RUN ! ldd /usr/local/bin/distbench-operator | grep 'not found'
+
+# The default target (last): built from source in the builder stage.
+FROM runtime
+COPY --from=builder /build/bin/distbench-operator /usr/local/bin/distbench-operator
+# Every shared library the binary needs is in this stage.
+RUN ! ldd /usr/local/bin/distbench-operator | grep 'not found'

@@ -32,7 +32,7 @@ ARG JOBS=2
 RUN --mount=type=cache,target=/root/.cache/ccache,id=distbench-ccache \
     CCACHE_DIR=/root/.cache/ccache cmake --build /build -j"${JOBS}" --target distbench-worker distbench
 
-FROM ${BASE_IMAGE}
+FROM ${BASE_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # LibTorch's shared objects (they pull in Gloo, protobuf, sleef, ...),
 # OpenBLAS for its BLAS calls (as scripts/install-deps.sh does: the
@@ -47,12 +47,6 @@ RUN apt-get update \
  && groupadd --gid 65532 distbench \
  && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin distbench
-# distbench finds distbench-worker beside itself.
-COPY --from=builder /build/bin/distbench-worker /build/bin/distbench /usr/local/bin/
-RUN for b in distbench-worker distbench; do \
-      ! ldd /usr/local/bin/$b | grep 'not found' || exit 1; \
-    done \
- && distbench --version
 ARG VERSION=0.2.0
 LABEL org.opencontainers.image.title="distbench-worker" \
       org.opencontainers.image.description="distbench benchmark ranks (distbench-worker) and the distbench CLI, LibTorch 1.13 CPU" \
@@ -60,3 +54,24 @@ LABEL org.opencontainers.image.title="distbench-worker" \
 USER 65532:65532
 WORKDIR /tmp
 ENTRYPOINT ["/usr/local/bin/distbench-worker"]
+
+# `--target prebuilt`: the runtime stage above with binaries a Debian 12 host
+# build already made, from a build context holding bin/distbench-worker and
+# bin/distbench (dockerfiles/build-images.sh with DISTBENCH_PREBUILT_BIN).
+# Seconds instead of minutes, and no 2 GB libtorch-dev builder: what the
+# cluster end-to-end suite (e2e/) uses. The builder stage is skipped.
+FROM runtime AS prebuilt
+COPY bin/distbench-worker bin/distbench /usr/local/bin/
+RUN for b in distbench-worker distbench; do \
+      ! ldd /usr/local/bin/$b | grep 'not found' || exit 1; \
+    done \
+ && distbench --version
+
+# The default target (last): built from source in the builder stage.
+FROM runtime
+# distbench finds distbench-worker beside itself.
+COPY --from=builder /build/bin/distbench-worker /build/bin/distbench /usr/local/bin/
+RUN for b in distbench-worker distbench; do \
+      ! ldd /usr/local/bin/$b | grep 'not found' || exit 1; \
+    done \
+ && distbench --version

@@ -1,6 +1,6 @@
 #include "controller.h"
 
-#include <regex>
+#include "distbench/api/object_names.h"
 
 namespace distbench::op {
 
@@ -66,16 +66,23 @@ Controller::Controller(KubeClient& client, ControllerOptions options)
                                          withTransform(o, trimMetadata));
   configMaps_ = std::make_unique<Informer>(client_, corePath(ns, "configmaps"), kBenchmarkLabel,
                                            withTransform(o, trimConfigMap));
+  networkPolicies_ = std::make_unique<Informer>(
+      client_, groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), kBenchmarkLabel,
+      withTransform(o, trimMetadata));
   benchmarks_->onChange([this](const std::string& key, const value*) { queue_.add(key); });
   auto owner = [this](const std::string& key, const value* object) { enqueueOwner(key, object); };
   pods_->onChange(owner);
   services_->onChange(owner);
   configMaps_->onChange(owner);
+  networkPolicies_->onChange(owner);
 
   Reconciler::Options r;
   r.onEvent = options_.onEvent;
   r.createParallelism = options_.createParallelism;
-  reconciler_ = std::make_unique<Reconciler>(client_, *pods_, *services_, *configMaps_, r);
+  r.createFailureTimeout = options_.createFailureTimeout;
+  r.cluster = options_.cluster;
+  reconciler_ = std::make_unique<Reconciler>(client_, *pods_, *services_, *configMaps_,
+                                             *networkPolicies_, r);
 }
 
 Controller::~Controller() { stop(); }
@@ -90,24 +97,21 @@ void Controller::enqueueOwner(const std::string& key, const value* object) {
     return;
   }
   // A deletion comes without the object, so the owner is read off the name
-  // the renderer gave it. "a-master" may be benchmark a's master Service or
-  // benchmark a-master's headless one: both are queued, and reconciling a
-  // benchmark that does not exist only removes children labelled with it.
-  const std::string name = key.substr(slash + 1);
-  static const std::regex suffix("^(.+)-(master-0|ps-[0-9]+|trainer-[0-9]+|config|master)$");
-  std::smatch m;
-  if (std::regex_match(name, m, suffix)) queue_.add(ns + "/" + m[1].str());
-  if (m.empty() || m[2] == "master") queue_.add(ns + "/" + name);
+  // it was given (names are collision-free: object_names.h).
+  if (auto benchmark = api::benchmarkOfChild(key.substr(slash + 1)))
+    queue_.add(ns + "/" + *benchmark);
 }
 
 void Controller::startInformers() {
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get()})
+  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
+                       networkPolicies_.get()})
     i->start();
 }
 
 bool Controller::waitForSync(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (const Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get()}) {
+  for (const Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
+                       networkPolicies_.get()}) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (!i->waitForSync(std::max(left, std::chrono::milliseconds(0)))) return false;
@@ -117,7 +121,7 @@ bool Controller::waitForSync(std::chrono::milliseconds timeout) const {
 
 bool Controller::synced() const {
   return benchmarks_->hasSynced() && pods_->hasSynced() && services_->hasSynced() &&
-         configMaps_->hasSynced();
+         configMaps_->hasSynced() && networkPolicies_->hasSynced();
 }
 
 void Controller::startWorkers() {
@@ -151,7 +155,8 @@ bool Controller::stop(std::chrono::steady_clock::duration timeout) {
   } else {
     queue_.shutDown();
   }
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get()}) i->stop();
+  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
+                       networkPolicies_.get()}) i->stop();
   return drained;
 }
 

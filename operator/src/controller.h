@@ -1,6 +1,6 @@
 // The operator's moving parts wired together: an informer for
-// DistBenchmarks and one per owned kind (pods, Services, ConfigMaps, all
-// filtered by the distbench.io/benchmark label), a work queue fed by their
+// DistBenchmarks and one per owned kind (pods, Services, ConfigMaps,
+// NetworkPolicies, all filtered by the distbench.io/benchmark label), a work queue fed by their
 // changes, and worker threads that run the Reconciler. Informers start at
 // once, so a standby replica keeps a warm cache; workers start only when
 // this replica should act (leader, or no election).
@@ -31,6 +31,8 @@ struct ControllerOptions {
                      const Result& result, const std::string* error)>
       onReconciled;
   int createParallelism = 8;
+  std::chrono::seconds createFailureTimeout{60};
+  ClusterOptions cluster;
 };
 
 class Controller {
@@ -56,6 +58,7 @@ class Controller {
   const Informer& pods() const { return *pods_; }
   const Informer& services() const { return *services_; }
   const Informer& configMaps() const { return *configMaps_; }
+  const Informer& networkPolicies() const { return *networkPolicies_; }
   // DistBenchmarks in the cache by status.phase ("Pending" when unset).
   std::map<std::string, int> phaseCounts() const;
 
@@ -64,7 +67,7 @@ class Controller {
 
   KubeClient& client_;
   ControllerOptions options_;
-  std::unique_ptr<Informer> benchmarks_, pods_, services_, configMaps_;
+  std::unique_ptr<Informer> benchmarks_, pods_, services_, configMaps_, networkPolicies_;
   WorkQueue queue_;
   std::unique_ptr<Reconciler> reconciler_;
   std::unique_ptr<WorkerPool> pool_;

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -116,9 +117,43 @@ void applyTemplateToPod(const api::PodTemplate& t, value& spec) {
 
 }  // namespace
 
-std::string configMapName(const api::DistBenchmark& b) { return b.metadata.name + "-config"; }
-std::string headlessServiceName(const api::DistBenchmark& b) { return b.metadata.name; }
-std::string masterServiceName(const api::DistBenchmark& b) { return b.metadata.name + "-master"; }
+std::string configMapName(const api::DistBenchmark& b) { return api::configMapName(b.metadata.name); }
+std::string headlessServiceName(const api::DistBenchmark& b) {
+  return api::workersServiceName(b.metadata.name);
+}
+std::string masterServiceName(const api::DistBenchmark& b) {
+  return api::masterServiceName(b.metadata.name);
+}
+std::string networkPolicyName(const api::DistBenchmark& b) {
+  return api::networkPolicyName(b.metadata.name);
+}
+
+std::pair<value, value> securityContexts(const api::PodTemplate& t) {
+  const api::PodSecurityOverrides& p = t.podSecurityContext;
+  value pod = value::object();
+  pod["runAsNonRoot"] = value::boolean(p.runAsNonRoot.value_or(true));
+  pod["runAsUser"] = value::number(p.runAsUser.value_or(kWorkerUid));
+  pod["runAsGroup"] = value::number(p.runAsGroup.value_or(kWorkerUid));
+  pod["fsGroup"] = value::number(p.fsGroup.value_or(kWorkerUid));
+  const api::SeccompProfile profile = p.seccompProfile.value_or(api::SeccompProfile{"RuntimeDefault", ""});
+  pod["seccompProfile"]["type"] = str(profile.type);
+  if (!profile.localhostProfile.empty())
+    pod["seccompProfile"]["localhostProfile"] = str(profile.localhostProfile);
+
+  const api::ContainerSecurityOverrides& c = t.securityContext;
+  value container = value::object();
+  container["allowPrivilegeEscalation"] = value::boolean(c.allowPrivilegeEscalation.value_or(false));
+  container["readOnlyRootFilesystem"] = value::boolean(c.readOnlyRootFilesystem.value_or(true));
+  auto list = [](const std::vector<std::string>& items) {
+    value out = value::array();
+    for (const std::string& i : items) out[out.size()] = str(i);
+    return out;
+  };
+  container["capabilities"]["drop"] = list(c.capabilitiesDrop.value_or(std::vector<std::string>{"ALL"}));
+  if (c.capabilitiesAdd && !c.capabilitiesAdd->empty())
+    container["capabilities"]["add"] = list(*c.capabilitiesAdd);
+  return {pod, container};
+}
 
 value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner) {
   value cm = value::object();
@@ -152,6 +187,33 @@ value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner) {
   value s = service(headlessServiceName(b), b, owner, port("metrics", b.spec.runtime.metricsPort));
   s["spec"]["clusterIP"] = str("None");  // per-pod DNS records, no virtual IP
   return s;
+}
+
+value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
+                           const ClusterOptions& options) {
+  value gang = value::object();
+  gang["matchLabels"][kLabelBenchmark] = str(b.metadata.name);
+  value fromGang = value::object();
+  fromGang["podSelector"] = gang;
+  value sameBenchmark = value::object();
+  sameBenchmark["from"] = value::array({fromGang});
+  value metricsPort = value::object();
+  metricsPort["protocol"] = str("TCP");
+  metricsPort["port"] = value::number(b.spec.runtime.metricsPort);
+  value metrics = value::object();
+  metrics["ports"] = value::array({metricsPort});
+  // No "from": any source, as the chart's default documents.
+  if (options.metricsFrom.is_array() && options.metricsFrom.size() > 0)
+    metrics["from"] = options.metricsFrom;
+
+  value np = value::object();
+  np["apiVersion"] = str("networking.k8s.io/v1");
+  np["kind"] = str("NetworkPolicy");
+  np["metadata"] = metadata(networkPolicyName(b), b, owner);
+  np["spec"]["podSelector"] = gang;
+  np["spec"]["policyTypes"] = value::array({str("Ingress")});
+  np["spec"]["ingress"] = value::array({sameBenchmark, metrics});
+  return np;
 }
 
 value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
@@ -200,7 +262,12 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     mount["name"] = str("config");
     mount["mountPath"] = str(kConfigDir);
     mount["readOnly"] = value::boolean(true);
-    container["volumeMounts"] = value::array({mount});
+    value scratch = value::object();
+    scratch["name"] = str("scratch");
+    scratch["mountPath"] = str(kScratchDir);
+    container["volumeMounts"] = value::array({mount, scratch});
+    const auto [podSecurity, containerSecurity] = securityContexts(podTemplate);
+    container["securityContext"] = containerSecurity;
     // The master's result summary reaches status through here.
     container["terminationMessagePolicy"] = str("FallbackToLogsOnError");
 
@@ -216,11 +283,16 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     spec["restartPolicy"] = str("Never");
     // Ranks never call the Kubernetes API: no token in their filesystem.
     spec["automountServiceAccountToken"] = value::boolean(false);
+    spec["terminationGracePeriodSeconds"] = value::number(kTerminationGraceSeconds);
+    spec["securityContext"] = podSecurity;
     spec["containers"] = value::array({container});
     value volume = value::object();
     volume["name"] = str("config");
     volume["configMap"]["name"] = str(configMapName(b));
-    spec["volumes"] = value::array({volume});
+    value scratchVolume = value::object();
+    scratchVolume["name"] = str("scratch");
+    scratchVolume["emptyDir"] = value::object();
+    spec["volumes"] = value::array({volume, scratchVolume});
     applyTemplateToPod(podTemplate, spec);
     pods.push_back(pod);
   }

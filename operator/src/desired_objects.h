@@ -23,18 +23,43 @@ inline constexpr const char* kLabelGang = "distbench.io/gang";  // restart gener
 inline constexpr const char* kConfigFile = "config.yaml";
 inline constexpr const char* kConfigDir = "/etc/distbench";
 
+// Where the worker may write: an emptyDir, since the root filesystem is
+// read-only under the restricted profile.
+inline constexpr const char* kScratchDir = "/tmp";
+// Seconds between SIGTERM and SIGKILL for gang pods: every role exits
+// promptly on SIGTERM, so a deleted rank frees its gang in seconds.
+inline constexpr int kTerminationGraceSeconds = 5;
+// The restricted profile's user: the worker image's own non-root user.
+inline constexpr int64_t kWorkerUid = 65532;
+
 struct Owner {
   std::string name;
   std::string uid;
 };
 
+// Operator-wide choices for what is rendered (chart values, flags).
+struct ClusterOptions {
+  // NetworkPolicyPeers allowed to scrape the gang's metrics port; empty:
+  // any source (the metrics port is the one open to pods outside the gang).
+  web::json::value metricsFrom = web::json::value::array();
+};
+
 std::string configMapName(const api::DistBenchmark& b);
 std::string headlessServiceName(const api::DistBenchmark& b);
 std::string masterServiceName(const api::DistBenchmark& b);
+std::string networkPolicyName(const api::DistBenchmark& b);
 
 web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner);
 web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
 web::json::value desiredMasterService(const api::DistBenchmark& b, const Owner& owner);
+// Ingress to the gang's pods only from pods of the same benchmark, except
+// the metrics port, open to `options.metricsFrom`: no other pod can reach
+// the master's store or the ranks' Gloo and parameter-server ports.
+web::json::value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
+                                      const ClusterOptions& options);
+// The Pod Security Standards "restricted" profile, with the role template's
+// overrides applied: {pod securityContext, container securityContext}.
+std::pair<web::json::value, web::json::value> securityContexts(const api::PodTemplate& t);
 // `masterAddr`: the master Service's ClusterIP. `gang`: how many times the
 // gang has been restarted, so a new gang's pods never mix with the old.
 std::vector<web::json::value> desiredPods(const api::DistBenchmark& b, const Owner& owner,

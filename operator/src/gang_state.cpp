@@ -100,6 +100,7 @@ PodState podState(const value& pod) {
   s.ready = s.phase == "Running" && readyCondition(status);
   if (s.phase == "Failed") s.detail = failureDetail(status);
   if (s.phase == "Pending") s.detail = pendingDetail(status);
+  if (s.lost()) s.detail = "deleted while the gang ran (" + s.phase + ")";
   if (const value* t = containerState(status, "terminated")) s.terminationMessage = stringField(*t, "message");
   return s;
 }
@@ -117,7 +118,7 @@ bool GangState::succeeded(int expectedTrainers) const {
 std::vector<const PodState*> GangState::failedPods() const {
   std::vector<const PodState*> out;
   for (const PodState& p : pods)
-    if (p.phase == "Failed") out.push_back(&p);
+    if (p.phase == "Failed" || p.lost()) out.push_back(&p);
   return out;
 }
 
@@ -153,7 +154,7 @@ GangState gangState(const std::vector<value>& pods) {
     RoleCounts& c = p.role == "master" ? g.master : p.role == "ps" ? g.parameterServers : g.trainers;
     if (p.phase == "Succeeded") {
       ++c.succeeded;
-    } else if (p.phase == "Failed") {
+    } else if (p.phase == "Failed" || p.lost()) {
       ++c.failed;
     } else {
       ++c.active;

@@ -27,6 +27,11 @@ struct PodState {
   std::string detail;
   // The worker container's termination message (the master's result summary).
   std::string terminationMessage;
+
+  // Being deleted before it finished (a user, a drain, an eviction): the
+  // rank is as good as failed, and waiting out its termination would only
+  // delay the gang's restart.
+  bool lost() const { return deleting && phase != "Succeeded" && phase != "Failed"; }
 };
 
 PodState podState(const web::json::value& pod);
@@ -48,7 +53,7 @@ struct GangState {
   // Success is the master's and every trainer's: parameter servers serve
   // until told to stop, and how they end does not change the result.
   bool succeeded(int trainers) const;
-  // Pods that failed, in rank order.
+  // Pods that failed or are being deleted before they finished, in rank order.
   std::vector<const PodState*> failedPods() const;
   // Every pod of the gang exists and has started (Running, or already
   // finished): the ranks have had their chance to rendezvous.

@@ -29,6 +29,9 @@ class KubeApiError : public std::runtime_error {
   bool conflict() const { return code_ == 409; }
   bool alreadyExists() const { return code_ == 409 && reason_ == "AlreadyExists"; }
   bool gone() const { return code_ == 410; }
+  // The server judged the request itself (admission, quota, a LimitRange,
+  // validation): sending it again as it is gets the same answer.
+  bool refused() const { return code_ == 400 || code_ == 403 || code_ == 422; }
 
  private:
   int code_;

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <iostream>
@@ -65,6 +66,9 @@ int run(const OperatorFlags& flags) {
   ControllerOptions options;
   options.ns = flags.ns;
   options.workers = flags.workers;
+  options.createFailureTimeout = std::chrono::seconds(
+      static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
+  options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
   options.queue.observer = metrics;
   options.onEvent = [&recorder](const web::json::value& object, bool warning,
                                 const std::string& reason, const std::string& message) {

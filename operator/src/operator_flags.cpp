@@ -1,5 +1,7 @@
 #include "operator_flags.h"
 
+#include <cpprest/json.h>
+
 #include <functional>
 #include <map>
 #include <sstream>
@@ -55,6 +57,33 @@ void checkAddress(const std::string& flag, const std::string& text) {
   throw FlagError(flag + ": port must be 0-65535, got \"" + port + "\"");
 }
 
+// A list of core NetworkPolicyPeers: what the chart renders from
+// networkPolicy.metricsFrom. Checked here so a typo stops the operator at
+// start, not every benchmark at its NetworkPolicy create.
+std::string networkPolicyPeers(const std::string& flag, const std::string& text) {
+  web::json::value peers;
+  try {
+    peers = web::json::value::parse(text);
+  } catch (const std::exception& e) {
+    throw FlagError(flag + ": expected a JSON list of NetworkPolicyPeers, got \"" + text +
+                    "\": " + e.what());
+  }
+  if (!peers.is_array()) throw FlagError(flag + ": expected a JSON list, got \"" + text + "\"");
+  for (size_t i = 0; i < peers.size(); ++i) {
+    const web::json::value& peer = peers.at(i);
+    const std::string at = flag + "[" + std::to_string(i) + "]";
+    if (!peer.is_object() || peer.size() == 0)
+      throw FlagError(at + ": expected an object with podSelector, namespaceSelector or ipBlock");
+    for (const auto& [key, v] : peer.as_object()) {
+      if (key != "podSelector" && key != "namespaceSelector" && key != "ipBlock")
+        throw FlagError(at + ": unknown field \"" + key +
+                        "\" (a NetworkPolicyPeer has podSelector, namespaceSelector, ipBlock)");
+      if (!v.is_object()) throw FlagError(at + "." + key + ": expected an object");
+    }
+  }
+  return peers.serialize();
+}
+
 }  // namespace
 
 OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
@@ -75,6 +104,10 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
       {"--renew-deadline", [&](auto& k, auto& v) { f.renewDeadlineSeconds = positiveSeconds(k, v); }},
       {"--retry-period", [&](auto& k, auto& v) { f.retryPeriodSeconds = positiveSeconds(k, v); }},
       {"--shutdown-timeout", [&](auto& k, auto& v) { f.shutdownTimeoutSeconds = positiveSeconds(k, v); }},
+      {"--create-failure-timeout",
+       [&](auto& k, auto& v) { f.createFailureTimeoutSeconds = positiveSeconds(k, v); }},
+      {"--worker-metrics-from",
+       [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
       {"--log-format", [&](auto& k, auto& v) { f.logFormat = oneOf(k, v, {"json", "text"}); }},
       {"--log-level",
        [&](auto& k, auto& v) { f.logLevel = oneOf(k, v, {"debug", "info", "warn", "error"}); }},
@@ -130,6 +163,11 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
   --renew-deadline S              default 10
   --retry-period S                default 2
   --shutdown-timeout S            wait for reconciles in flight on SIGTERM (default 10)
+  --create-failure-timeout S      how long the API server may refuse a benchmark's pods
+                                  (admission, quota) before it fails: CreateFailed (default 60)
+  --worker-metrics-from JSON      NetworkPolicyPeers that may scrape gang pods' metrics port,
+                                  e.g. '[{"namespaceSelector":{"matchLabels":{"name":"monitoring"}}}]'
+                                  (default [], any source)
   --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help

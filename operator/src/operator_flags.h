@@ -25,6 +25,12 @@ struct OperatorFlags {
   std::string logLevel = "info";   // debug | info | warn | error
   // Seconds a shutdown waits for reconciles in flight.
   double shutdownTimeoutSeconds = 10;
+  // Seconds the API server may refuse a benchmark's pods before it fails
+  // (CreateFailed).
+  double createFailureTimeoutSeconds = 60;
+  // JSON list of NetworkPolicyPeers that may reach the gang pods' metrics
+  // port; "[]": any source.
+  std::string workerMetricsFrom = "[]";
   bool help = false;
   bool version = false;
 };

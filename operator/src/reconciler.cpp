@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 #include <set>
+#include <stdexcept>
 
 #include "desired_objects.h"
 #include "json_fields.h"
@@ -36,6 +38,12 @@ bool isDeleting(const value& object) {
 }
 
 std::string objectName(const value& object) { return object.at("metadata").at("name").as_string(); }
+
+std::string labelOf(const value& object) {
+  return stringField(object.at("metadata"), "labels", kBenchmarkLabel);
+}
+
+std::string kindOf(const value& object) { return stringField(object, "kind"); }
 
 // Runs `work` on every item, `parallelism` at a time; rethrows the first
 // error once all have finished, so no request outlives the reconcile.
@@ -77,6 +85,16 @@ std::chrono::milliseconds until(SystemTime when, SystemTime now) {
 }
 
 const char* kPhase = "phase";
+
+// A child's name is taken by an object this benchmark does not control
+// and that no earlier benchmark of the same name left behind.
+struct NameConflict : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string networkPoliciesPath(const std::string& ns, const std::string& name = "") {
+  return groupPath("networking.k8s.io", "v1", ns, "networkpolicies", name);
+}
 
 }  // namespace
 
@@ -121,11 +139,13 @@ struct Reconciler::Context {
 };
 
 Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
-                       const Informer& configMaps, Options options)
+                       const Informer& configMaps, const Informer& networkPolicies,
+                       Options options)
     : client_(client),
       pods_(pods),
       services_(services),
       configMaps_(configMaps),
+      networkPolicies_(networkPolicies),
       options_(std::move(options)) {
   if (options_.createParallelism < 1) options_.createParallelism = 1;
 }
@@ -175,34 +195,96 @@ Result Reconciler::reconcile(const std::string& key) {
   return reconcileLive(ctx);
 }
 
+Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message) {
+  ctx.setPhase("Failed", message);
+  ctx.status["completionTime"] = value::string(ctx.nowText);
+  ctx.clear(kCondRunning, reason, message);
+  ctx.clear(kCondRestarting, reason, message);
+  ctx.transition(kCondFailed, true, reason, message, true);
+  setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
+  if (!writeStatus(ctx)) return {true, {}};
+  return finished(ctx);
+}
+
+Result Reconciler::createRefused(Context& ctx, const std::string& what) {
+  const std::string message = "the API server refused to create " + what;
+  const bool already = conditionIsTrue(ctx.status, kCondCreateFailed);
+  const std::string sinceText = conditionSince(ctx.status, kCondCreateFailed);
+  const SystemTime since =
+      already ? parseRfc3339(sinceText).value_or(ctx.now) : ctx.now;
+  const auto limit = options_.createFailureTimeout;
+  if (ctx.now - since >= limit) {
+    return fail(ctx, "CreateFailed",
+                message + " (still refused after " + std::to_string(limit.count()) + " s)");
+  }
+  // The condition keeps its first transition time: that is when the
+  // bounded wait began. Each refusal is an Event (aggregated by count).
+  setCondition(ctx.status, kCondCreateFailed, true, "CreateRefused", message, ctx.nowText,
+               ctx.generation);
+  ctx.events.push_back({true, "CreateFailed", message});
+  ctx.setPhase("Pending", message);
+  if (!writeStatus(ctx)) return {true, {}};
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(since + limit - ctx.now);
+  return {false, std::clamp(left, std::chrono::milliseconds(500), std::chrono::milliseconds(5000))};
+}
+
+std::string Reconciler::ensureSharedChildren(Context& ctx) {
+  const api::DistBenchmark& b = ctx.benchmark;
+  const Owner owner{ctx.name, ctx.uid};
+  ensure(configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
+  ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
+  ensure(networkPolicies_, networkPoliciesPath(ctx.ns),
+         desiredNetworkPolicy(b, owner, options_.cluster));
+  return ensureMasterService(ctx);
+}
+
 Result Reconciler::reconcileLive(Context& ctx) {
   const api::DistBenchmark& b = ctx.benchmark;
   const Owner owner{ctx.name, ctx.uid};
-  auto fail = [&](const std::string& reason, const std::string& message) {
-    ctx.setPhase("Failed", message);
-    ctx.status["completionTime"] = value::string(ctx.nowText);
-    ctx.clear(kCondRunning, reason, message);
-    ctx.clear(kCondRestarting, reason, message);
-    ctx.transition(kCondFailed, true, reason, message, true);
-    setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
-    if (!writeStatus(ctx)) return Result{true, {}};
-    return finished(ctx);
-  };
+  const api::RunPolicy& policy = b.spec.runPolicy;
 
   // Pods, config and Services were made from the spec as it was at
   // creation; a gang built from a changed spec would not match the
   // ConfigMap its ranks read, so a run's spec is fixed once it has pods.
   if (const int64_t createdFrom = conditionGeneration(ctx.status, kCondCreated);
       createdFrom > 0 && createdFrom < ctx.generation) {
-    return fail("SpecChanged", "spec changed while the run was in progress (generation " +
-                                   std::to_string(createdFrom) + " to " +
-                                   std::to_string(ctx.generation) +
-                                   "); a benchmark's spec is fixed once it has pods: delete and "
-                                   "re-create it to run another");
+    return fail(ctx, "SpecChanged",
+                "spec changed while the run was in progress (generation " +
+                    std::to_string(createdFrom) + " to " + std::to_string(ctx.generation) +
+                    "); a benchmark's spec is fixed once it has pods: delete and "
+                    "re-create it to run another");
   }
-  ensure(configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
-  ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
-  const std::string masterAddr = ensureMasterService(ctx);
+
+  // The deadline counts from the first attempt to create anything, and is
+  // checked before any request that could fail or be refused: it holds in
+  // every state the run can be in.
+  if (ctx.phase().empty()) ctx.setPhase("Pending", "creating pods");
+  if (!ctx.status.has_field("restartCount")) ctx.status["restartCount"] = value::number(0);
+  if (!ctx.status.has_field("startTime")) ctx.status["startTime"] = value::string(ctx.nowText);
+  std::chrono::milliseconds wake{0};
+  auto wakeBy = [&wake](std::chrono::milliseconds w) {
+    if (wake.count() == 0 || w < wake) wake = w;
+  };
+  if (policy.activeDeadlineSeconds) {
+    const auto start = parseRfc3339(stringField(ctx.status, "startTime")).value_or(ctx.now);
+    const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
+    if (ctx.now >= deadline) {
+      return fail(ctx, kCondDeadlineExceeded,
+                  "ran longer than activeDeadlineSeconds (" +
+                      std::to_string(*policy.activeDeadlineSeconds) + " s)");
+    }
+    wakeBy(until(deadline, ctx.now));
+  }
+
+  std::string masterAddr;
+  try {
+    masterAddr = ensureSharedChildren(ctx);
+  } catch (const NameConflict& e) {
+    return fail(ctx, kCondNameConflict, e.what());
+  } catch (const KubeApiError& e) {
+    if (!e.refused()) throw;
+    return createRefused(ctx, e.what());
+  }
 
   const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
   std::vector<value> current, stale;
@@ -210,15 +292,13 @@ Result Reconciler::reconcileLive(Context& ctx) {
     const PodState s = podState(pod);
     (s.gang == gang && isController(pod, ctx.uid) ? current : stale).push_back(std::move(pod));
   }
-  if (ctx.phase().empty()) ctx.setPhase("Pending", "creating pods");
-  if (!ctx.status.has_field("restartCount")) ctx.status["restartCount"] = value::number(0);
 
   // An older gang (or a same-named earlier resource) still has pods: they go
   // first, so that no rank of the new gang meets a rank of the old.
   if (!stale.empty()) {
     deletePods(stale, false);
     if (!writeStatus(ctx)) return {true, {}};
-    return {false, std::chrono::seconds(2)};
+    return {false, std::chrono::seconds(1)};
   }
 
   const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang);
@@ -237,8 +317,18 @@ Result Reconciler::reconcileLive(Context& ctx) {
     missing.clear();
   }
   if (!missing.empty()) {
-    if (!ctx.status.has_field("startTime")) ctx.status["startTime"] = value::string(ctx.nowText);
-    createPods(missing, ctx.ns);
+    std::vector<std::string> refused;
+    try {
+      refused = createPods(missing, ctx.ns, ctx.uid);
+    } catch (const NameConflict& e) {
+      return fail(ctx, kCondNameConflict, e.what());
+    }
+    if (!refused.empty()) {
+      std::string what;
+      for (const std::string& r : refused) what += (what.empty() ? "" : "; ") + r;
+      if (what.size() > 1024) what = what.substr(0, 1021) + "...";
+      return createRefused(ctx, what);
+    }
     const std::string what = "master, " + std::to_string(b.spec.topology.parameterServers) +
                              " parameter servers and " + std::to_string(b.spec.topology.trainers) +
                              " trainers";
@@ -250,12 +340,12 @@ Result Reconciler::reconcileLive(Context& ctx) {
     }
     for (const value& pod : missing) current.push_back(pod);  // Pending until seen
   }
+  ctx.clear(kCondCreateFailed, "PodsCreated", "every pod of the gang was created");
 
   const GangState g = gangState(current);
   ctx.status["master"] = roleCountsJson(g.master);
   ctx.status["parameterServers"] = roleCountsJson(g.parameterServers);
   ctx.status["trainers"] = roleCountsJson(g.trainers);
-  const api::RunPolicy& policy = b.spec.runPolicy;
   const int ranks = static_cast<int>(desired.size());
 
   if (g.succeeded(b.spec.topology.trainers)) {
@@ -274,12 +364,14 @@ Result Reconciler::reconcileLive(Context& ctx) {
     return finished(ctx);
   }
 
+  // A pod being deleted (by a user, a drain, an eviction) is a rank lost:
+  // waiting for it to finish terminating would only delay the restart.
   const std::vector<const PodState*> failed = g.failedPods();
   if (!failed.empty() || !lost.empty()) {
     const std::string what =
         describePods(failed) + (failed.empty() || lost.empty() ? "" : "; ") + lost;
     if (gang >= policy.backoffLimit) {
-      return fail(kCondBackoffLimitExceeded,
+      return fail(ctx, kCondBackoffLimitExceeded,
                   what + "; backoffLimit " + std::to_string(policy.backoffLimit) + " reached");
     }
     // DDP cannot go on with a rank missing: the whole gang starts over.
@@ -292,21 +384,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     ctx.transition(kCondRestarting, true, "RankFailed", message, true);
     if (!writeStatus(ctx)) return {true, {}};
     deletePods(current, false);
-    return {false, std::chrono::seconds(2)};
-  }
-
-  std::chrono::milliseconds wake{0};
-  auto wakeBy = [&wake](std::chrono::milliseconds w) {
-    if (wake.count() == 0 || w < wake) wake = w;
-  };
-  if (policy.activeDeadlineSeconds) {
-    const auto start = parseRfc3339(stringField(ctx.status, "startTime")).value_or(ctx.now);
-    const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
-    if (ctx.now >= deadline) {
-      return fail(kCondDeadlineExceeded, "ran longer than activeDeadlineSeconds (" +
-                                             std::to_string(*policy.activeDeadlineSeconds) + " s)");
-    }
-    wakeBy(until(deadline, ctx.now));
+    return {false, std::chrono::seconds(1)};
   }
 
   if (g.allStarted(ranks)) {
@@ -324,11 +402,10 @@ Result Reconciler::reconcileLive(Context& ctx) {
     const SystemTime gangStart = parseRfc3339(since).value_or(ctx.now);
     const SystemTime deadline = gangStart + boundedSeconds(timeout);
     if (!since.empty() && ctx.now >= deadline) {
-      return fail(kCondRendezvousTimeout, std::to_string(pending.size()) + " of " +
-                                              std::to_string(ranks) +
-                                              " ranks not started within rendezvousTimeoutSeconds (" +
-                                              std::to_string(timeout) +
-                                              " s): " + describePods(pending));
+      return fail(ctx, kCondRendezvousTimeout,
+                  std::to_string(pending.size()) + " of " + std::to_string(ranks) +
+                      " ranks not started within rendezvousTimeoutSeconds (" +
+                      std::to_string(timeout) + " s): " + describePods(pending));
     }
     ctx.setPhase("Pending", std::to_string(ranks - static_cast<int>(pending.size())) + " of " +
                                 std::to_string(ranks) + " ranks started" +
@@ -364,17 +441,21 @@ void Reconciler::cleanUp(Context& ctx) {
   const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
   if (policy == api::CleanPodPolicy::None) return;
   deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
-  // Nothing is left to reach through the Services; the ConfigMap stays
-  // with the finished pods that mount it unless every pod goes.
+  // Nothing is left to reach through the Services, nor for the
+  // NetworkPolicy to guard; the ConfigMap stays with the finished pods that
+  // mount it unless every pod goes. Only what this benchmark controls.
   std::vector<std::string> paths;
-  for (const std::string& svc : {headlessServiceName(ctx.benchmark), masterServiceName(ctx.benchmark)}) {
-    auto cached = services_.get(ctx.ns + "/" + svc);
-    if (cached && !isDeleting(*cached)) paths.push_back(corePath(ctx.ns, "services", svc));
-  }
+  auto collect = [&](const Informer& cache, const std::string& name, const std::string& path) {
+    auto cached = cache.get(ctx.ns + "/" + name);
+    if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid)) paths.push_back(path);
+  };
+  for (const std::string& svc : {headlessServiceName(ctx.benchmark), masterServiceName(ctx.benchmark)})
+    collect(services_, svc, corePath(ctx.ns, "services", svc));
+  const std::string policyName = networkPolicyName(ctx.benchmark);
+  collect(networkPolicies_, policyName, networkPoliciesPath(ctx.ns, policyName));
   if (policy == api::CleanPodPolicy::All) {
-    auto cached = configMaps_.get(ctx.ns + "/" + configMapName(ctx.benchmark));
-    if (cached && !isDeleting(*cached))
-      paths.push_back(corePath(ctx.ns, "configmaps", configMapName(ctx.benchmark)));
+    const std::string cm = configMapName(ctx.benchmark);
+    collect(configMaps_, cm, corePath(ctx.ns, "configmaps", cm));
   }
   forEachParallel(paths, options_.createParallelism,
                   [this](const std::string& path) { client_.remove(path); });
@@ -382,36 +463,52 @@ void Reconciler::cleanUp(Context& ctx) {
 
 void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
   std::vector<std::string> paths;
-  auto collect = [&](const Informer& cache, const char* plural) {
+  auto collect = [&](const Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
            return hasBenchmarkLabel(v, name) && !isDeleting(v);
          }))
-      paths.push_back(corePath(ns, plural, objectName(o)));
+      paths.push_back(pathOf(objectName(o)));
   };
-  collect(pods_, "pods");
-  collect(services_, "services");
-  collect(configMaps_, "configmaps");
+  auto core = [&](const char* plural) {
+    return [&ns, plural](const std::string& n) { return corePath(ns, plural, n); };
+  };
+  collect(pods_, core("pods"));
+  collect(services_, core("services"));
+  collect(configMaps_, core("configmaps"));
+  collect(networkPolicies_, [&ns](const std::string& n) { return networkPoliciesPath(ns, n); });
   forEachParallel(paths, options_.createParallelism,
                   [this](const std::string& path) { client_.remove(path); });
 }
 
 value Reconciler::ensure(const Informer& cache, const std::string& collection,
                          const value& object) {
-  if (auto cached = cache.get(objectKey(object))) {
-    const std::string uid =
-        object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
-    if (isController(*cached, uid)) return *cached;
+  const std::string uid =
+      object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
+  auto checkOwner = [&](const value& found) {
+    if (isController(found, uid)) return true;
     // Left by an earlier resource of the same name: replace it.
-    if (!isDeleting(*cached)) client_.remove(collection + "/" + objectName(*cached));
-    throw KubeApiError(409, "Conflict",
-                       objectKey(object) + " belongs to an earlier resource; deleting it first");
+    if (hasBenchmarkLabel(found, labelOf(object))) {
+      if (!isDeleting(found)) client_.remove(collection + "/" + objectName(found));
+      throw KubeApiError(409, "Conflict",
+                         objectKey(object) + " belongs to an earlier resource; deleting it first");
+    }
+    throw NameConflict(kindOf(object) + " " + objectKey(object) +
+                       " exists and is not this benchmark's: rename the benchmark, or delete "
+                       "that object");
+  };
+  if (auto cached = cache.get(objectKey(object))) {
+    checkOwner(*cached);
+    return *cached;
   }
   try {
     return client_.create(collection, object);
   } catch (const KubeApiError& e) {
     if (!e.alreadyExists()) throw;
-    return client_.get(collection + "/" + objectName(object));
   }
+  // Not in the cache yet, or not labelled for it at all: ask.
+  const value found = client_.get(collection + "/" + objectName(object));
+  checkOwner(found);
+  return found;
 }
 
 std::string Reconciler::ensureMasterService(Context& ctx) {
@@ -423,17 +520,33 @@ std::string Reconciler::ensureMasterService(Context& ctx) {
   return ip;
 }
 
-void Reconciler::createPods(const std::vector<value>& pods, const std::string& ns) {
+std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
+                                                const std::string& ns, const std::string& uid) {
   const std::string collection = corePath(ns, "pods");
+  std::mutex mutex;
+  std::vector<std::string> refused;
   forEachParallel(pods, options_.createParallelism, [&](const value& pod) {
     try {
       client_.create(collection, pod);
     } catch (const KubeApiError& e) {
-      // The cache had not caught up with an earlier create: the pod is
-      // there, and if it belongs to an older gang the next pass deletes it.
+      if (e.refused()) {
+        std::lock_guard<std::mutex> lock(mutex);
+        refused.push_back(objectName(pod) + ": " + e.what());
+        return;
+      }
       if (!e.alreadyExists()) throw;
+      // The cache had not caught up with an earlier create (the pod is ours
+      // and shows up soon; an older gang's goes on the next pass), or the
+      // name belongs to a pod that is not this benchmark's at all.
+      const value found = client_.get(collection + "/" + objectName(pod));
+      if (!isController(found, uid) && !hasBenchmarkLabel(found, labelOf(pod)))
+        throw NameConflict("Pod " + objectKey(pod) +
+                           " exists and is not this benchmark's: rename the benchmark, or "
+                           "delete that pod");
     }
   });
+  std::sort(refused.begin(), refused.end());
+  return refused;
 }
 
 std::vector<value> Reconciler::ownedPods(const Context& ctx) const {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "desired_objects.h"
 #include "distbench/api/benchmark_spec.h"
 #include "gang_state.h"
 #include "informer.h"
@@ -44,12 +45,18 @@ class Reconciler {
     // Concurrent pod creates per reconcile: a 17-pod gang goes up in a few
     // round trips instead of 17.
     int createParallelism = 8;
+    // How long the API server may go on refusing to create a child
+    // (admission, quota, a LimitRange) before the run fails (CreateFailed):
+    // long enough for a quota freed by other work, short enough that a
+    // misconfiguration is reported as one.
+    std::chrono::seconds createFailureTimeout{60};
+    ClusterOptions cluster;
   };
 
   // The informers cache the children (pods, Services, ConfigMaps carrying
   // kBenchmarkLabel) and must outlive the reconciler.
   Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
-             const Informer& configMaps, Options options);
+             const Informer& configMaps, const Informer& networkPolicies, Options options);
 
   // `key`: "namespace/name". Throws KubeApiError (retried with backoff).
   Result reconcile(const std::string& key);
@@ -58,6 +65,14 @@ class Reconciler {
   struct Context;
 
   Result reconcileLive(Context& ctx);
+  // Ends the run: phase Failed, condition `reason` (also the Failed
+  // condition's reason), Event, then clean-up.
+  Result fail(Context& ctx, const std::string& reason, const std::string& message);
+  // The API server refused to create `what`: a condition and an Event, and
+  // Failed (CreateFailed) once it has refused for createFailureTimeout.
+  Result createRefused(Context& ctx, const std::string& what);
+  // ConfigMap, Services and NetworkPolicy; returns the master's ClusterIP.
+  std::string ensureSharedChildren(Context& ctx);
   // Deletes the children of a benchmark that no longer exists (whatever the
   // garbage collector has not yet removed).
   void deleteOrphans(const std::string& ns, const std::string& name);
@@ -66,7 +81,10 @@ class Reconciler {
   web::json::value ensure(const Informer& cache, const std::string& collection,
                           const web::json::value& object);
   std::string ensureMasterService(Context& ctx);
-  void createPods(const std::vector<web::json::value>& pods, const std::string& ns);
+  // Creates the pods; returns "<pod>: <server's message>" for each the API
+  // server refused (other errors are thrown).
+  std::vector<std::string> createPods(const std::vector<web::json::value>& pods,
+                                      const std::string& ns, const std::string& uid);
   std::vector<web::json::value> ownedPods(const Context& ctx) const;
   void deletePods(const std::vector<web::json::value>& pods, bool onlyUnfinished);
   // Pods, Services and ConfigMap of a finished run, by cleanPodPolicy.
@@ -81,6 +99,7 @@ class Reconciler {
   const Informer& pods_;
   const Informer& services_;
   const Informer& configMaps_;
+  const Informer& networkPolicies_;
   Options options_;
 };
 

@@ -50,6 +50,15 @@ bool conditionIsTrue(const value& status, const std::string& type) {
   return false;
 }
 
+std::string conditionSince(const value& status, const std::string& type) {
+  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
+    return "";
+  for (const value& c : status.at("conditions").as_array())
+    if (c.has_field("type") && c.at("type").as_string() == type && c.has_field("lastTransitionTime"))
+      return c.at("lastTransitionTime").as_string();
+  return "";
+}
+
 int64_t conditionGeneration(const value& status, const std::string& type) {
   if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
     return 0;

@@ -24,6 +24,12 @@ inline constexpr const char* kCondFailed = "Failed";
 inline constexpr const char* kCondRendezvousTimeout = "RendezvousTimeout";
 inline constexpr const char* kCondDeadlineExceeded = "DeadlineExceeded";
 inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
+// The API server refused to create a child (admission, quota, a LimitRange):
+// True while it does; the run fails with reason CreateFailed once it has
+// for longer than the operator's --create-failure-timeout.
+inline constexpr const char* kCondCreateFailed = "CreateFailed";
+// A child's name is taken by an object this benchmark does not own.
+inline constexpr const char* kCondNameConflict = "NameConflict";
 
 
 // Sets condition `type` in status["conditions"], creating the array. Returns
@@ -33,6 +39,8 @@ bool setCondition(web::json::value& status, const std::string& type, bool isTrue
                   const std::string& reason, const std::string& message, const std::string& now,
                   int64_t generation);
 bool conditionIsTrue(const web::json::value& status, const std::string& type);
+// lastTransitionTime of condition `type`, empty when absent.
+std::string conditionSince(const web::json::value& status, const std::string& type);
 // The observedGeneration a condition was last set from; 0 when absent.
 int64_t conditionGeneration(const web::json::value& status, const std::string& type);
 

@@ -54,7 +54,7 @@ TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
     EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelRank).as_string(), std::to_string(i));
     EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelGang).as_string(), "2");
     EXPECT_EQ(pod.at("spec").at("hostname").as_string(), names[i]);
-    EXPECT_EQ(pod.at("spec").at("subdomain").as_string(), "tut");
+    EXPECT_EQ(pod.at("spec").at("subdomain").as_string(), "tut-workers");
     EXPECT_EQ(pod.at("spec").at("restartPolicy").as_string(), "Never");
     auto env = envOf(pod);
     EXPECT_EQ(env.at("RANK").at("value").as_string(), std::to_string(i));
@@ -85,6 +85,7 @@ TEST(DesiredObjects, ConfigMapHoldsTheResolvedSpec) {
 TEST(DesiredObjects, ServicesPublishNotReadyPodsAndSelectTheirRanks) {
   const value headless = desiredHeadlessService(tutorial(), kOwner);
   expectOwnedAndLabelled(headless);
+  EXPECT_EQ(headless.at("metadata").at("name").as_string(), "tut-workers");
   EXPECT_EQ(headless.at("spec").at("clusterIP").as_string(), "None");
   EXPECT_TRUE(headless.at("spec").at("publishNotReadyAddresses").as_bool());
   EXPECT_EQ(headless.at("spec").at("selector").size(), 1u);

@@ -47,6 +47,20 @@ TEST(GangState, CountsPerRoleAndReadiness) {
   EXPECT_FALSE(g.allStarted(5));  // one pod not even created
 }
 
+TEST(GangState, APodBeingDeletedBeforeItFinishedIsAFailedRankAtOnce) {
+  value running = pod("b-trainer-0", "trainer", 2, R"({"phase":"Running"})");
+  running["metadata"]["deletionTimestamp"] = value::string("2026-11-22T00:00:05Z");
+  value done = pod("b-trainer-1", "trainer", 3, R"({"phase":"Succeeded"})");
+  done["metadata"]["deletionTimestamp"] = value::string("2026-11-22T00:00:05Z");
+  const GangState g = gangState({running, done, pod("b-master-0", "master", 0, R"({"phase":"Running"})")});
+  ASSERT_EQ(g.failedPods().size(), 1u);  // a finished pod's deletion loses nothing
+  EXPECT_EQ(g.failedPods()[0]->name, "b-trainer-0");
+  EXPECT_NE(g.failedPods()[0]->detail.find("deleted while the gang ran"), std::string::npos);
+  EXPECT_EQ(g.trainers.failed, 1);
+  EXPECT_EQ(g.trainers.active, 0);
+  EXPECT_EQ(g.trainers.succeeded, 1);
+}
+
 TEST(GangState, SuccessIsTheMastersAndEveryTrainersNotTheParameterServers) {
   GangState g = gangState({pod("m", "master", 0, R"({"phase":"Succeeded"})"),
                            pod("p", "ps", 1, R"({"phase":"Running"})"),

@@ -1,0 +1,167 @@
+// What a hardened, shared cluster does to a benchmark, against the real API
+// server: pod creates refused by admission (a ResourceQuota, a LimitRange)
+// become a condition, Events and then Failed/CreateFailed, and the deadline
+// holds meanwhile; two benchmarks whose names nest ("col", "col-master") get
+// disjoint children; a name taken by someone else's object is refused; a
+// rank pod being deleted is a failed rank at once; the NetworkPolicy comes
+// and goes with the run.
+#include "controller_test_fixture.h"
+
+namespace distbench::op {
+namespace {
+
+class ControllerSafetyTest : public ControllerTest {
+ protected:
+  void createObject(const std::string& plural, const std::string& json) {
+    client_->create(corePath(ns_, plural), value::parse(json));
+  }
+
+  bool exists(const std::string& path) {
+    try {
+      client_->get(path);
+      return true;
+    } catch (const KubeApiError& e) {
+      if (e.notFound()) return false;
+      throw;
+    }
+  }
+
+  std::string networkPolicyPath(const std::string& name) {
+    return groupPath("networking.k8s.io", "v1", ns_, "networkpolicies", name);
+  }
+
+};
+
+TEST_F(ControllerSafetyTest, AQuotaThatRefusesThePodsIsACreateFailedConditionThenFailed) {
+  // One pod allowed: the gang needs four. Admission enforces a quota once
+  // its status holds the hard limits and usage, which the quota controller
+  // writes; the test plays that controller's part, as it plays the
+  // kubelet's for pods.
+  createObject("resourcequotas",
+               R"({"metadata":{"name":"one-pod"},"spec":{"hard":{"pods":"1"}}})");
+  client_->mergePatch(corePath(ns_, "resourcequotas", "one-pod") + "/status",
+                      value::parse(R"({"status":{"hard":{"pods":"1"},"used":{"pods":"0"}}})"));
+  startController(4s);
+  createBenchmark("quota");
+  ASSERT_TRUE(benchmarkWhere("quota", [](const value& b) { return conditionTrue(b, "CreateFailed"); }))
+      << last_.serialize();
+  const std::string message = condition(last_, "CreateFailed")->at("message").as_string();
+  EXPECT_NE(message.find("the API server refused to create quota-"), std::string::npos) << message;
+  EXPECT_NE(message.find("forbidden"), std::string::npos) << message;
+  EXPECT_EQ(str(last_, {"status", "phase"}), "Pending");
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning CreateFailed: the API server refused"); }));
+
+  ASSERT_TRUE(benchmarkWhere("quota", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "CreateFailed");
+  EXPECT_NE(str(last_, {"status", "message"}).find("still refused after 4 s"), std::string::npos);
+  // Nothing is left running: the pod the quota let through is cleaned up.
+  EXPECT_TRUE(eventually([&] { return podsAre("quota", 0); }));
+}
+
+TEST_F(ControllerSafetyTest, TheDeadlineHoldsWhileCreatesAreRefused) {
+  // Every pod must declare a memory limit, and ours declare none: all
+  // refused (a Pod-level maximum gets no default to fill in, unlike a
+  // Container-level one).
+  createObject("limitranges", R"({"metadata":{"name":"pod-limit"},
+      "spec":{"limits":[{"type":"Pod","max":{"memory":"1Gi"}}]}})");
+  startController(300s);
+  value spec = value::object();
+  spec["runPolicy"]["activeDeadlineSeconds"] = value::number(3);
+  createBenchmark("late", spec);
+  ASSERT_TRUE(benchmarkWhere("late", [](const value& b) { return conditionTrue(b, "CreateFailed"); }))
+      << last_.serialize();
+  EXPECT_NE(condition(last_, "CreateFailed")->at("message").as_string().find("memory"),
+            std::string::npos);
+  ASSERT_TRUE(benchmarkWhere("late", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "DeadlineExceeded");
+}
+
+TEST_F(ControllerSafetyTest, BenchmarksWhoseNamesNestGetTheirOwnChildren) {
+  startController();
+  const std::string colUid = createBenchmark("col").at("metadata").at("uid").as_string();
+  const std::string nestedUid = createBenchmark("col-master").at("metadata").at("uid").as_string();
+  ASSERT_TRUE(eventually([&] { return podsAre("col", 4) && podsAre("col-master", 4); }));
+  allRunning("col");
+  allRunning("col-master");
+  for (const char* name : {"col", "col-master"}) {
+    ASSERT_TRUE(benchmarkWhere(name, [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }))
+        << last_.serialize();
+  }
+  // Several reconciles later, still one owner per object and no restart.
+  std::this_thread::sleep_for(2s);
+  const std::map<std::string, std::string> owners = {
+      {corePath(ns_, "services", "col-master"), colUid},
+      {corePath(ns_, "services", "col-workers"), colUid},
+      {corePath(ns_, "services", "col-master-workers"), nestedUid},
+      {corePath(ns_, "services", "col-master-master"), nestedUid},
+      {corePath(ns_, "configmaps", "col-config"), colUid},
+      {corePath(ns_, "configmaps", "col-master-config"), nestedUid},
+      {networkPolicyPath("col-gang"), colUid},
+      {networkPolicyPath("col-master-gang"), nestedUid},
+  };
+  for (const auto& [path, uid] : owners) {
+    const value o = client_->get(path);
+    EXPECT_EQ(o.at("metadata").at("ownerReferences").at(0).at("uid").as_string(), uid) << path;
+  }
+  for (const char* name : {"col", "col-master"}) {
+    const value b = getBenchmark(name);
+    EXPECT_EQ(str(b, {"status", "restartCount"}), "0") << name;
+    EXPECT_EQ(str(b, {"status", "phase"}), "Running") << name;
+  }
+}
+
+TEST_F(ControllerSafetyTest, ANameTakenBySomeoneElsesObjectIsRefusedAndLeftAlone) {
+  createObject("configmaps", R"({"metadata":{"name":"taken-config"},"data":{"mine":"yes"}})");
+  startController();
+  createBenchmark("taken");
+  ASSERT_TRUE(benchmarkWhere("taken", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "NameConflict");
+  EXPECT_NE(str(last_, {"status", "message"}).find("ConfigMap " + ns_ + "/taken-config exists"),
+            std::string::npos)
+      << last_.serialize();
+  EXPECT_EQ(str(client_->get(corePath(ns_, "configmaps", "taken-config")), {"data", "mine"}), "yes");
+  EXPECT_TRUE(podsAre("taken", 0));
+}
+
+TEST_F(ControllerSafetyTest, ARankPodBeingDeletedRestartsTheGangBeforeItIsGone) {
+  startController();
+  createBenchmark("doomed");
+  ASSERT_TRUE(eventually([&] { return podsAre("doomed", 4, "0"); }));
+  allRunning("doomed");
+  ASSERT_TRUE(benchmarkWhere("doomed", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
+  // A finalizer holds the pod in Terminating, as a kubelet does for its
+  // grace period.
+  const std::string pod = corePath(ns_, "pods", "doomed-trainer-0");
+  client_->mergePatch(pod, value::parse(R"({"metadata":{"finalizers":["distbench.io/test-hold"]}})"));
+  client_->remove(pod);
+  ASSERT_TRUE(benchmarkWhere("doomed", [](const value& b) {
+    return str(b, {"status", "restartCount"}) == "1" && conditionTrue(b, "Restarting");
+  })) << last_.serialize();
+  EXPECT_NE(condition(last_, "Restarting")->at("message").as_string().find(
+                "doomed-trainer-0 (rank 2): deleted while the gang ran"),
+            std::string::npos)
+      << last_.serialize();
+  EXPECT_TRUE(exists(pod));  // decided while it was still terminating
+  client_->mergePatch(pod, value::parse(R"({"metadata":{"finalizers":null}})"));
+  ASSERT_TRUE(eventually([&] { return podsAre("doomed", 4, "1"); }));
+}
+
+TEST_F(ControllerSafetyTest, TheNetworkPolicyGuardsTheRunAndGoesWithItsServices) {
+  startController();
+  const std::string uid = createBenchmark("guarded").at("metadata").at("uid").as_string();
+  ASSERT_TRUE(eventually([&] { return podsAre("guarded", 4); }));
+  const value np = client_->get(networkPolicyPath("guarded-gang"));
+  EXPECT_EQ(np.at("metadata").at("ownerReferences").at(0).at("uid").as_string(), uid);
+  EXPECT_EQ(str(np, {"spec", "podSelector", "matchLabels", kLabelBenchmark}), "guarded");
+  allRunning("guarded");
+  ASSERT_TRUE(benchmarkWhere("guarded", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
+  for (const char* p : {"-trainer-0", "-trainer-1", "-master-0"}) setPod(std::string("guarded") + p, "Succeeded");
+  ASSERT_TRUE(benchmarkWhere("guarded", [](const value& b) { return str(b, {"status", "phase"}) == "Succeeded"; }));
+  EXPECT_TRUE(eventually([&] { return !exists(networkPolicyPath("guarded-gang")); }));
+}
+
+}  // namespace
+}  // namespace distbench::op

@@ -26,6 +26,10 @@ class ControllerSafetyTest : public ControllerTest {
     }
   }
 
+  // A client with other credentials for the controller; a member, so that
+  // it outlives the controller, which TearDown stops.
+  std::unique_ptr<KubeClient> asOperator_;
+
   std::string networkPolicyPath(const std::string& name) {
     return groupPath("networking.k8s.io", "v1", ns_, "networkpolicies", name);
   }
@@ -161,6 +165,66 @@ TEST_F(ControllerSafetyTest, TheNetworkPolicyGuardsTheRunAndGoesWithItsServices)
   for (const char* p : {"-trainer-0", "-trainer-1", "-master-0"}) setPod(std::string("guarded") + p, "Succeeded");
   ASSERT_TRUE(benchmarkWhere("guarded", [](const value& b) { return str(b, {"status", "phase"}) == "Succeeded"; }));
   EXPECT_TRUE(eventually([&] { return !exists(networkPolicyPath("guarded-gang")); }));
+}
+
+// The operator as a user bound only to what it needs in the namespace and to
+// the "restricted" PodSecurityPolicy: its pods must be admitted as they are
+// (not mutated into compliance by the policy), and a role that relaxes the
+// profile is refused, as a hardened cluster would.
+TEST_F(ControllerSafetyTest, APodSecurityPolicyRestrictedAdmitsTheGangUnchanged) {
+  const std::string user = kubetest::KubeTestCluster::kOperatorUser;
+  const std::string rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns_;
+  client_->create(rbac + "/roles", value::parse(R"({"metadata":{"name":"operator"},"rules":[
+      {"apiGroups":["distbench.io"],"resources":["distbenchmarks"],"verbs":["get","list","watch","delete"]},
+      {"apiGroups":["distbench.io"],"resources":["distbenchmarks/status"],"verbs":["update"]},
+      {"apiGroups":[""],"resources":["pods","services","configmaps"],"verbs":["get","list","watch","create","delete"]},
+      {"apiGroups":["networking.k8s.io"],"resources":["networkpolicies"],"verbs":["get","list","watch","create","delete"]},
+      {"apiGroups":[""],"resources":["events"],"verbs":["create","patch"]}]})"));
+  auto bind = [&](const std::string& name, const std::string& kind, const std::string& role) {
+    value binding = value::parse(R"({"roleRef":{"apiGroup":"rbac.authorization.k8s.io"},
+        "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User"}]})");
+    binding["metadata"]["name"] = value::string(name);
+    binding["roleRef"]["kind"] = value::string(kind);
+    binding["roleRef"]["name"] = value::string(role);
+    binding["subjects"][0]["name"] = value::string(user);
+    client_->create(rbac + "/rolebindings", binding);
+  };
+  bind("operator", "Role", "operator");
+  bind("restricted-psp", "ClusterRole", kubetest::KubeTestCluster::restrictedPspClusterRole());
+  const std::string kubeconfig = dir_->path() + "/operator.kubeconfig";
+  cluster_->writeKubeconfig(kubeconfig, user);
+  asOperator_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig));
+  startController(3s, asOperator_.get());
+
+  createBenchmark("hardened");
+  ASSERT_TRUE(eventually([&] { return podsAre("hardened", 4); })) << last_.serialize();
+  for (const value& pod : podsOf("hardened")) {
+    const std::string name = str(pod, {"metadata", "name"});
+    EXPECT_EQ(str(pod, {"metadata", "annotations", "kubernetes.io/psp"}),
+              kubetest::KubeTestCluster::kRestrictedPsp)
+        << name;
+    // What the operator sent, not what the policy would have defaulted.
+    const value& sc = pod.at("spec").at("containers").at(0).at("securityContext");
+    EXPECT_FALSE(sc.at("allowPrivilegeEscalation").as_bool()) << name;
+    EXPECT_TRUE(sc.at("readOnlyRootFilesystem").as_bool()) << name;
+    EXPECT_EQ(sc.at("capabilities").at("drop").at(0).as_string(), "ALL") << name;
+    EXPECT_EQ(str(pod, {"spec", "securityContext", "runAsUser"}), std::to_string(kWorkerUid)) << name;
+  }
+  EXPECT_FALSE(conditionTrue(getBenchmark("hardened"), "CreateFailed"));
+
+  // A trainer template that asks for root: the policy refuses those pods.
+  value rootTrainers = value::object();
+  rootTrainers["podTemplates"]["trainer"]["podSecurityContext"] =
+      value::parse(R"({"runAsNonRoot":false,"runAsUser":0})");
+  createBenchmark("asks-root", rootTrainers);
+  ASSERT_TRUE(benchmarkWhere("asks-root", [](const value& b) { return conditionTrue(b, "CreateFailed"); }))
+      << last_.serialize();
+  const std::string why = condition(last_, "CreateFailed")->at("message").as_string();
+  EXPECT_NE(why.find("asks-root-trainer-0"), std::string::npos) << why;
+  EXPECT_NE(why.find("PodSecurityPolicy: unable to admit pod"), std::string::npos) << why;
+  ASSERT_TRUE(benchmarkWhere("asks-root", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "CreateFailed");
 }
 
 }  // namespace

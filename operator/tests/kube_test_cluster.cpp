@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <optional>
 #include <random>
@@ -160,6 +161,80 @@ void writeFile(const std::string& path, const std::string& content) {
   if (!out.flush()) throw KubeTestClusterError("cannot write " + path);
 }
 
+// Every request, at Metadata level (who, what, which object, the answer's
+// code; no bodies). RequestReceived is left out: each request then logs
+// once when answered (a watch also when its stream starts).
+const char* kAuditPolicy = R"(apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: ["RequestReceived"]
+rules:
+  - level: Metadata
+)";
+
+// Admits anything: the admin (system:masters may use every PSP) creates
+// pods as it did before PodSecurityPolicy admission was on. Of the PSPs a
+// creator may use, admission prefers one that admits the pod unchanged, so
+// the admin's pods get this one and are not mutated.
+const char* kPrivilegedPspYaml = R"(apiVersion: policy/v1beta1
+kind: PodSecurityPolicy
+metadata:
+  name: distbench-test-privileged
+  annotations:
+    seccomp.security.alpha.kubernetes.io/allowedProfileNames: "*"
+spec:
+  privileged: true
+  allowPrivilegeEscalation: true
+  allowedCapabilities: ["*"]
+  volumes: ["*"]
+  hostNetwork: true
+  hostPorts: [{min: 0, max: 65535}]
+  hostIPC: true
+  hostPID: true
+  runAsUser: {rule: RunAsAny}
+  seLinux: {rule: RunAsAny}
+  supplementalGroups: {rule: RunAsAny}
+  fsGroup: {rule: RunAsAny}
+)";
+
+// The Kubernetes documentation's "restricted" example (without AppArmor,
+// which this API server cannot check against a node).
+const char* kRestrictedPspYaml = R"(apiVersion: policy/v1beta1
+kind: PodSecurityPolicy
+metadata:
+  name: distbench-test-restricted
+  annotations:
+    seccomp.security.alpha.kubernetes.io/allowedProfileNames: "docker/default,runtime/default"
+    seccomp.security.alpha.kubernetes.io/defaultProfileName: "runtime/default"
+spec:
+  privileged: false
+  allowPrivilegeEscalation: false
+  requiredDropCapabilities: ["ALL"]
+  volumes: ["configMap", "emptyDir", "projected", "secret", "downwardAPI", "persistentVolumeClaim"]
+  hostNetwork: false
+  hostIPC: false
+  hostPID: false
+  runAsUser: {rule: MustRunAsNonRoot}
+  seLinux: {rule: RunAsAny}
+  supplementalGroups:
+    rule: MustRunAs
+    ranges: [{min: 1, max: 65535}]
+  fsGroup:
+    rule: MustRunAs
+    ranges: [{min: 1, max: 65535}]
+  readOnlyRootFilesystem: false
+)";
+
+const char* kRestrictedPspRoleYaml = R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: distbench-test-restricted-psp
+rules:
+  - apiGroups: ["policy"]
+    resources: ["podsecuritypolicies"]
+    resourceNames: ["distbench-test-restricted"]
+    verbs: ["use"]
+)";
+
 }  // namespace
 
 // kube-apiserver on SIGTERM waits (up to a minute) for open requests, and a
@@ -174,7 +249,7 @@ struct KubeTestCluster::State {
   int etcdClientPort = 0;
   int etcdPeerPort = 0;
   int apiPort = 0;
-  std::string token;
+  std::map<std::string, std::string> tokens;  // user -> token
   std::optional<ChildProcess> etcd;
   std::optional<ChildProcess> apiServer;
   std::optional<ChildProcess> controllerManager;
@@ -216,7 +291,7 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
   s.etcdClientPort = ports[0];
   s.etcdPeerPort = ports[1];
   s.apiPort = ports[2];
-  s.token = randomToken();
+  for (const char* user : {kAdminUser, kOperatorUser, kPlainUser}) s.tokens[user] = randomToken();
 
   try {
     // Certificates: a CA, the serving certificate it signs (127.0.0.1 and
@@ -245,7 +320,12 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
     runTool({"openssl", "rsa", "-in", s.file("sa.key"), "-pubout", "-out", s.file("sa.pub")}, log);
 
     // token,user,uid,"groups"
-    writeFile(s.file("tokens.csv"), s.token + ",distbench-admin,distbench-admin,\"system:masters\"\n");
+    std::string tokens;
+    for (const auto& [user, token] : s.tokens)
+      tokens += token + "," + user + "," + user +
+                (user == kAdminUser ? ",\"system:masters\"\n" : "\n");
+    writeFile(s.file("tokens.csv"), tokens);
+    writeFile(s.file("audit-policy.yaml"), kAuditPolicy);
 
     const std::string etcdLog = s.file("etcd.log");
     const std::string client = "http://127.0.0.1:" + std::to_string(s.etcdClientPort);
@@ -270,6 +350,10 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
     }
 
     restartApiServer();  // with nothing running yet: just starts it
+    const std::string psps = "/apis/policy/v1beta1/podsecuritypolicies";
+    createAsAdmin(psps, kPrivilegedPspYaml);
+    createAsAdmin(psps, kRestrictedPspYaml);
+    createAsAdmin("/apis/rbac.authorization.k8s.io/v1/clusterroles", kRestrictedPspRoleYaml);
   } catch (...) {
     s.stopAll();
     throw;
@@ -296,6 +380,14 @@ void KubeTestCluster::restartApiServer() {
       "--token-auth-file=" + s.file("tokens.csv"),
       "--anonymous-auth=false",
       "--authorization-mode=RBAC",
+      // In addition to the default plugins, which stay on.
+      "--enable-admission-plugins=PodSecurityPolicy",
+      "--audit-policy-file=" + s.file("audit-policy.yaml"),
+      "--audit-log-path=" + s.file("audit.log"),
+      "--audit-log-format=json",
+      // Written before the request's handler returns, so a test reading the
+      // log after its requests finds them.
+      "--audit-log-mode=blocking",
       "--service-account-key-file=" + s.file("sa.pub"),
       "--service-account-signing-key-file=" + s.file("sa.key"),
       "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
@@ -323,7 +415,7 @@ void KubeTestCluster::restartApiServer() {
     try {
       web::http::http_request request(web::http::methods::GET);
       request.set_request_uri("/readyz");
-      request.headers().add("Authorization", "Bearer " + utility::conversions::to_string_t(s.token));
+      request.headers().add("Authorization", "Bearer " + utility::conversions::to_string_t(token()));
       web::http::http_response response = client.request(request).get();
       if (response.status_code() == web::http::status_codes::OK) return;
       last = "HTTP " + std::to_string(response.status_code()) + ": " +
@@ -377,7 +469,7 @@ void KubeTestCluster::startControllerManager() {
     try {
       web::http::http_request request(web::http::methods::GET);
       request.set_request_uri("/api/v1/namespaces/default/serviceaccounts/default");
-      request.headers().add("Authorization", "Bearer " + utility::conversions::to_string_t(s.token));
+      request.headers().add("Authorization", "Bearer " + utility::conversions::to_string_t(token()));
       web::http::http_response response = client.request(request).get();
       if (response.status_code() == web::http::status_codes::OK) return;
       last = "HTTP " + std::to_string(response.status_code());
@@ -395,10 +487,33 @@ void KubeTestCluster::startControllerManager() {
 
 std::string KubeTestCluster::url() const { return state_->url(); }
 std::string KubeTestCluster::caFile() const { return state_->file("ca.crt"); }
-std::string KubeTestCluster::token() const { return state_->token; }
+std::string KubeTestCluster::token() const { return token(kAdminUser); }
+std::string KubeTestCluster::token(const std::string& user) const {
+  auto it = state_->tokens.find(user);
+  if (it == state_->tokens.end())
+    throw KubeTestClusterError("no user \"" + user + "\" in the test cluster's token file");
+  return it->second;
+}
 std::string KubeTestCluster::directory() const { return state_->dir.path(); }
+std::string KubeTestCluster::auditLogPath() const { return state_->file("audit.log"); }
 
-void KubeTestCluster::writeKubeconfig(const std::string& path) const {
+// The API server takes YAML bodies as well as JSON.
+void KubeTestCluster::createAsAdmin(const std::string& path, const std::string& yaml) {
+  web::http::client::http_client client(utility::conversions::to_string_t(url()),
+                                        clientConfig(std::chrono::seconds(30)));
+  web::http::http_request request(web::http::methods::POST);
+  request.set_request_uri(utility::conversions::to_string_t(path));
+  request.headers().add("Authorization", "Bearer " + utility::conversions::to_string_t(token()));
+  request.set_body(yaml, "application/yaml");
+  web::http::http_response response = client.request(request).get();
+  if (response.status_code() != 201 && response.status_code() != 409)
+    throw KubeTestClusterError("POST " + path + ": HTTP " + std::to_string(response.status_code()) +
+                               ": " + response.extract_utf8string(true).get());
+}
+
+void KubeTestCluster::writeKubeconfig(const std::string& path) const { writeKubeconfig(path, kAdminUser); }
+
+void KubeTestCluster::writeKubeconfig(const std::string& path, const std::string& user) const {
   writeFile(path,
             "apiVersion: v1\n"
             "kind: Config\n"
@@ -408,14 +523,14 @@ void KubeTestCluster::writeKubeconfig(const std::string& path) const {
             "    server: " + url() + "\n"
             "    certificate-authority: " + caFile() + "\n"
             "users:\n"
-            "- name: distbench-admin\n"
+            "- name: " + user + "\n"
             "  user:\n"
-            "    token: " + token() + "\n"
+            "    token: " + token(user) + "\n"
             "contexts:\n"
             "- name: distbench-test\n"
             "  context:\n"
             "    cluster: distbench-test\n"
-            "    user: distbench-admin\n"
+            "    user: " + user + "\n"
             "    namespace: default\n"
             "current-context: distbench-test\n");
 }

@@ -9,9 +9,22 @@
 // ${DISTBENCH_KUBE_CACHE:-$HOME/.cache/distbench/kube}/bin; etcd from the same
 // directory when it is there, else PATH.
 //
-// Authentication: one static bearer token, user "distbench-admin" in group
-// system:masters (all rights under RBAC). Anonymous requests are turned off,
-// so a request without the token gets 401.
+// Authentication: static bearer tokens. "distbench-admin" is in group
+// system:masters (all rights under RBAC); "distbench-operator" and
+// "distbench-user" are in no group but system:authenticated, so they hold
+// only what a test binds to them. Anonymous requests are turned off, so a
+// request without a token gets 401.
+//
+// Admission: the default plugins plus PodSecurityPolicy, so every pod
+// create needs a PSP its creator (or the pod's service account) may `use`.
+// The fixture installs two: kPrivilegedPsp, which admits anything (the
+// admin may use every PSP, so tests that create pods as the admin are not
+// affected), and kRestrictedPsp, the Kubernetes documentation's
+// "restricted" example, with the ClusterRole restrictedPspClusterRole()
+// granting `use` on it alone, for tests that bind a user to it.
+//
+// Audit: every request is logged at Metadata level, one JSON object a line,
+// to auditLogPath() (audit_log.h reads it).
 //
 // The child processes die with the thread that started them (they carry
 // PR_SET_PDEATHSIG, which Linux ties to the forking thread): construct the
@@ -71,11 +84,29 @@ class KubeTestCluster {
   // PEM of the CA that signed the serving certificate (and the
   // service-account root CA the controller-manager hands to pods).
   std::string caFile() const;
-  // Bearer token of a system:masters user.
+  // The users of the token file.
+  static constexpr const char* kAdminUser = "distbench-admin";        // system:masters
+  static constexpr const char* kOperatorUser = "distbench-operator";  // no rights until bound
+  static constexpr const char* kPlainUser = "distbench-user";         // no rights until bound
+  // Bearer token of kAdminUser.
   std::string token() const;
+  // Bearer token of one of the users above; throws KubeTestClusterError
+  // naming the user when there is no such user.
+  std::string token(const std::string& user) const;
   // A kubeconfig for this cluster: server url(), certificate-authority
-  // caFile(), the token above; context "distbench-test".
+  // caFile(), the admin's (or `user`'s) token; context "distbench-test".
   void writeKubeconfig(const std::string& path) const;
+  void writeKubeconfig(const std::string& path, const std::string& user) const;
+
+  // The PodSecurityPolicies installed at start, and the ClusterRole that
+  // grants `use` on the restricted one only.
+  static constexpr const char* kPrivilegedPsp = "distbench-test-privileged";
+  static constexpr const char* kRestrictedPsp = "distbench-test-restricted";
+  static std::string restrictedPspClusterRole() { return "distbench-test-restricted-psp"; }
+
+  // kube-apiserver's audit log (JSON lines, Metadata level, every request
+  // of every user since the cluster started, restarts included).
+  std::string auditLogPath() const;
 
   // An HTTP client configuration that verifies the server against caFile()
   // (the token is not in it: add "Authorization: Bearer <token()>").
@@ -93,6 +124,9 @@ class KubeTestCluster {
   static std::string binDir();
 
  private:
+  // POST of a YAML object; 409 (already there) is fine.
+  void createAsAdmin(const std::string& path, const std::string& yaml);
+
   struct State;
   std::unique_ptr<State> state_;
 };

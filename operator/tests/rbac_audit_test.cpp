@@ -1,0 +1,497 @@
+// The chart's RBAC against what the operator really calls. The ClusterRole
+// and leader-election Role that `helm template charts/distbench-operator`
+// renders are applied to the test cluster and bound to the user
+// "distbench-operator"; the built distbench-operator runs as that user
+// through every path that talks to the API (leader election, children
+// created, pods running then succeeded, results, clean-up, TTL deletion, a
+// gang restart, a repeated Event, a benchmark deleted mid-run, children's
+// names taken by strangers' objects); then the API
+// server's audit log of that user is compared with the rules: (a) every
+// request was allowed and is covered by a rule, (b) every rule was used.
+// A rule the code never exercises is a right the operator should not hold;
+// a request no rule covers is a 403 in a real cluster.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+#include "audit_log.h"
+#include "benchmark_namespace_test.h"
+#include "distbench/api/object_names.h"
+#include "distbench/api/renderer.h"
+#include "binary_runner.h"
+#include "desired_objects.h"
+#include "operator_process.h"
+#include "reconciler.h"
+
+#ifndef DISTBENCH_OPERATOR_BINARY
+#error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"
+#endif
+#ifndef DISTBENCH_SOURCE_DIR
+#error "DISTBENCH_SOURCE_DIR must name the repository root"
+#endif
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+using namespace std::chrono_literals;
+using kubetest::AuditRecord;
+using kubetest::AuditRequest;
+using kubetest::eventually;
+using kubetest::KubeTestCluster;
+using kubetest::OperatorProcess;
+
+const std::string kRelease = "rbac-audit";
+const std::string kLeaseNamespace = "rbac-audit-system";  // the release namespace
+const std::string kIdentity = "rbac-audit-0";
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// $DISTBENCH_RBAC_CHART (another chart directory, e.g. an edited copy, to
+// see the test catch a drift), else the repository's chart.
+std::string chartDir() {
+  const std::string other = env("DISTBENCH_RBAC_CHART");
+  return other.empty() ? std::string(DISTBENCH_SOURCE_DIR) + "/charts/distbench-operator" : other;
+}
+
+bool inCi() {
+  const std::string ci = env("CI");
+  return ci == "true" || ci == "TRUE" || ci == "True" || ci == "1" || ci == "yes";
+}
+
+// helm as the chart tests find it: $DISTBENCH_HELM_BIN, else
+// ${DISTBENCH_HELM_CACHE:-~/.cache/distbench/helm}/bin (scripts/install-helm.sh),
+// else PATH. Empty when none.
+std::string findHelm(std::string& searched) {
+  std::vector<std::string> dirs;
+  if (!env("DISTBENCH_HELM_BIN").empty()) dirs.push_back(env("DISTBENCH_HELM_BIN"));
+  const std::string cache =
+      env("DISTBENCH_HELM_CACHE").empty() ? env("HOME") + "/.cache/distbench/helm" : env("DISTBENCH_HELM_CACHE");
+  dirs.push_back(cache + "/bin");
+  std::stringstream path(env("PATH"));
+  for (std::string d; std::getline(path, d, ':');)
+    if (!d.empty()) dirs.push_back(d);
+  for (const auto& d : dirs) {
+    searched += (searched.empty() ? "" : ", ") + d;
+    if (::access((d + "/helm").c_str(), X_OK) == 0) return d + "/helm";
+  }
+  return {};
+}
+
+std::string str(const value& v, const std::vector<std::string>& path) {
+  const value* at = &v;
+  for (const std::string& p : path) {
+    if (!at->is_object() || !at->has_field(p)) return "";
+    at = &at->at(p);
+  }
+  if (at->is_string()) return at->as_string();
+  if (at->is_number()) return std::to_string(at->as_number().to_int64());
+  return "";
+}
+
+// A granted (apiGroup, resource, verb); `ns` empty when granted in every
+// namespace (a ClusterRole bound cluster-wide).
+std::set<AuditRequest> rulesOf(const YAML::Node& role, const std::string& ns) {
+  std::set<AuditRequest> granted;
+  for (const YAML::Node& rule : role["rules"]) {
+    if (rule["resourceNames"] || rule["nonResourceURLs"])
+      ADD_FAILURE() << "rule with resourceNames or nonResourceURLs: extend this test to check it";
+    for (const YAML::Node& g : rule["apiGroups"])
+      for (const YAML::Node& r : rule["resources"])
+        for (const YAML::Node& v : rule["verbs"]) {
+          const auto group = g.as<std::string>(), res = r.as<std::string>(), verb = v.as<std::string>();
+          if (group == "*" || res == "*" || verb == "*")
+            ADD_FAILURE() << "wildcard in " << role["metadata"]["name"] << ": grant exactly what the code calls";
+          granted.insert({group, res, verb, ns});
+        }
+  }
+  return granted;
+}
+
+class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
+ protected:
+  RbacAuditTest() : BenchmarkNamespaceTest("rbac") {}
+
+  void TearDown() override {
+    if (operator_) {
+      operator_->signal(SIGKILL);
+      operator_->wait(5000);
+    }
+  }
+
+  // `helm template` of the chart, its objects by "Kind/name".
+  std::map<std::string, YAML::Node> renderChart(const std::string& helm) {
+    std::map<std::string, YAML::Node> byKind;
+    const std::string d = dir_->path();
+    const std::string command = "env HELM_CACHE_HOME='" + d + "/helm-cache' HELM_CONFIG_HOME='" + d +
+                                "/helm-config' HELM_DATA_HOME='" + d + "/helm-data' '" + helm +
+                                "' template " + kRelease + " '" + chartDir() + "' --namespace " + kLeaseNamespace;
+    const cli::testing::BinaryResult r =
+        cli::testing::runCaptured(command, d + "/helm.out", d + "/helm.err");
+    if (r.exitCode != 0) {
+      ADD_FAILURE() << command << ": exit " << r.exitCode << "\n" << r.err;
+      return byKind;
+    }
+    for (const YAML::Node& doc : YAML::LoadAll(r.out))
+      if (doc.IsMap() && doc["kind"]) byKind[doc["kind"].as<std::string>() + "/" +
+                                             doc["metadata"]["name"].as<std::string>()] = doc;
+    return byKind;
+  }
+
+  // Creates a YAML object as the admin; one already there (a rerun in the
+  // same cluster) is replaced by nothing: the rendering is the same.
+  void apply(const std::string& collection, const std::string& yaml) {
+    kubetest::Response r = kubetest::call(web::http::methods::POST, collection, yaml, "application/yaml");
+    ASSERT_TRUE(r.status == 201 || r.status == 409) << "POST " << collection << ": " << r.status << " " << r.body;
+  }
+
+  void bind(const std::string& kind, const std::string& ns, const std::string& name, const std::string& roleKind,
+            const std::string& role) {
+    const std::string collection = "/apis/rbac.authorization.k8s.io/v1/" +
+                                   (ns.empty() ? std::string() : "namespaces/" + ns + "/") +
+                                   (kind == "ClusterRoleBinding" ? "clusterrolebindings" : "rolebindings");
+    apply(collection, "apiVersion: rbac.authorization.k8s.io/v1\nkind: " + kind + "\nmetadata:\n  name: " + name +
+                          "\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: " + roleKind +
+                          "\n  name: " + role + "\nsubjects:\n- kind: User\n  apiGroup: rbac.authorization.k8s.io\n"
+                          "  name: " + KubeTestCluster::kOperatorUser + "\n");
+  }
+
+  std::string benchmarksPath(const std::string& name = "") const {
+    return groupPath(kGroup, kVersion, ns_, kPlural, name);
+  }
+
+  void createBenchmark(const std::string& name, const value& runPolicy = value::object()) {
+    value b = value::object();
+    b["apiVersion"] = value::string("distbench.io/v1alpha1");
+    b["kind"] = value::string("DistBenchmark");
+    b["metadata"]["name"] = value::string(name);
+    b["spec"]["topology"]["trainers"] = value::number(2);
+    b["spec"]["topology"]["parameterServers"] = value::number(1);
+    if (runPolicy.size() > 0) b["spec"]["runPolicy"] = runPolicy;
+    client_->create(benchmarksPath(), b);
+  }
+
+  bool benchmarkWhere(const std::string& name, const std::function<bool(const value&)>& test,
+                      std::chrono::milliseconds deadline = 30s) {
+    return eventually(
+        [&] {
+          try {
+            last_ = client_->get(benchmarksPath(name));
+            return test(last_);
+          } catch (const KubeApiError&) {
+            return false;
+          }
+        },
+        deadline);
+  }
+
+  bool benchmarkGone(const std::string& name) {
+    return eventually([&] {
+      try {
+        client_->get(benchmarksPath(name));
+        return false;
+      } catch (const KubeApiError& e) {
+        return e.notFound();
+      }
+    });
+  }
+
+  // The benchmark's live objects of one kind (those being deleted left out).
+  size_t count(const std::string& collection, const std::string& name, const std::string& gang = "") {
+    const value list = client_->get(collection + "?labelSelector=" +
+                                    queryEscape(std::string(kLabelBenchmark) + "=" + name));
+    size_t n = 0;
+    for (const value& o : list.at("items").as_array())
+      if (!o.at("metadata").has_field("deletionTimestamp") &&
+          (gang.empty() || str(o, {"metadata", "labels", kLabelGang}) == gang))
+        ++n;
+    return n;
+  }
+  size_t pods(const std::string& name, const std::string& gang = "") {
+    return count(corePath(ns_, "pods"), name, gang);
+  }
+  // Every child of the benchmark gone: pods, Services, ConfigMaps, and
+  // NetworkPolicies where the API server has them.
+  bool noChildren(const std::string& name) {
+    return eventually([&] {
+      return pods(name) == 0 && count(corePath(ns_, "services"), name) == 0 &&
+             count(corePath(ns_, "configmaps"), name) == 0 &&
+             count("/apis/networking.k8s.io/v1/namespaces/" + ns_ + "/networkpolicies", name) == 0;
+    });
+  }
+
+  // The kubelet's part (as in controller_test.cpp): pod phase and container state.
+  void setPod(const std::string& pod, const std::string& phase, int exitCode = 0, const std::string& message = "") {
+    value status = value::object();
+    status["phase"] = value::string(phase);
+    value ready = value::object();
+    ready["type"] = value::string("Ready");
+    ready["status"] = value::string(phase == "Running" ? "True" : "False");
+    status["conditions"] = value::array({ready});
+    value cs = value::object();
+    cs["name"] = value::string("worker");
+    cs["image"] = value::string("distbench/worker:latest");
+    cs["imageID"] = value::string("");
+    cs["restartCount"] = value::number(0);
+    cs["ready"] = value::boolean(phase == "Running");
+    if (phase == "Running") {
+      cs["state"]["running"]["startedAt"] = value::string("2026-11-22T00:00:00Z");
+    } else {
+      value& t = cs["state"]["terminated"];
+      t["exitCode"] = value::number(exitCode);
+      t["reason"] = value::string(exitCode == 0 ? "Completed" : "Error");
+      if (!message.empty()) t["message"] = value::string(message);
+      t["startedAt"] = value::string("2026-11-22T00:00:00Z");
+      t["finishedAt"] = value::string("2026-11-22T00:00:01Z");
+    }
+    status["containerStatuses"] = value::array({cs});
+    value patch = value::object();
+    patch["status"] = status;
+    client_->mergePatch(corePath(ns_, "pods", pod) + "/status", patch);
+  }
+  void allRunning(const std::string& name) {
+    for (const char* pod : {"-master-0", "-ps-0", "-trainer-0", "-trainer-1"}) setPod(name + pod, "Running");
+  }
+
+  // The count of the Event with this reason on the benchmark; 0 when none.
+  int eventCount(const std::string& benchmark, const std::string& reason) {
+    const value events = client_->get(corePath(ns_, "events"));
+    for (const value& e : events.at("items").as_array())
+      if (str(e, {"reason"}) == reason && str(e, {"involvedObject", "name"}) == benchmark)
+        return static_cast<int>(e.at("count").as_integer());
+    return 0;
+  }
+
+  // An object of the admin's, unlabelled (so no informer caches it), named
+  // as one of a benchmark's children will be.
+  void createForeign(const std::string& collection, const std::string& kind, const std::string& apiVersion,
+                     const std::string& name, const std::string& spec) {
+    kubetest::Response r = kubetest::call(web::http::methods::POST, collection,
+                                          "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata:\n  name: " +
+                                              name + "\n" + spec,
+                                          "application/yaml");
+    ASSERT_EQ(r.status, 201) << kind << " " << name << ": " << r.body;
+  }
+
+  std::string leaseHolder() {
+    try {
+      return str(client_->get("/apis/coordination.k8s.io/v1/namespaces/" + kLeaseNamespace +
+                              "/leases/distbench-operator"),
+                 {"spec", "holderIdentity"});
+    } catch (const KubeApiError&) {
+      return "";
+    }
+  }
+
+  std::string log() const { return operator_ ? operator_->log() : ""; }
+
+  std::unique_ptr<OperatorProcess> operator_;
+  value last_;
+};
+
+TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
+  // 1. The chart's rules, applied and bound to the operator's user.
+  std::string searched;
+  const std::string helm = findHelm(searched);
+  if (helm.empty()) {
+    const std::string why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
+    if (inCi()) GTEST_FAIL() << why << " (CI is set: not skipping)";
+    GTEST_SKIP() << why;
+  }
+  const auto objects = renderChart(helm);
+  if (HasFailure()) return;
+  const std::string clusterRoleKey = "ClusterRole/" + kRelease + "-distbench-operator";
+  const std::string roleKey = "Role/" + kRelease + "-distbench-operator-leader-election";
+  ASSERT_TRUE(objects.count(clusterRoleKey) && objects.count(roleKey))
+      << "helm template rendered no " << clusterRoleKey << " or " << roleKey;
+  const YAML::Node& clusterRole = objects.at(clusterRoleKey);
+  const YAML::Node& role = objects.at(roleKey);
+  ASSERT_EQ(role["metadata"]["namespace"].as<std::string>(), kLeaseNamespace);
+
+  kubetest::ensureNamespace(*client_, kLeaseNamespace);
+  YAML::Emitter cr, r;
+  cr << clusterRole;
+  r << role;
+  apply("/apis/rbac.authorization.k8s.io/v1/clusterroles", cr.c_str());
+  apply("/apis/rbac.authorization.k8s.io/v1/namespaces/" + kLeaseNamespace + "/roles", r.c_str());
+  bind("ClusterRoleBinding", "", kRelease + "-operator", "ClusterRole", clusterRole["metadata"]["name"].as<std::string>());
+  bind("RoleBinding", kLeaseNamespace, kRelease + "-leader-election", "Role", role["metadata"]["name"].as<std::string>());
+  // Pods need a PodSecurityPolicy their creator may use; the restricted one,
+  // as a hardened cluster would grant.
+  bind("ClusterRoleBinding", "", kRelease + "-restricted-psp", "ClusterRole",
+       KubeTestCluster::restrictedPspClusterRole());
+  if (HasFatalFailure()) return;
+
+  std::set<AuditRequest> granted = rulesOf(clusterRole, "");
+  for (const AuditRequest& g : rulesOf(role, kLeaseNamespace)) granted.insert(g);
+
+  // 2. The operator, as that user, through every path that talks to the API.
+  // Only what the log gets from now on counts: other tests may have used
+  // the same user.
+  const std::uint64_t auditFrom = kubetest::auditLogSize(cluster_->auditLogPath());
+  const std::string userKubeconfig = dir_->path() + "/operator.kubeconfig";
+  cluster_->writeKubeconfig(userKubeconfig, KubeTestCluster::kOperatorUser);
+  const int port = kubetest::freePort();
+  operator_ = std::make_unique<OperatorProcess>(
+      DISTBENCH_OPERATOR_BINARY,
+      std::vector<std::string>{"--kubeconfig", userKubeconfig, "--namespace", ns_, "--leader-elect",
+                               "--leader-election-namespace", kLeaseNamespace, "--lease-duration", "3",
+                               "--renew-deadline", "2", "--retry-period", "0.5", "--http-address",
+                               "127.0.0.1:" + std::to_string(port), "--log-format", "text"},
+      std::vector<std::string>{"POD_NAME=" + kIdentity}, dir_->path() + "/operator.log");
+  // Leader election: Lease get (404), create, then get and update to renew.
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == kIdentity; })) << log();
+
+  // Children created, pods running then succeeded, results; clean-up
+  // deletes; ttlSecondsAfterFinished deletes the resource and its children.
+  value ttl = value::object();
+  ttl["ttlSecondsAfterFinished"] = value::number(3);
+  createBenchmark("ok", ttl);
+  ASSERT_TRUE(eventually([&] { return pods("ok") == 4; })) << log();
+  allRunning("ok");
+  ASSERT_TRUE(benchmarkWhere("ok", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }))
+      << last_.serialize() << log();
+  setPod("ok-trainer-0", "Succeeded");
+  setPod("ok-trainer-1", "Succeeded");
+  setPod("ok-master-0", "Succeeded", 0, R"({"kind":"HybridDDPRPC","p50":"0.376s","rows":[]})");
+  ASSERT_TRUE(benchmarkWhere("ok", [](const value& b) { return str(b, {"status", "phase"}) == "Succeeded"; }))
+      << last_.serialize() << log();
+  EXPECT_EQ(str(last_, {"status", "results", "p50"}), "0.376s");
+  ASSERT_TRUE(benchmarkGone("ok")) << "ttlSecondsAfterFinished did not delete it\n" << log();
+  ASSERT_TRUE(noChildren("ok")) << log();
+
+  // A failed trainer restarts the gang (pod deletes); the gang running again
+  // repeats the AllRanksStarted Event, which the recorder patches.
+  value backoff = value::object();
+  backoff["backoffLimit"] = value::number(1);
+  createBenchmark("flaky", backoff);
+  ASSERT_TRUE(eventually([&] { return pods("flaky", "0") == 4; })) << log();
+  allRunning("flaky");
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }))
+      << last_.serialize() << log();
+  setPod("flaky-trainer-1", "Failed", 1, "allreduce: peer closed");
+  ASSERT_TRUE(eventually([&] { return pods("flaky", "1") == 4 && pods("flaky") == 4; })) << log();
+  allRunning("flaky");
+  ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running" && str(b, {"status", "restartCount"}) == "1";
+  })) << last_.serialize() << log();
+  ASSERT_TRUE(eventually([&] { return eventCount("flaky", "AllRanksStarted") >= 2; }))
+      << "the repeated AllRanksStarted Event was not aggregated\n" << log();
+
+  // A benchmark deleted mid-run: the operator removes its orphans (no
+  // garbage collector runs here).
+  client_->remove(benchmarksPath("flaky"));
+  ASSERT_TRUE(noChildren("flaky")) << log();
+
+  // A child's name already taken by someone else's object, which no
+  // informer caches: the create answers 409 and the operator reads the
+  // object (get) to tell an earlier same-named benchmark's from a stranger's;
+  // a stranger's ends the run with NameConflict. One benchmark per kind,
+  // since the first conflict ends the reconcile.
+  const std::string netpols = "/apis/networking.k8s.io/v1/namespaces/" + ns_ + "/networkpolicies";
+  createForeign(corePath(ns_, "configmaps"), "ConfigMap", "v1", api::configMapName("taken-cm"), "data: {k: v}\n");
+  createForeign(corePath(ns_, "services"), "Service", "v1", api::workersServiceName("taken-svc"),
+                "spec:\n  clusterIP: None\n  ports: [{port: 80}]\n");
+  createForeign(netpols, "NetworkPolicy", "networking.k8s.io/v1", api::networkPolicyName("taken-np"),
+                "spec: {podSelector: {}}\n");
+  createForeign(corePath(ns_, "pods"), "Pod", "v1", api::podName("taken-pod", api::Role::Master, 0),
+                "spec:\n  automountServiceAccountToken: false\n  containers: [{name: c, image: busybox}]\n");
+  if (HasFatalFailure()) return;
+  for (const char* name : {"taken-cm", "taken-svc", "taken-np", "taken-pod"}) {
+    createBenchmark(name);
+    EXPECT_TRUE(benchmarkWhere(name, [](const value& b) {
+      return str(b, {"status", "phase"}) == "Failed" && str(b, {"status", "message"}).find("not this benchmark") !=
+                                                            std::string::npos;
+    })) << name << ": " << last_.serialize() << log();
+  }
+
+  // SIGTERM: drains and hands the Lease back (an update).
+  operator_->signal(SIGTERM);
+  EXPECT_EQ(operator_->wait(15000), 0) << log();
+  operator_.reset();
+
+  // 3. The audit log. A marker request made now shows once the log holds
+  // every request answered before it.
+  // (By a user of its own: the admin's requests fill most of the log.)
+  const std::string marker = "/api/v1/namespaces/" + ns_ + "/configmaps/rbac-audit-marker";
+  {
+    web::http::client::http_client markerClient(cluster_->url(), cluster_->clientConfig());
+    web::http::http_request request(web::http::methods::GET);
+    request.set_request_uri(marker);
+    request.headers().add("Authorization", "Bearer " + cluster_->token(KubeTestCluster::kPlainUser));
+    markerClient.request(request).get();
+  }
+  ASSERT_TRUE(eventually([&] {
+    for (const AuditRecord& rec : kubetest::readAuditLog(cluster_->auditLogPath(), KubeTestCluster::kPlainUser, auditFrom))
+      if (rec.requestUri == marker) return true;
+    return false;
+  })) << "the marker request never reached " << cluster_->auditLogPath();
+  const std::vector<AuditRecord> records =
+      kubetest::readAuditLog(cluster_->auditLogPath(), KubeTestCluster::kOperatorUser, auditFrom);
+  ASSERT_FALSE(records.empty()) << "no request of " << KubeTestCluster::kOperatorUser << " in the audit log";
+
+  auto grantFor = [&](const AuditRequest& used) -> const AuditRequest* {
+    for (const AuditRequest& g : granted)
+      if (g.apiGroup == used.apiGroup && g.resource == used.resource && g.verb == used.verb &&
+          (g.ns.empty() || g.ns == used.ns))
+        return &g;
+    return nullptr;
+  };
+
+  // (a) Every request allowed and covered by a rule.
+  std::map<std::string, std::map<int, int>> codes;  // request -> code -> how many
+  std::set<std::string> refused, uncovered, nonResource;
+  std::set<AuditRequest> usedGrants;
+  for (const AuditRecord& rec : records) {
+    const AuditRequest used{rec.apiGroup, rec.resource, rec.verb, rec.ns};
+    if (rec.stage == "ResponseComplete" || rec.stage == "Panic") ++codes[used.describe()][rec.code];
+    if (rec.code == 401 || rec.code == 403) refused.insert(rec.verb + " " + rec.requestUri + " -> " + std::to_string(rec.code));
+    if (rec.resource.empty()) {
+      nonResource.insert(rec.verb + " " + rec.requestUri);
+      continue;
+    }
+    if (const AuditRequest* g = grantFor(used)) usedGrants.insert(*g);
+    else uncovered.insert(used.describe());
+  }
+  std::printf("[ rbac     ] %zu audit events of %s:\n", records.size(), KubeTestCluster::kOperatorUser);
+  for (const auto& [request, byCode] : codes) {
+    std::string line;
+    for (const auto& [code, n] : byCode) line += " " + std::to_string(code) + "x" + std::to_string(n);
+    std::printf("[ rbac     ]   %-70s%s\n", request.c_str(), line.c_str());
+  }
+  for (const std::string& u : nonResource) std::printf("[ rbac     ]   non-resource: %s\n", u.c_str());
+
+  std::string text;
+  for (const std::string& s : refused) text += "\n  " + s;
+  EXPECT_TRUE(refused.empty()) << "requests refused (401/403):" << text;
+  text.clear();
+  for (const std::string& s : uncovered) text += "\n  " + s;
+  EXPECT_TRUE(uncovered.empty()) << "MISSING from the chart's rules (requests the operator made that no rule "
+                                    "grants; a 403 in a cluster where nothing else grants them):"
+                                 << text;
+
+  // (b) Every rule used at least once.
+  text.clear();
+  for (const AuditRequest& g : granted)
+    if (!usedGrants.count(g)) text += "\n  " + g.describe();
+  EXPECT_TRUE(text.empty()) << "UNUSED rules (granted by the chart, never called in the scenario): remove them "
+                               "from charts/distbench-operator/templates, or exercise the path here:"
+                            << text;
+}
+
+}  // namespace
+}  // namespace distbench::op

@@ -2,6 +2,9 @@
 
 #include <cpprest/json.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "collective_plan.h"
 #include "collective_runner.h"
 #include "metrics.h"
@@ -17,13 +20,22 @@ std::vector<CollectiveCase> planOf(const api::DistBenchmark& b) {
   return planCollectives(b.spec.benchmark.collectives, b.spec.topology.trainers);
 }
 
+// Trainers mark progress between cases (never between measured ops, which
+// a store round trip would disturb); a case is warmupIterations +
+// iterations ops, each bounded by the peer timeout.
+std::chrono::milliseconds progressWindowOf(const Rendezvous& rendezvous,
+                                           const api::DistBenchmark& b) {
+  const auto& k = b.spec.benchmark.collectives;
+  const int64_t ops = std::max<int64_t>(0, k.warmupIterations) + std::max<int64_t>(0, k.iterations);
+  return rendezvous.timeouts().peer * (ops + 2);
+}
+
 }  // namespace
 
 void runCollectivesTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
                            WorkerMetrics& metrics) {
-  const WorkerIdentity& id = rendezvous.identity();
   StoreHeartbeat heartbeat(rendezvous);
-  RunControl control(rendezvous);
+  RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
   const std::vector<std::vector<double>> perCase =
       runCollectives(planOf(benchmark), benchmark.spec.benchmark.collectives, rendezvous.trainers(),
                      &metrics, [&] { control.checkStillOn(); });
@@ -37,7 +49,7 @@ void runCollectivesTrainer(Rendezvous& rendezvous, const api::DistBenchmark& ben
 std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
                                                    const api::DistBenchmark& benchmark) {
   const WorkerIdentity& id = rendezvous.identity();
-  RunControl control(rendezvous);
+  RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
   const std::vector<CollectiveCase> plan = planOf(benchmark);
   const size_t iterations = static_cast<size_t>(benchmark.spec.benchmark.collectives.iterations);
   std::vector<std::vector<std::vector<double>>> perRank;

@@ -95,9 +95,12 @@ class Server {
       throw std::runtime_error("parameter server: expected shutdown from the master, got " +
                                std::string(toString(static_cast<Op>(shutdown[0]))));
     }
-    if (shard_ && !options_.dumpStateDir.empty()) {
-      saveTensor(shard_->table(), options_.dumpStateDir,
-                 "ps" + std::to_string(id_.roleIndex) + "_table.pt");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (shard_ && !options_.dumpStateDir.empty()) {
+        saveTensor(shard_->table(), options_.dumpStateDir,
+                   "ps" + std::to_string(id_.roleIndex) + "_table.pt");
+      }
     }
     writeHeader(reply, {static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
     global_.send(reply, master, kTagReply).wait();
@@ -143,9 +146,26 @@ class Server {
       throw std::runtime_error("parameter server: request claims trainer " + std::to_string(h[1]) +
                                " but came from " + global_.peerName(rank));
     }
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!shard_) {
       throw std::runtime_error("parameter server: " + global_.peerName(rank) +
                                " called before the master created the shard");
+    }
+  }
+
+  // The shard is the master's to create, once, before any trainer starts:
+  // a create from anyone else would reset the table under the trainers'
+  // lookups. The sender is the rank this thread receives from, not a claim
+  // in the message. Refused before the shard is touched.
+  void checkCreateShardSender(int rank) {
+    if (rank != api::masterRank()) {
+      throw PeerError("parameter server: create_shard from " + global_.peerName(rank) +
+                      " refused: only the master (rank 0) creates the shard");
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shard_) {
+      throw PeerError("parameter server: create_shard from " + global_.peerName(rank) +
+                      " refused: the shard exists already");
     }
   }
 
@@ -169,6 +189,7 @@ class Server {
     Header out{h[0], 0, 0, 0, 0, 0, 0, 0};
     switch (op) {
       case Op::CreateShard: {
+        checkCreateShardSender(rank);
         checkCreateShard(h, id_.roleIndex, options_.spec);
         ShardConfig config;
         config.shardIndex = static_cast<int>(h[1]);
@@ -185,7 +206,7 @@ class Server {
         checkTrainer(rank, h);
         const int64_t* words = payloadOf<int64_t>(message);
         checkLookup(h, words, options_.spec);
-        const int64_t n = h[3], bags = h[4], dim = shard_->config().embeddingDim;
+        const int64_t n = h[3], bags = h[4], dim = options_.spec.embeddingDim;
         at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
         at::Tensor offsets =
             at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();

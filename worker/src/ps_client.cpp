@@ -6,7 +6,9 @@
 #include <stdexcept>
 
 #include "distbench/api/renderer.h"
+#include "peer_error.h"
 #include "stopwatch.h"
+#include "wire_limits.h"
 
 namespace distbench::worker {
 
@@ -49,11 +51,28 @@ void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>
     call.replies[p].wait();
     const double seconds = secondsSince(start);
     const Header h = readHeader(replies[p]);
+    checkReplyShape(call.op, h, api::parameterServerRank(p));
     metrics_.observeRpc(call.op, seconds, kHeaderBytes + call.payloadBytes,
                         kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)));
   }
   for (auto& s : call.sends) s.wait();
   call = Call{};
+}
+
+void ParameterServerClient::checkReplyShape(const char* op, const Header& h, int rank) const {
+  // The words size what we read from the reply: bound them before any use.
+  try {
+    checkRange("reply header bags", h[1], 0, kMaxWireBagIndices);
+    checkRange("reply header embeddingDim", h[2], 0, kMaxWireEmbeddingDim);
+    if (kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)) > sizes_.reply) {
+      throw std::invalid_argument("reply header announces [" + std::to_string(h[1]) + ", " +
+                                  std::to_string(h[2]) + "] floats, more than the " +
+                                  std::to_string(sizes_.reply) + "-byte reply holds");
+    }
+  } catch (const std::invalid_argument& e) {
+    throw PeerError(std::string(op) + " reply from " + global_.peerName(rank) +
+                    " refused: " + e.what());
+  }
 }
 
 std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Tensor& indices,

@@ -118,7 +118,8 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
 
 }  // namespace
 
-Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, GroupsWanted groups)
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, GroupsWanted groups,
+                       const std::function<void()>& checkedIn)
     : identity_(id), timeouts_(timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
   store_ = connectStore(id, timeouts.rendezvous);
@@ -130,6 +131,7 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, Gr
     throw PeerError("rendezvous: lost the store hosted by the master (rank 0) while checking in: " +
                     firstLine(e.what()));
   }
+  if (checkedIn) checkedIn();
   awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
 
   const int P = id.numParameterServers;

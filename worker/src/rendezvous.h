@@ -7,6 +7,7 @@
 #include <c10/util/intrusive_ptr.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 #include "process_group.h"
@@ -34,8 +35,10 @@ struct GroupsWanted {
 class Rendezvous {
  public:
   // Blocks until every rank has joined; throws PeerError naming the missing
-  // ranks after `timeouts.rendezvous`.
-  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts, GroupsWanted groups = {});
+  // ranks after `timeouts.rendezvous`. `checkedIn` runs once this rank has
+  // checked in, so the store is up (the termination watch starts there).
+  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts, GroupsWanted groups = {},
+             const std::function<void()>& checkedIn = {});
   ~Rendezvous();
 
   ProcessGroup& global();

@@ -1,7 +1,10 @@
 #include "request_checks.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "wire_limits.h"
 
 namespace distbench::worker {
 namespace {
@@ -15,9 +18,8 @@ std::string str(int64_t v) { return std::to_string(v); }
 void checkLookup(const Header& h, const int64_t* payload, const api::HybridDDPRPCSpec& spec) {
   const int64_t n = h[3], bags = h[4];
   // Ranges first: nothing below multiplies a value that was not bounded.
-  if (n < 1 || n > spec.maxBagIndices) {
-    refuse("lookup of " + str(n) + " indices; must be 1.." + str(spec.maxBagIndices));
-  }
+  checkRange("lookup header nIndices", n, 1,
+             std::min<int64_t>(spec.maxBagIndices, kMaxWireBagIndices));
   if (bags < 1 || bags > n) refuse("lookup of " + str(bags) + " bags for " + str(n) + " indices");
   for (int64_t i = 0; i < n; ++i) {
     if (payload[i] < 0 || payload[i] >= spec.numEmbeddings) {
@@ -45,6 +47,13 @@ void checkGradient(const Header& h, int64_t lookedUpBags, const api::HybridDDPRP
 }
 
 void checkCreateShard(const Header& h, int shardIndex, const api::HybridDDPRPCSpec& spec) {
+  // The shard is allocated from these words: bound them, and the bytes
+  // they make, before comparing with the (possibly unvalidated) spec.
+  checkRange("create_shard header numEmbeddings", h[2], 1, kMaxWireNumEmbeddings);
+  checkRange("create_shard header embeddingDim", h[3], 1, kMaxWireEmbeddingDim);
+  checkRange("create_shard numEmbeddings × embeddingDim × 4 bytes",
+             checkedMul(checkedMul(h[2], h[3], "numEmbeddings × embeddingDim"), 4, "shard bytes"), 4,
+             kMaxWireShardBytes);
   if (h[1] != shardIndex || h[2] != spec.numEmbeddings || h[3] != spec.embeddingDim ||
       h[4] != static_cast<int64_t>(spec.embeddingMode) || !(bitsDouble(h[6]) > 0)) {
     refuse("create_shard for shard " + str(h[1]) + " of " + str(h[2]) + "x" + str(h[3]) +

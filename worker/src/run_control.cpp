@@ -6,18 +6,27 @@
 
 #include "peer_error.h"
 #include "rendezvous.h"
+#include "run_verdict.h"
 
 namespace distbench::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kVerdictKey = "distbench/run/verdict";
 // Idle ranks poll while others measure: rarely enough to cost them no CPU.
 constexpr auto kPoll = std::chrono::milliseconds(20);
 
 std::string heartbeatKey(int trainer) {
   return "distbench/run/heartbeat/" + std::to_string(trainer);
+}
+
+// Bumped by trainers as they move on (RunControl::markProgress).
+constexpr const char* kProgressKey = "distbench/run/progress";
+// How often a waiter asks whether anyone moved.
+constexpr auto kStallPoll = std::chrono::milliseconds(200);
+
+std::string arrivedKey(const std::string& barrierKey, int trainer) {
+  return barrierKey + "/arrived/" + std::to_string(trainer);
 }
 
 std::string finishedKey(int trainer) { return "distbench/run/finished/" + std::to_string(trainer); }
@@ -74,14 +83,58 @@ void StoreHeartbeat::loop(std::chrono::milliseconds interval) {
   }
 }
 
-RunControl::RunControl(Rendezvous& rendezvous)
+RunControl::RunControl(Rendezvous& rendezvous, std::chrono::milliseconds progressWindow)
     : store_(rendezvous.store()),
       id_(rendezvous.identity()),
       peerTimeout_(rendezvous.timeouts().peer),
+      progressWindow_(progressWindow.count() > 0 ? progressWindow : 2 * peerTimeout_),
       beats_(id_.numTrainers, -1),
       lastBeat_(id_.numTrainers, Clock::now()) {}
 
 RunControl::~RunControl() = default;
+
+// The waiting side of progress: what the waiter sees arrive (results,
+// barrier arrivals, finished trainers) or the trainers' progress counter
+// must move at least once a window.
+class RunControl::StallWatch {
+ public:
+  explicit StallWatch(RunControl& control) : control_(control) {}
+
+  // Asks the store at most every kStallPoll; true once nothing moved for
+  // the window.
+  bool stalled(int64_t arrived) {
+    const auto now = Clock::now();
+    if (now < nextAsk_) return false;
+    nextAsk_ = now + kStallPoll;
+    const int64_t progress = control_.store_->add(kProgressKey, 0);
+    if (arrived != arrived_ || progress != progress_) {
+      arrived_ = arrived;
+      progress_ = progress;
+      since_ = now;
+      return false;
+    }
+    return now - since_ > control_.progressWindow_;
+  }
+
+ private:
+  RunControl& control_;
+  int64_t arrived_ = -1;
+  int64_t progress_ = -1;
+  Clock::time_point since_ = Clock::now();
+  Clock::time_point nextAsk_ = Clock::now();
+};
+
+std::string RunControl::windowText() const {
+  return std::to_string(progressWindow_.count() / 1000) +
+         " s (a window derived from spec.runtime.peerTimeoutSeconds)";
+}
+
+void RunControl::markProgress() {
+  const auto now = Clock::now();
+  if (lastMark_ != Clock::time_point{} && now - lastMark_ < progressWindow_ / 8) return;
+  lastMark_ = now;
+  store_->add(kProgressKey, 1);
+}
 
 template <typename F>
 auto RunControl::storeCall(const char* what, F&& call) -> decltype(call()) {
@@ -100,44 +153,77 @@ std::string RunControl::resultKey(const std::string& key, int trainer) const {
 }
 
 void RunControl::publish(const std::string& key, const std::vector<double>& values) {
-  storeCall("publishing results",
-            [&] { store_->set(resultKey(key, id_.roleIndex), toBytes(values)); });
+  storeCall("publishing results", [&] {
+    store_->set(resultKey(key, id_.roleIndex), toBytes(values));
+    markProgress();
+  });
 }
 
 void RunControl::throwIfVerdict() {
-  if (store_->check({kVerdictKey})) {
-    const std::vector<uint8_t> v = store_->get(kVerdictKey);
-    throw PeerError(std::string(v.begin(), v.end()));
-  }
+  if (auto verdict = readVerdict(*store_)) throw PeerError(*verdict);
 }
 
 void RunControl::barrier(const std::string& name, int count) {
   const std::string key = "distbench/run/barrier/" + name;
   storeCall("waiting for the other trainers", [&] {
+    store_->set(arrivedKey(key, id_.roleIndex), {1});
     store_->add(key, 1);
-    while (store_->add(key, 0) < count) {
+    markProgress();
+    StallWatch stall(*this);
+    for (;;) {
+      const int64_t arrived = store_->add(key, 0);
+      if (arrived >= count) return;
       throwIfVerdict();
+      if (stall.stalled(arrived)) {
+        std::string missing;
+        for (int t = 0; t < count; ++t) {
+          if (store_->check({arrivedKey(key, t)})) continue;
+          missing += (missing.empty() ? "" : ", ") +
+                     describeRank(id_.numParameterServers, id_.numTrainers,
+                                  api::trainerRank(id_.topology(), t));
+        }
+        abort(id_.label() + ": barrier " + name + ": " + missing +
+              " did not arrive, and no trainer progressed for " + windowText());
+      }
       std::this_thread::sleep_for(kPoll);
     }
   });
 }
 
 void RunControl::checkStillOn() {
-  storeCall("checking in with the master", [&] { throwIfVerdict(); });
+  storeCall("checking in with the master", [&] {
+    throwIfVerdict();
+    markProgress();
+  });
 }
 
 void RunControl::finish() {
-  storeCall("finishing", [&] { store_->set(finishedKey(id_.roleIndex), {1}); });
+  storeCall("finishing", [&] {
+    store_->set(finishedKey(id_.roleIndex), {1});
+    markProgress();
+  });
 }
 
 void RunControl::awaitFinished() {
   storeCall("waiting for the trainers to finish", [&] {
     std::vector<bool> done(id_.numTrainers, false);
+    StallWatch stall(*this);
     while (std::find(done.begin(), done.end(), false) != done.end()) {
       for (int t = 0; t < id_.numTrainers; ++t) {
         if (!done[t]) done[t] = store_->check({finishedKey(t)});
       }
       watchHeartbeats(done);
+      if (stall.stalled(std::count(done.begin(), done.end(), true))) {
+        std::string missing;
+        for (int t = 0; t < id_.numTrainers; ++t) {
+          if (done[t]) continue;
+          missing += (missing.empty() ? "" : ", ") +
+                     describeRank(id_.numParameterServers, id_.numTrainers,
+                                  api::trainerRank(id_.topology(), t));
+        }
+        abort("master: " + missing + " did not finish, and no trainer progressed for " +
+              windowText());
+      }
       std::this_thread::sleep_for(kPoll);
     }
   });
@@ -165,10 +251,17 @@ std::vector<double> RunControl::collect(const std::string& key, int trainer) {
   const std::string k = resultKey(key, trainer);
   return storeCall("collecting results", [&] {
     auto nextWatch = Clock::now();
+    StallWatch stall(*this);
     while (!store_->check({k})) {
       if (Clock::now() >= nextWatch) {
         watchHeartbeats(std::vector<bool>(id_.numTrainers, false));
         nextWatch = Clock::now() + std::chrono::milliseconds(200);
+      }
+      if (stall.stalled(0)) {
+        abort("master: no " + key + " results from " +
+              describeRank(id_.numParameterServers, id_.numTrainers,
+                           api::trainerRank(id_.topology(), trainer)) +
+              ", and no trainer progressed for " + windowText());
       }
       std::this_thread::sleep_for(kPoll);
     }
@@ -178,7 +271,7 @@ std::vector<double> RunControl::collect(const std::string& key, int trainer) {
 
 void RunControl::abort(const std::string& verdict) {
   try {
-    store_->set(kVerdictKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
+    publishVerdict(*store_, verdict);
     // Give waiting trainers a moment to read it before the store goes away.
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   } catch (const std::exception&) {

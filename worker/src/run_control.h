@@ -51,35 +51,57 @@ class StoreHeartbeat {
   std::thread thread_;
 };
 
+// Every wait on the store has a bound of its own, besides the heartbeats
+// (which prove a trainer alive, not moving): trainers mark progress (every
+// iteration or case, each result, barrier arrival and finish; at most eight
+// times a window), and a store wait in which neither the awaited thing nor
+// any trainer's progress has moved for `progressWindow` ends the run with a
+// verdict naming the ranks that did not arrive.
 class RunControl {
  public:
-  explicit RunControl(Rendezvous& rendezvous);
+  // `progressWindow`: the longest a trainer may go between two progress
+  // marks; 0 means twice the peer timeout (one DDP iteration, whose every
+  // Gloo wait is bounded by the peer timeout, fits easily).
+  explicit RunControl(Rendezvous& rendezvous,
+                      std::chrono::milliseconds progressWindow = std::chrono::milliseconds(0));
   ~RunControl();
 
   // Trainers: hand `values` to the master under `key`.
   void publish(const std::string& key, const std::vector<double>& values);
-  // Trainers: wait until all `count` trainers reached `name`. Throws
-  // PeerError with the master's verdict if it gives up on someone meanwhile.
+  // Trainers: wait until trainers 0..count-1 reached `name`. Throws
+  // PeerError with the master's verdict if it gives up on someone meanwhile,
+  // or, naming the trainers missing, when nobody progressed for the window.
   void barrier(const std::string& name, int count);
 
   // Trainers: throws PeerError if the master has called the run off (or is
-  // gone). One store round trip: cheap enough to ask every iteration.
+  // gone), and marks progress. One store round trip (two when a mark is
+  // due): cheap enough to ask every iteration.
   void checkStillOn();
   // Trainers: the last store call. The master keeps the store up until
   // every trainer has made it.
   void finish();
 
   // Master: trainer `trainer`'s values under `key`, waiting as long as every
-  // trainer keeps its heartbeat. A trainer silent for the peer timeout ends
-  // the run: the verdict is published and thrown as PeerError.
+  // trainer keeps its heartbeat and someone progresses. A trainer silent for
+  // the peer timeout, or no progress for the window, ends the run: the
+  // verdict is published and thrown as PeerError.
   std::vector<double> collect(const std::string& key, int trainer);
   // Master: waits until every trainer has called finish(), watching the
   // heartbeats of those that have not.
   void awaitFinished();
-  // Master: tell every rank the run is over because of `verdict`, and throw it.
+  // Tell every rank the run is over because of `verdict`, and throw it.
   [[noreturn]] void abort(const std::string& verdict);
 
+  std::chrono::milliseconds progressWindow() const { return progressWindow_; }
+
  private:
+  // Trainers: adds to the progress counter unless it did so less than an
+  // eighth of the window ago.
+  void markProgress();
+  // Waiters: throws (after publishing a verdict) when neither `arrived` nor
+  // the progress counter has changed for the window. `missing` names who.
+  class StallWatch;
+  std::string windowText() const;
   std::string resultKey(const std::string& key, int trainer) const;
   void throwIfVerdict();
   // Throws (after publishing a verdict) when a trainer not in `done` has
@@ -91,6 +113,8 @@ class RunControl {
   c10::intrusive_ptr<c10d::Store> store_;
   WorkerIdentity id_;
   std::chrono::milliseconds peerTimeout_;
+  std::chrono::milliseconds progressWindow_;
+  std::chrono::steady_clock::time_point lastMark_{};
   // Master: each trainer's last heartbeat count and when it last changed.
   std::vector<int64_t> beats_;
   std::vector<std::chrono::steady_clock::time_point> lastBeat_;

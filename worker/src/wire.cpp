@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "wire_limits.h"
+
 namespace distbench::worker {
 
 const char* toString(Op op) {
@@ -26,18 +28,33 @@ const char* toString(Op op) {
       return "finish";
     case Op::Done:
       return "done";
+    case Op::Heartbeat:
+      return "heartbeat";
   }
   return "unknown";
 }
 
 MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec) {
+  // The config may not have been validated: bound the factors first, then
+  // multiply in 64 bits that cannot overflow unnoticed.
+  const std::string field = "spec.benchmark.hybridDDPRPC.";
+  checkRange(field + "maxBagIndices", spec.maxBagIndices, 1, kMaxWireBagIndices);
+  checkRange(field + "embeddingDim", spec.embeddingDim, 1, kMaxWireEmbeddingDim);
   const int64_t maxBags = spec.maxBagIndices;
-  const int64_t lookupRequest = 2 * maxBags * static_cast<int64_t>(sizeof(int64_t));
-  const int64_t pooled = maxBags * spec.embeddingDim * static_cast<int64_t>(sizeof(float));
-  return {kHeaderBytes + std::max(lookupRequest, pooled), kHeaderBytes + pooled};
+  const int64_t lookupRequest = checkedMul(2 * static_cast<int64_t>(sizeof(int64_t)), maxBags,
+                                           "lookup request bytes (16 × maxBagIndices)");
+  const int64_t pooled = checkedMul(checkedMul(maxBags, spec.embeddingDim,
+                                               "maxBagIndices × embeddingDim"),
+                                    static_cast<int64_t>(sizeof(float)),
+                                    "lookup reply bytes (maxBagIndices × embeddingDim × 4)");
+  return {checkedAdd(kHeaderBytes, std::max(lookupRequest, pooled), "request bytes"),
+          checkedAdd(kHeaderBytes, pooled, "reply bytes")};
 }
 
-at::Tensor newMessage(int64_t bytes) { return at::zeros({bytes}, at::kByte); }
+at::Tensor newMessage(int64_t bytes) {
+  checkRange("message bytes", bytes, kHeaderBytes, kMaxMessageBytes);
+  return at::zeros({bytes}, at::kByte);
+}
 
 Header readHeader(const at::Tensor& message) {
   Header h{};

@@ -57,12 +57,15 @@ const char* toString(Op op);
 
 // Buffer sizes for a benchmark: big enough for its largest request and reply
 // (a batch has at most maxBagIndices indices, so at most as many bags).
+// Throws std::invalid_argument naming the spec field when a size would pass
+// the bounds of wire_limits.h, before anything is allocated.
 struct MessageSizes {
   int64_t request = 0;
   int64_t reply = 0;
 };
 MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec);
 
+// Refuses (std::invalid_argument) sizes outside kHeaderBytes..kMaxMessageBytes.
 at::Tensor newMessage(int64_t bytes);
 Header readHeader(const at::Tensor& message);
 void writeHeader(at::Tensor& message, const Header& header);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "wire_limits.h"
+
 namespace distbench::worker {
 namespace {
 
@@ -96,10 +98,17 @@ WorkerIdentity identityFromEnvironment() {
   }
   id.bindAddress = optionalEnv("POD_IP", fallbackBind);
 
-  if (id.worldSize != 1 + id.numParameterServers + id.numTrainers) {
+  // In 64 bits: each count alone may be up to 2^30.
+  const int64_t ranks =
+      1 + static_cast<int64_t>(id.numParameterServers) + static_cast<int64_t>(id.numTrainers);
+  if (id.worldSize != ranks) {
     throw std::runtime_error("environment variable WORLD_SIZE=" + std::to_string(id.worldSize) +
                              ": must be 1 + DISTBENCH_NUM_PS + DISTBENCH_NUM_TRAINERS = " +
-                             std::to_string(1 + id.numParameterServers + id.numTrainers));
+                             std::to_string(ranks));
+  }
+  if (ranks > kMaxRanks) {
+    throw std::runtime_error("environment variable WORLD_SIZE=" + std::to_string(id.worldSize) +
+                             ": at most " + std::to_string(kMaxRanks) + " ranks");
   }
   if (id.rank >= id.worldSize) {
     throw std::runtime_error("environment variable RANK=" + std::to_string(id.rank) +

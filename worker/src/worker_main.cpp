@@ -1,6 +1,8 @@
 // distbench-worker: one binary, three roles (master, ps, trainer), chosen by
 // the environment the renderer sets. Exit status: 0 success, 1 a failure at
-// run time (the message names the rank at fault), 2 bad flags or config.
+// run time (the message names the rank at fault), 2 bad flags or config,
+// 128 + signal (143, 130) when SIGTERM or SIGINT ended it before its part of
+// the run was done, 0 when one ends the metrics linger (termination_watch.h).
 #include <ATen/Parallel.h>
 #include <torch/version.h>
 
@@ -23,6 +25,7 @@
 #include "report_builder.h"
 #include "result_summary.h"
 #include "result_table.h"
+#include "termination_watch.h"
 #include "trainer.h"
 #include "worker_identity.h"
 
@@ -223,13 +226,13 @@ std::string errorText(const std::exception& e) {
 // destructor, which waits for in-flight collectives to time out. A failed
 // rank has nothing left to finish, so it says why and leaves at once.
 [[noreturn]] void failFast(const std::exception& e) {
-  std::cerr << workerName() << ": error: " << errorText(e) << std::endl;
-  std::fflush(stdout);
-  std::_Exit(1);
+  TerminationWatch::installed()->exitWith(1, workerName() + ": error: " + errorText(e));
 }
 
 int run(const Flags& flags) {
   const WorkerIdentity id = identityFromEnvironment();
+  TerminationWatch& watch = *TerminationWatch::installed();
+  watch.setIdentity(id);
   const std::string configPath = flags.config.empty() ? id.configPath : flags.config;
   if (configPath.empty()) throw UsageError("no config: pass --config or set DISTBENCH_CONFIG");
   const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
@@ -244,7 +247,10 @@ int run(const Flags& flags) {
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
   timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);
-  Rendezvous rendezvous(id, timeouts, groupsFor(kind));
+  Rendezvous rendezvous(id, timeouts, groupsFor(kind), [&] {
+    watch.watchVerdicts();
+    std::cerr << id.label() << ": checked in; waiting for the other ranks\n";
+  });
   std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
@@ -264,6 +270,7 @@ int run(const Flags& flags) {
   } catch (const std::exception& e) {
     failFast(e);
   }
+  watch.workDone();
   metrics.linger(id.metricsLingerSeconds);
   return 0;
 }
@@ -272,6 +279,8 @@ int run(const Flags& flags) {
 
 int main(int argc, char** argv) {
   const std::string who = workerName();
+  // Before anything else: from here on SIGTERM ends this process at once.
+  TerminationWatch::install(who);
   try {
     return run(parseFlags(argc, argv));
   } catch (const UsageError& e) {

@@ -100,6 +100,17 @@ bool LocalCluster::waitForOutput(int rank, const std::string& needle, std::chron
   return true;
 }
 
+std::optional<std::chrono::milliseconds> LocalCluster::waitExit(int rank,
+                                                                std::chrono::milliseconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!children_[rank]->exitStatus()) {
+    if (std::chrono::steady_clock::now() - start > limit) return std::nullopt;
+    pump(std::chrono::milliseconds(10));
+  }
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start);
+}
+
 void LocalCluster::kill(int rank, int signal) {
   if (children_[rank]) children_[rank]->signalGroup(signal);
 }

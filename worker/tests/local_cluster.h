@@ -29,6 +29,9 @@ class LocalCluster {
   // Collects output until `needle` shows up in `rank`'s output.
   bool waitForOutput(int rank, const std::string& needle, std::chrono::seconds limit);
   void kill(int rank, int signal);
+  // Collects output until `rank` has exited; returns how long that took, or
+  // nothing if it still runs after `limit`.
+  std::optional<std::chrono::milliseconds> waitExit(int rank, std::chrono::milliseconds limit);
 
   bool started(int rank) const { return children_[rank].has_value(); }
   std::optional<cli::ExitStatus> exitStatus(int rank) const;

@@ -1,5 +1,7 @@
 #include "request_checks.h"
 
+#include "wire_limits.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -70,6 +72,50 @@ TEST(RequestChecks, CreateShardMustDescribeThisShard) {
   Header wider = good;
   wider[3] = 128;  // would overflow replies sized for 64
   expectRefused([&] { checkCreateShard(wider, 2, spec()); }, "does not match");
+}
+
+// The config may not have been validated: a spec whose messages would be
+// 2^62 bytes is refused, naming the field, before anything is allocated.
+TEST(RequestChecks, MessageSizesRefuseAnOversizedSpecNamingTheField) {
+  api::HybridDDPRPCSpec huge;
+  huge.maxBagIndices = 1 << 30;
+  huge.embeddingDim = int64_t{1} << 30;  // 2^30 x 2^30 x 4 = 2^62 bytes
+  expectRefused([&] { messageSizes(huge); }, "spec.benchmark.hybridDDPRPC.maxBagIndices");
+  huge.maxBagIndices = 50;
+  huge.embeddingDim = int64_t{1} << 56;
+  expectRefused([&] { messageSizes(huge); }, "spec.benchmark.hybridDDPRPC.embeddingDim");
+  const MessageSizes largest = messageSizes([] {
+    api::HybridDDPRPCSpec s;
+    s.maxBagIndices = static_cast<int>(kMaxWireBagIndices);
+    s.embeddingDim = kMaxWireEmbeddingDim;
+    return s;
+  }());
+  EXPECT_EQ(largest.reply, kMaxMessageBytes);
+}
+
+TEST(RequestChecks, NewMessageRefusesSizesPastTheBoundWithoutAllocating) {
+  expectRefused([] { newMessage(int64_t{1} << 62); }, "message bytes");
+  expectRefused([] { newMessage(-1); }, "message bytes");
+}
+
+TEST(RequestChecks, CreateShardRefusesATableBeyondTheBoundEvenIfTheSpecSaysSo) {
+  api::HybridDDPRPCSpec unvalidated = spec();
+  unvalidated.numEmbeddings = int64_t{1} << 31;
+  unvalidated.embeddingDim = int64_t{1} << 16;  // 2^49 bytes
+  const Header h{static_cast<int64_t>(Op::CreateShard), 0, unvalidated.numEmbeddings,
+                 unvalidated.embeddingDim, 0, 7, doubleBits(0.05), 0};
+  expectRefused([&] { checkCreateShard(h, 0, unvalidated); }, "numEmbeddings × embeddingDim");
+  Header overflowing = h;
+  overflowing[2] = int64_t{1} << 62;
+  unvalidated.numEmbeddings = overflowing[2];
+  expectRefused([&] { checkCreateShard(overflowing, 0, unvalidated); },
+                "create_shard header numEmbeddings");
+}
+
+TEST(RequestChecks, LookupNamesTheHeaderField) {
+  std::vector<int64_t> payload(8, 0);
+  expectRefused([&] { checkLookup(lookup(int64_t{1} << 62, 1), payload.data(), spec()); },
+                "lookup header nIndices");
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+// The parameter-server protocol between ranks as threads of this process:
+// the real server and client code over real Gloo pairs, with one rank
+// breaking the protocol on purpose. Also run under ThreadSanitizer
+// (DISTBENCH_TSAN in worker/tests/CMakeLists.txt): the server's threads
+// share the shard.
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <future>
+
+#include "metrics.h"
+#include "parameter_server.h"
+#include "peer_error.h"
+#include "ps_client.h"
+#include "thread_ranks.h"
+#include "wire.h"
+
+namespace distbench::worker {
+namespace {
+
+// One PS and one trainer: master = rank 0, ps0 = rank 1, trainer0 = rank 2.
+constexpr int kWorld = 3;
+constexpr int kPs = 1;
+constexpr int kTrainer = 2;
+
+WorkerIdentity psIdentity() {
+  WorkerIdentity id;
+  id.role = api::Role::ParameterServer;
+  id.rank = kPs;
+  id.roleIndex = 0;
+  id.worldSize = kWorld;
+  id.numParameterServers = 1;
+  id.numTrainers = 1;
+  return id;
+}
+
+Header createShard(const api::HybridDDPRPCSpec& spec) {
+  return {static_cast<int64_t>(Op::CreateShard), 0, spec.numEmbeddings, spec.embeddingDim,
+          static_cast<int64_t>(spec.embeddingMode), 7, doubleBits(spec.learningRate), 0};
+}
+
+TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
+  const api::HybridDDPRPCSpec spec;
+  const MessageSizes sizes = messageSizes(spec);
+  std::promise<void> masterCreated;
+  std::shared_future<void> created = masterCreated.get_future().share();
+  bool psThrewPeerError = false;
+  const auto errors = runRanksCollectingErrors(kWorld, "ps-create", [&](int rank, ProcessGroup& g) {
+    if (rank == 0) {  // the master, as runMaster creates the shard
+      at::Tensor request = newMessage(sizes.request);
+      at::Tensor reply = newMessage(sizes.reply);
+      writeHeader(request, createShard(spec));
+      PendingOp answered = g.recv(reply, kPs, kTagReply);
+      g.send(request, kPs, kTagRequest).wait();
+      answered.wait();
+      masterCreated.set_value();
+    } else if (rank == kPs) {
+      WorkerMetrics metrics("ps-test", "HybridDDPRPC", "ps", kPs, 0);
+      try {
+        runParameterServer(psIdentity(), g, metrics, {spec, ""});
+      } catch (const PeerError&) {
+        psThrewPeerError = true;
+        throw;
+      }
+    } else {  // trainer0 resends the master's create, well-formed, mid-run
+      created.wait();
+      at::Tensor request = newMessage(sizes.request);
+      writeHeader(request, createShard(spec));
+      g.send(request, kPs, kTagRequest).wait();
+    }
+  });
+  EXPECT_EQ(errors[0], "");
+  EXPECT_EQ(errors[kTrainer], "");
+  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
+  EXPECT_NE(errors[kPs].find("create_shard from rank 2 refused"), std::string::npos) << errors[kPs];
+}
+
+TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {
+  const api::HybridDDPRPCSpec spec;
+  const MessageSizes sizes = messageSizes(spec);
+  bool clientThrewPeerError = false;
+  const auto errors = runRanksCollectingErrors(kWorld, "ps-reply", [&](int rank, ProcessGroup& g) {
+    if (rank == kPs) {  // a PS whose reply says [2^31, 2^31] floats: 2^64 bytes
+      at::Tensor request = newMessage(sizes.request);
+      g.recv(request, kTrainer, kTagRequest).wait();
+      at::Tensor reply = newMessage(sizes.reply);
+      const int64_t huge = int64_t{1} << 31;
+      writeHeader(reply, {static_cast<int64_t>(Op::Lookup), huge, huge, 0, 0, 0, 0, 0});
+      g.send(reply, kTrainer, kTagReply).wait();
+    } else if (rank == kTrainer) {
+      WorkerMetrics metrics("ps-test", "HybridDDPRPC", "trainer", kTrainer, 0);
+      ParameterServerClient client(g, 1, 0, spec.embeddingDim, sizes, metrics);
+      try {
+        client.lookup(0, at::zeros({4}, at::kLong), at::zeros({1}, at::kLong));
+      } catch (const PeerError&) {
+        clientThrewPeerError = true;
+        throw;
+      }
+    }
+  });
+  EXPECT_TRUE(clientThrewPeerError) << errors[kTrainer];
+  EXPECT_NE(errors[kTrainer].find("lookup reply from rank 1 refused: reply header bags"),
+            std::string::npos)
+      << errors[kTrainer];
+}
+
+}  // namespace
+}  // namespace distbench::worker

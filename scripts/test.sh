@@ -8,6 +8,10 @@
 #   CCACHE_DIR           compiler cache (default: ~/.cache/ccache)
 #   DISTBENCH_KUBE_CACHE kube-apiserver sources and binaries
 #                        (default: ~/.cache/distbench/kube)
+#   DISTBENCH_E2E        ON (default) / OFF: the cluster end-to-end suite
+#                        (ctest label e2e, e2e/README.md): a real single-node
+#                        Kubernetes on this machine, as root; skipped when not
+#                        root, except under CI=true, where that fails
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +23,6 @@ source "$root/scripts/ccache-env.sh"
 scripts/install-deps.sh
 scripts/install-kube-apiserver.sh
 scripts/install-helm.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTBENCH_E2E="${DISTBENCH_E2E:-ON}"
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

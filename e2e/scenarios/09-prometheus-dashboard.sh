@@ -54,7 +54,7 @@ url=http://127.0.0.1:$port
 prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
   --web.listen-address="127.0.0.1:$port" --log.level=warn </dev/null >"$dir/prometheus.log" 2>&1 &
 prom_pid=$!
-trap 'rc=$?; kill "$prom_pid" "$sd_pid" 2>/dev/null; wait "$prom_pid" "$sd_pid" 2>/dev/null; exit $rc' EXIT
+trap 'rc=$?; kill "$prom_pid" "$sd_pid" 2>/dev/null || true; wait "$prom_pid" "$sd_pid" 2>/dev/null || true; exit $rc' EXIT
 on_failure() {
   dump_bench
   log "--- Prometheus targets"

@@ -82,7 +82,9 @@ const Crd& establishedCrd() {
       Response got = call(methods::GET, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + c.name);
       last = got.body;
       web::json::value json = got.json();
-      if (got.status == 200 && json.has_field("status") && json.at("status").has_field("conditions")) {
+      // A new CRD answers "conditions": null until its controllers run.
+      if (got.status == 200 && json.has_field("status") && json.at("status").has_field("conditions") &&
+          json.at("status").at("conditions").is_array()) {
         for (const auto& condition : json.at("status").at("conditions").as_array()) {
           if (condition.at("type").as_string() == "Established" &&
               condition.at("status").as_string() == "True")

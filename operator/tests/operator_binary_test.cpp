@@ -88,13 +88,7 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   void createBenchmark(const std::string& name) {
-    value b = value::object();
-    b["apiVersion"] = value::string("distbench.io/v1alpha1");
-    b["kind"] = value::string("DistBenchmark");
-    b["metadata"]["name"] = value::string(name);
-    b["spec"]["topology"]["trainers"] = value::number(2);
-    b["spec"]["topology"]["parameterServers"] = value::number(1);
-    client_->create(groupPath(kGroup, kVersion, ns_, kPlural), b);
+    client_->create(groupPath(kGroup, kVersion, ns_, kPlural), kubetest::smallBenchmark(name));
   }
 
   size_t podCount(const std::string& name) {

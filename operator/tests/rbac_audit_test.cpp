@@ -175,12 +175,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   void createBenchmark(const std::string& name, const value& runPolicy = value::object()) {
-    value b = value::object();
-    b["apiVersion"] = value::string("distbench.io/v1alpha1");
-    b["kind"] = value::string("DistBenchmark");
-    b["metadata"]["name"] = value::string(name);
-    b["spec"]["topology"]["trainers"] = value::number(2);
-    b["spec"]["topology"]["parameterServers"] = value::number(1);
+    value b = kubetest::smallBenchmark(name);
     if (runPolicy.size() > 0) b["spec"]["runPolicy"] = runPolicy;
     client_->create(benchmarksPath(), b);
   }
@@ -236,33 +231,10 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
 
   // The kubelet's part (as in controller_test.cpp): pod phase and container state.
   void setPod(const std::string& pod, const std::string& phase, int exitCode = 0, const std::string& message = "") {
-    value status = value::object();
-    status["phase"] = value::string(phase);
-    value ready = value::object();
-    ready["type"] = value::string("Ready");
-    ready["status"] = value::string(phase == "Running" ? "True" : "False");
-    status["conditions"] = value::array({ready});
-    value cs = value::object();
-    cs["name"] = value::string("worker");
-    cs["image"] = value::string("distbench/worker:latest");
-    cs["imageID"] = value::string("");
-    cs["restartCount"] = value::number(0);
-    cs["ready"] = value::boolean(phase == "Running");
-    if (phase == "Running") {
-      cs["state"]["running"]["startedAt"] = value::string("2026-11-22T00:00:00Z");
-    } else {
-      value& t = cs["state"]["terminated"];
-      t["exitCode"] = value::number(exitCode);
-      t["reason"] = value::string(exitCode == 0 ? "Completed" : "Error");
-      if (!message.empty()) t["message"] = value::string(message);
-      t["startedAt"] = value::string("2026-11-22T00:00:00Z");
-      t["finishedAt"] = value::string("2026-11-22T00:00:01Z");
-    }
-    status["containerStatuses"] = value::array({cs});
-    value patch = value::object();
-    patch["status"] = status;
-    client_->mergePatch(corePath(ns_, "pods", pod) + "/status", patch);
+    client_->mergePatch(corePath(ns_, "pods", pod) + "/status",
+                        kubetest::podStatusPatch(phase, exitCode, message));
   }
+
   void allRunning(const std::string& name) {
     for (const char* pod : {"-master-0", "-ps-0", "-trainer-0", "-trainer-1"}) setPod(name + pod, "Running");
   }

@@ -15,11 +15,8 @@ PACKAGES=(
   prometheus
 )
 
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
-  [[ $status == installed ]] || missing+=("$pkg")
-done
+source "$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh"
+missing_packages "${PACKAGES[@]}"
 if ((${#missing[@]} == 0)); then
   echo "install-e2e-deps: all ${#PACKAGES[@]} packages already installed"
   exit 0

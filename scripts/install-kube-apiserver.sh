@@ -43,11 +43,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/apt-as-root.sh"
 #    with it) and dpkg-dev (apt-get source unpacks with dpkg-source).
 PACKAGES=(golang-go rsync jq etcd-server golang-github-modern-go-reflect2-dev
           openssl dpkg-dev make)
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
-  [[ $status == installed ]] || missing+=("$pkg")
-done
+source "$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh"
+missing_packages "${PACKAGES[@]}"
 
 # 2. deb-src: add it to the Types: lines of the deb822 sources (Debian 12's
 #    default) or, with a classic sources.list, mirror each deb line.

@@ -1,4 +1,5 @@
-// Who this process is, from the environment the renderer sets (DESIGN.md).
+// Who this process is, from the environment the renderer sets
+// (docs/architecture.md, "Ranks and the environment contract").
 #pragma once
 
 #include <string>

@@ -50,7 +50,8 @@ int parameterServerRank(int psIndex);
 int trainerRank(const TopologySpec& topology, int trainerIndex);
 std::string rankLabel(const TopologySpec& topology, int globalRank);
 
-// Environment variable names (DESIGN.md).
+// Environment variable names (docs/architecture.md, "Ranks and the
+// environment contract").
 inline constexpr const char* kEnvRank = "RANK";
 inline constexpr const char* kEnvWorldSize = "WORLD_SIZE";
 inline constexpr const char* kEnvMasterAddr = "MASTER_ADDR";

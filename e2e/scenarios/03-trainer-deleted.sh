@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A trainer pod deleted mid-run (as an eviction or a lost node would): the
 # operator restarts the whole gang (status.restartCount 1) and the run still
-# Succeeds. Reports the time from the deletion to the new gang all Running
-# (the goal is 15 s or less; not asserted: these machines are shared).
+# Succeeds. Reports the time from the deletion to the new gang all Running:
+# the goal is 15 s or less (7-8 s measured here); the test fails past 30 s,
+# which is what waiting for the kubelet to drop the old pods costs (the
+# operator removes them once their containers have exited).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 scenario_start trainer-deleted
@@ -24,6 +26,7 @@ gang1_running() {
 wait_for 180 "the new gang (distbench.io/gang=1) all Running" gang1_running
 t1=$(now_ms)
 log "MEASURED: trainer deleted -> new gang all Running: $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100))s (goal <= 15s)"
+(((t1 - t0) <= 30000)) || { on_failure; die "the new gang took over 30 s to be Running"; }
 [[ $(bench_field .status.restartCount) == 1 ]] ||
   { on_failure; die "status.restartCount is '$(bench_field .status.restartCount)', expected 1"; }
 log "ok: status.restartCount 1"

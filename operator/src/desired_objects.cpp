@@ -284,6 +284,11 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     // Ranks never call the Kubernetes API: no token in their filesystem.
     spec["automountServiceAccountToken"] = value::boolean(false);
     spec["terminationGracePeriodSeconds"] = value::number(kTerminationGraceSeconds);
+    // The pause process is PID 1, not the worker. A PID 1 ignores SIGTERM
+    // until it installs a handler, and LibTorch's libraries load for a
+    // second or more before main(): a rank deleted then was lost to its
+    // whole grace period (measured in the e2e), its gang's restart with it.
+    spec["shareProcessNamespace"] = value::boolean(true);
     spec["securityContext"] = podSecurity;
     spec["containers"] = value::array({container});
     value volume = value::object();

@@ -155,13 +155,17 @@ value KubeClient::mergePatch(const std::string& path, const value& patch) {
   return request("PATCH", path, &patch, "application/merge-patch+json");
 }
 
-void KubeClient::remove(const std::string& path) {
-  value options = value::object();
-  options["propagationPolicy"] = value::string("Background");
+void KubeClient::remove(const std::string& path, const DeleteOptions& options) {
+  value body = value::object();
+  body["propagationPolicy"] = value::string("Background");
+  if (options.gracePeriodSeconds)
+    body["gracePeriodSeconds"] = value::number(*options.gracePeriodSeconds);
+  if (!options.uid.empty()) body["preconditions"]["uid"] = value::string(options.uid);
   try {
-    request("DELETE", path, &options, "application/json");
+    request("DELETE", path, &body, "application/json");
   } catch (const KubeApiError& e) {
-    if (!e.notFound()) throw;
+    if (e.notFound() || (!options.uid.empty() && e.conflict())) return;
+    throw;
   }
 }
 

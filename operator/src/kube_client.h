@@ -9,8 +9,10 @@
 #include <pplx/pplxtasks.h>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +45,15 @@ struct WatchEvent {
   web::json::value object;
 };
 
+// metav1.DeleteOptions, the fields the operator sets.
+struct DeleteOptions {
+  // Unset: the object's own (a pod's terminationGracePeriodSeconds); 0
+  // removes a pod at once, without waiting for its kubelet.
+  std::optional<int64_t> gracePeriodSeconds;
+  // preconditions.uid: deletes only this incarnation of the name.
+  std::string uid;
+};
+
 class KubeClient {
  public:
   explicit KubeClient(KubeConfig config,
@@ -57,8 +68,9 @@ class KubeClient {
   web::json::value replace(const std::string& path, const web::json::value& body);
   // JSON merge patch (RFC 7386); for `/status` paths too.
   web::json::value mergePatch(const std::string& path, const web::json::value& patch);
-  // Deletes with propagationPolicy Background; a 404 is not an error.
-  void remove(const std::string& path);
+  // Deletes with propagationPolicy Background; a 404 is not an error, nor
+  // (with `options.uid`) a 409 from an object of that name with another UID.
+  void remove(const std::string& path, const DeleteOptions& options = {});
 
   // Streams the events of `path` (a collection) from `resourceVersion`,
   // with bookmarks, until the server ends the stream (after

@@ -556,15 +556,25 @@ std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
 }
 
 void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished) {
-  std::vector<std::string> paths;
+  std::vector<std::pair<std::string, DeleteOptions>> deletes;
   for (const value& pod : pods) {
-    if (isDeleting(pod)) continue;
     const std::string phase = stringField(pod, "status", "phase");
-    if (onlyUnfinished && (phase == "Succeeded" || phase == "Failed")) continue;
-    paths.push_back(corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod)));
+    const bool finished = phase == "Succeeded" || phase == "Failed";
+    const std::string path =
+        corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
+    if (!isDeleting(pod)) {
+      if (!(onlyUnfinished && finished)) deletes.push_back({path, {}});
+    } else if (finished) {
+      // Its containers have exited, yet its kubelet keeps the object until
+      // it has reclaimed the sandbox and volumes and its next status sync:
+      // 30 s and more was measured, and the next gang's pods need the
+      // names. What is left to reclaim the kubelet finishes on its own.
+      deletes.push_back(
+          {path, DeleteOptions{0, stringField(pod.at("metadata"), "uid")}});
+    }
   }
-  forEachParallel(paths, options_.createParallelism,
-                  [this](const std::string& path) { client_.remove(path); });
+  forEachParallel(deletes, options_.createParallelism,
+                  [this](const auto& d) { client_.remove(d.first, d.second); });
 }
 
 bool Reconciler::writeStatus(Context& ctx) {

@@ -86,6 +86,9 @@ class Reconciler {
   std::vector<std::string> createPods(const std::vector<web::json::value>& pods,
                                       const std::string& ns, const std::string& uid);
   std::vector<web::json::value> ownedPods(const Context& ctx) const;
+  // Deletes each pod not yet being deleted (with `onlyUnfinished`, not the
+  // finished ones), and removes at once each being-deleted pod whose
+  // containers have exited.
   void deletePods(const std::vector<web::json::value>& pods, bool onlyUnfinished);
   // Pods, Services and ConfigMap of a finished run, by cleanPodPolicy.
   void cleanUp(Context& ctx);

@@ -3,8 +3,9 @@
 // become a condition, Events and then Failed/CreateFailed, and the deadline
 // holds meanwhile; two benchmarks whose names nest ("col", "col-master") get
 // disjoint children; a name taken by someone else's object is refused; a
-// rank pod being deleted is a failed rank at once; the NetworkPolicy comes
-// and goes with the run.
+// rank pod being deleted is a failed rank at once, and one whose containers
+// exited is removed without waiting for its kubelet; the NetworkPolicy
+// comes and goes with the run.
 #include "controller_test_fixture.h"
 
 namespace distbench::op {
@@ -151,6 +152,36 @@ TEST_F(ControllerSafetyTest, ARankPodBeingDeletedRestartsTheGangBeforeItIsGone) 
   EXPECT_TRUE(exists(pod));  // decided while it was still terminating
   client_->mergePatch(pod, value::parse(R"({"metadata":{"finalizers":null}})"));
   ASSERT_TRUE(eventually([&] { return podsAre("doomed", 4, "1"); }));
+}
+
+// A kubelet keeps a pod it was told to delete until it has reclaimed the
+// sandbox and volumes, seconds to tens of seconds after the containers have
+// exited. Here the pod is bound to a node no kubelet serves and deleted with
+// a long grace period: only the operator can remove it, and it must, once
+// the pod's status says its containers exited, and not before.
+TEST_F(ControllerSafetyTest, AnOldGangPodWhoseContainersExitedIsRemovedForTheNextGang) {
+  startController();
+  createBenchmark("held");
+  ASSERT_TRUE(eventually([&] { return podsAre("held", 4, "0"); }));
+  const std::string pod = corePath(ns_, "pods", "held-trainer-1");
+  value binding = value::parse(
+      R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"held-trainer-1"},
+          "target":{"apiVersion":"v1","kind":"Node","name":"node-without-kubelet"}})");
+  client_->create(pod + "/binding", binding);
+  allRunning("held");
+  ASSERT_TRUE(benchmarkWhere("held", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
+
+  client_->remove(pod, DeleteOptions{600, ""});
+  ASSERT_TRUE(benchmarkWhere("held", [](const value& b) {
+    return str(b, {"status", "restartCount"}) == "1";
+  })) << last_.serialize();
+  // Still running as far as anyone knows: the old rank is not yanked out
+  // from under its process, and the new gang waits for it.
+  EXPECT_TRUE(exists(pod));
+  EXPECT_TRUE(podsAre("held", 0)) << podsOf("held").size() << " pods not being deleted";
+
+  setPod("held-trainer-1", "Failed", 143);  // the kubelet: the container exited
+  ASSERT_TRUE(eventually([&] { return podsAre("held", 4, "1"); }));
 }
 
 TEST_F(ControllerSafetyTest, TheNetworkPolicyGuardsTheRunAndGoesWithItsServices) {

@@ -56,6 +56,8 @@ TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
     EXPECT_EQ(pod.at("spec").at("hostname").as_string(), names[i]);
     EXPECT_EQ(pod.at("spec").at("subdomain").as_string(), "tut-workers");
     EXPECT_EQ(pod.at("spec").at("restartPolicy").as_string(), "Never");
+    // So that SIGTERM ends a worker still loading its libraries.
+    EXPECT_TRUE(pod.at("spec").at("shareProcessNamespace").as_bool());
     auto env = envOf(pod);
     EXPECT_EQ(env.at("RANK").at("value").as_string(), std::to_string(i));
     EXPECT_EQ(env.at("WORLD_SIZE").at("value").as_string(), "4");

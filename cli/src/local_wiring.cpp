@@ -25,7 +25,7 @@ void wireForLocalRun(std::vector<api::RankProcess>& ranks, const LocalWiring& wi
     setEnv(rank, api::kEnvMasterPort, std::to_string(wiring.masterPort));
     setEnv(rank, api::kEnvMetricsPort, std::to_string(metricsPort));
     setEnv(rank, api::kEnvMetricsLinger, std::to_string(wiring.metricsLingerSeconds));
-    setEnv(rank, kEnvProgress, "1");
+    setEnv(rank, api::kEnvProgress, "1");
 
     // Keep `ports` truthful for anyone printing the wired ranks.
     rank.ports.clear();

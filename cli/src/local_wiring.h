@@ -25,6 +25,4 @@ void wireForLocalRun(std::vector<api::RankProcess>& ranks, const LocalWiring& wi
 // Sets name=value in the rank's env, replacing an earlier value.
 void setEnv(api::RankProcess& rank, const std::string& name, const std::string& value);
 
-inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";
-
 }  // namespace distbench::cli

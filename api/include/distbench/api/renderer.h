@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+// The names of the variables RankProcess::env sets; included here so that
+// every user of the renderer has them.
+#include "distbench/api/worker_env.h"
 
 namespace distbench::api {
 
@@ -49,20 +52,5 @@ int masterRank();
 int parameterServerRank(int psIndex);
 int trainerRank(const TopologySpec& topology, int trainerIndex);
 std::string rankLabel(const TopologySpec& topology, int globalRank);
-
-// Environment variable names (docs/architecture.md, "Ranks and the
-// environment contract").
-inline constexpr const char* kEnvRank = "RANK";
-inline constexpr const char* kEnvWorldSize = "WORLD_SIZE";
-inline constexpr const char* kEnvMasterAddr = "MASTER_ADDR";
-inline constexpr const char* kEnvMasterPort = "MASTER_PORT";
-inline constexpr const char* kEnvRole = "DISTBENCH_ROLE";
-inline constexpr const char* kEnvRoleIndex = "DISTBENCH_ROLE_INDEX";
-inline constexpr const char* kEnvNumPs = "DISTBENCH_NUM_PS";
-inline constexpr const char* kEnvNumTrainers = "DISTBENCH_NUM_TRAINERS";
-inline constexpr const char* kEnvConfig = "DISTBENCH_CONFIG";
-inline constexpr const char* kEnvBenchmarkName = "DISTBENCH_BENCHMARK";
-inline constexpr const char* kEnvMetricsPort = "DISTBENCH_METRICS_PORT";
-inline constexpr const char* kEnvMetricsLinger = "DISTBENCH_METRICS_LINGER_SECONDS";
 
 }  // namespace distbench::api

@@ -1,0 +1,38 @@
+// Every environment variable a worker rank reads or is given, in one place,
+// so that the renderer, `distbench run`, the operator and the worker cannot
+// spell a name differently (docs/architecture.md, "Ranks and the environment
+// contract"). The comment on each group says who sets it, because not all of
+// them come out of api::render.
+#pragma once
+
+namespace distbench::api {
+
+// Set by the renderer for every rank.
+inline constexpr const char* kEnvRank = "RANK";
+inline constexpr const char* kEnvWorldSize = "WORLD_SIZE";
+inline constexpr const char* kEnvMasterAddr = "MASTER_ADDR";
+inline constexpr const char* kEnvMasterPort = "MASTER_PORT";
+inline constexpr const char* kEnvRole = "DISTBENCH_ROLE";
+inline constexpr const char* kEnvRoleIndex = "DISTBENCH_ROLE_INDEX";
+inline constexpr const char* kEnvNumPs = "DISTBENCH_NUM_PS";
+inline constexpr const char* kEnvNumTrainers = "DISTBENCH_NUM_TRAINERS";
+inline constexpr const char* kEnvConfig = "DISTBENCH_CONFIG";
+inline constexpr const char* kEnvBenchmarkName = "DISTBENCH_BENCHMARK";
+inline constexpr const char* kEnvMetricsPort = "DISTBENCH_METRICS_PORT";
+inline constexpr const char* kEnvMetricsLinger = "DISTBENCH_METRICS_LINGER_SECONDS";
+
+// Set by `distbench run` only: a terminal is watching, so HybridDDPRPC
+// trainers print "@@distbench-progress" lines. Any value turns it on.
+inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";
+
+// Set by the operator on worker pods from the downward API, since only the
+// kubelet knows them: the address Gloo binds to (status.podIP) and the pod's
+// own name (metadata.name). Unset outside a cluster.
+inline constexpr const char* kEnvPodIp = "POD_IP";
+inline constexpr const char* kEnvPodName = "POD_NAME";
+
+// Set by nobody in production: tests point the master's result summary at a
+// file of their own instead of /dev/termination-log.
+inline constexpr const char* kEnvTerminationLog = "DISTBENCH_TERMINATION_LOG";
+
+}  // namespace distbench::api

@@ -48,6 +48,25 @@ std::string rankLabel(const TopologySpec& topology, int globalRank) {
 
 namespace {
 
+// The spec with RenderOptions' overrides applied: what the config file says,
+// and what every rank's environment is built from, so the two cannot differ.
+DistBenchmark resolve(const DistBenchmark& benchmark, const RenderOptions& options) {
+  DistBenchmark b = benchmark;
+  RuntimeSpec& rt = b.spec.runtime;
+  if (options.masterPort != 0) rt.masterPort = options.masterPort;
+  if (!options.metricsPorts.empty()) {
+    const auto ranks = static_cast<std::size_t>(worldSize(b.spec));
+    if (options.metricsPorts.size() != ranks) {
+      throw std::invalid_argument("need one metrics port per rank: " + std::to_string(ranks) +
+                                  " ranks, " + std::to_string(options.metricsPorts.size()) +
+                                  " ports");
+    }
+    rt.metricsPort = options.metricsPorts[masterRank()];
+  }
+  if (options.metricsLingerSeconds) rt.metricsLingerSeconds = *options.metricsLingerSeconds;
+  return b;
+}
+
 RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Role role,
                         int roleIndex, int rank) {
   const DistBenchmarkSpec& s = b.spec;
@@ -55,6 +74,8 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
   const std::string masterAddr = options.masterAddr.empty()
                                      ? masterServiceName(name) + "." + b.metadata.namespace_ + ".svc"
                                      : options.masterAddr;
+  const int metricsPort =
+      options.metricsPorts.empty() ? s.runtime.metricsPort : options.metricsPorts[rank];
 
   RankProcess p;
   p.name = podName(name, role, roleIndex);
@@ -73,13 +94,14 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
       {kEnvNumTrainers, std::to_string(s.topology.trainers)},
       {kEnvConfig, options.configPath},
       {kEnvBenchmarkName, name},
-      {kEnvMetricsPort, std::to_string(s.runtime.metricsPort)},
+      {kEnvMetricsPort, std::to_string(metricsPort)},
       {kEnvMetricsLinger, std::to_string(s.runtime.metricsLingerSeconds)},
   };
+  if (options.progress) p.env.push_back({kEnvProgress, "1"});
   p.command = {options.workerBinary, "--config", options.configPath};
   // Only the master listens for rendezvous (it hosts the TCPStore).
   if (role == Role::Master) p.ports.push_back(s.runtime.masterPort);
-  p.ports.push_back(s.runtime.metricsPort);
+  p.ports.push_back(metricsPort);
   return p;
 }
 
@@ -87,18 +109,21 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
 
 RenderedBenchmark render(const DistBenchmark& benchmark, const RenderOptions& options) {
   validateOrThrow(benchmark);
-  const TopologySpec& t = benchmark.spec.topology;
+  const DistBenchmark resolved = resolve(benchmark, options);
+  // Again, for the overrides: a port out of range must not reach a worker.
+  validateOrThrow(resolved);
+  const TopologySpec& t = resolved.spec.topology;
 
   RenderedBenchmark rendered;
-  rendered.configYaml = toYaml(benchmark);
-  rendered.ranks.reserve(worldSize(benchmark.spec));
-  rendered.ranks.push_back(rankProcess(benchmark, options, Role::Master, 0, masterRank()));
+  rendered.configYaml = toYaml(resolved);
+  rendered.ranks.reserve(worldSize(resolved.spec));
+  rendered.ranks.push_back(rankProcess(resolved, options, Role::Master, 0, masterRank()));
   for (int i = 0; i < t.parameterServers; ++i) {
     rendered.ranks.push_back(
-        rankProcess(benchmark, options, Role::ParameterServer, i, parameterServerRank(i)));
+        rankProcess(resolved, options, Role::ParameterServer, i, parameterServerRank(i)));
   }
   for (int i = 0; i < t.trainers; ++i) {
-    rendered.ranks.push_back(rankProcess(benchmark, options, Role::Trainer, i, trainerRank(t, i)));
+    rendered.ranks.push_back(rankProcess(resolved, options, Role::Trainer, i, trainerRank(t, i)));
   }
   return rendered;
 }

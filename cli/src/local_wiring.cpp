@@ -4,6 +4,30 @@
 
 namespace distbench::cli {
 
+api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
+                                         api::RenderOptions options, const LocalWiring& wiring) {
+  options.masterPort = wiring.masterPort;
+  options.metricsPorts = wiring.metricsPorts;
+  options.metricsLingerSeconds = wiring.metricsLingerSeconds;
+  options.progress = true;
+  api::RenderedBenchmark rendered = api::render(benchmark, options);
+  addLocalFlags(rendered.ranks, wiring);
+  return rendered;
+}
+
+void addLocalFlags(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring) {
+  for (api::RankProcess& rank : ranks) {
+    if (rank.role == api::Role::Master && !wiring.reportPath.empty()) {
+      rank.command.push_back("--report");
+      rank.command.push_back(wiring.reportPath);
+    }
+    if (!wiring.dumpStateDir.empty()) {
+      rank.command.push_back("--dump-state");
+      rank.command.push_back(wiring.dumpStateDir);
+    }
+  }
+}
+
 void setEnv(api::RankProcess& rank, const std::string& name, const std::string& value) {
   for (api::EnvVar& var : rank.env) {
     if (var.name == name) {
@@ -31,16 +55,8 @@ void wireForLocalRun(std::vector<api::RankProcess>& ranks, const LocalWiring& wi
     rank.ports.clear();
     if (rank.role == api::Role::Master) rank.ports.push_back(wiring.masterPort);
     rank.ports.push_back(metricsPort);
-
-    if (rank.role == api::Role::Master && !wiring.reportPath.empty()) {
-      rank.command.push_back("--report");
-      rank.command.push_back(wiring.reportPath);
-    }
-    if (!wiring.dumpStateDir.empty()) {
-      rank.command.push_back("--dump-state");
-      rank.command.push_back(wiring.dumpStateDir);
-    }
   }
+  addLocalFlags(ranks, wiring);
 }
 
 }  // namespace distbench::cli

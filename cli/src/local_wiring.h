@@ -17,9 +17,22 @@ struct LocalWiring {
   std::string dumpStateDir;       // appended as --dump-state to every rank; empty: none
 };
 
-// Overrides the port and linger variables, turns on progress lines
-// (DISTBENCH_PROGRESS=1) and adds the flags. Throws std::invalid_argument
-// when metricsPorts does not have one port per rank.
+// Renders with the ports, linger and progress lines (DISTBENCH_PROGRESS=1)
+// as renderer options, so the config file carries the same ports as the
+// environment, then adds the flags. `options` supplies the address, worker
+// binary and config path. Throws std::invalid_argument when metricsPorts
+// does not have one port per rank, and what api::render throws.
+api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
+                                         api::RenderOptions options, const LocalWiring& wiring);
+
+// Appends --report to the master's command and --dump-state to every rank's.
+void addLocalFlags(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring);
+
+// Transitional, for worker/tests/local_cluster.cpp until it calls
+// renderForLocalRun: overrides the port and linger variables of ranks
+// already rendered, which leaves the config file with the spec's ports.
+// Throws std::invalid_argument when metricsPorts does not have one port per
+// rank.
 void wireForLocalRun(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring);
 
 // Sets name=value in the rank's env, replacing an earlier value.

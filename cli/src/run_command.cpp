@@ -146,19 +146,10 @@ int runCommand(const std::vector<std::string>& args) {
   renderOptions.masterAddr = "127.0.0.1";
   renderOptions.workerBinary = worker;
   renderOptions.configPath = tempDir.path() + "/config.yaml";
-  api::RenderedBenchmark rendered = api::render(*benchmark, renderOptions);
-  {
-    std::ofstream config(renderOptions.configPath);
-    config << rendered.configYaml;
-    config.close();
-    if (!config) {
-      std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
-      return kExitFailed;
-    }
-  }
 
   LocalWiring wiring;
-  std::vector<int> ports = pickFreePorts(static_cast<int>(rendered.ranks.size()) + 1);
+  const auto world = static_cast<int>(api::worldSize(benchmark->spec));
+  std::vector<int> ports = pickFreePorts(world + 1);
   wiring.masterPort = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
   wiring.metricsLingerSeconds = settings.metricsLingerSeconds;
@@ -169,7 +160,16 @@ int runCommand(const std::vector<std::string>& args) {
     wiring.reportPath = std::filesystem::absolute(report).string();
   }
   wiring.dumpStateDir = settings.dumpStateDir;
-  wireForLocalRun(rendered.ranks, wiring);
+  api::RenderedBenchmark rendered = renderForLocalRun(*benchmark, renderOptions, wiring);
+  {
+    std::ofstream config(renderOptions.configPath);
+    config << rendered.configYaml;
+    config.close();
+    if (!config) {
+      std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
+      return kExitFailed;
+    }
+  }
 
   const api::TopologySpec& topology = benchmark->spec.topology;
   TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);

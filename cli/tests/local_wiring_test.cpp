@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "distbench/api/spec_yaml.h"
+
 namespace distbench::cli {
 namespace {
 
@@ -72,6 +74,41 @@ TEST(WireForLocalRun, NeedsOneMetricsPortPerRank) {
   LocalWiring wiring;
   wiring.metricsPorts = {1, 2};
   EXPECT_THROW(wireForLocalRun(ranks, wiring), std::invalid_argument);
+}
+
+
+// What `distbench run` does: the overrides go through the renderer, so the
+// config file the ranks read carries the ports their environment names.
+TEST(RenderForLocalRun, ConfigAndEnvironmentAgree) {
+  api::DistBenchmark b;
+  b.metadata.name = "b";
+  b.spec.topology.trainers = 2;
+  b.spec.topology.parameterServers = 1;
+  LocalWiring wiring;
+  wiring.masterPort = 40000;
+  wiring.metricsPorts = {40001, 40002, 40003, 40004};
+  wiring.metricsLingerSeconds = 3;
+  wiring.reportPath = "/tmp/r.json";
+  api::RenderOptions options;
+  options.masterAddr = "127.0.0.1";
+  const api::RenderedBenchmark rendered = renderForLocalRun(b, options, wiring);
+  const api::RuntimeSpec config = api::parseDistBenchmark(rendered.configYaml).spec.runtime;
+  EXPECT_EQ(config.masterPort, 40000);
+  EXPECT_EQ(config.metricsPort, 40001) << "the master's";
+  EXPECT_EQ(config.metricsLingerSeconds, 3);
+  ASSERT_EQ(rendered.ranks.size(), 4u);
+  for (std::size_t i = 0; i < rendered.ranks.size(); ++i) {
+    const RankProcess& r = rendered.ranks[i];
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(env(r, api::kEnvMasterPort), std::to_string(config.masterPort));
+    EXPECT_EQ(env(r, api::kEnvMetricsPort), std::to_string(40001 + i));
+    EXPECT_EQ(env(r, api::kEnvMetricsLinger), std::to_string(config.metricsLingerSeconds));
+    EXPECT_EQ(env(r, api::kEnvProgress), "1");
+  }
+  EXPECT_EQ(rendered.ranks[0].ports, (std::vector<int>{40000, 40001}));
+  EXPECT_EQ(rendered.ranks[3].ports, (std::vector<int>{40004}));
+  EXPECT_EQ(rendered.ranks[0].command.back(), "/tmp/r.json");
+  EXPECT_EQ(rendered.ranks[1].command.size(), 3u) << "--report is the master's alone";
 }
 
 }  // namespace

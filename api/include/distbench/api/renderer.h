@@ -3,6 +3,7 @@
 // here knows about either: addresses and paths come in through RenderOptions.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,18 @@ struct RenderOptions {
   std::string masterAddr;
   std::string workerBinary = "distbench-worker";
   std::string configPath = "/etc/distbench/config.yaml";
+
+  // For ranks that share one host (`distbench run`, the worker's cluster
+  // tests), where the spec's fixed ports would collide. The renderer puts
+  // each override into the config file as well as into the environment, so
+  // a rank sees one value whichever it reads. The operator sets none.
+  int masterPort = 0;                       // 0: spec.runtime.masterPort
+  // Empty: spec.runtime.metricsPort for every rank. Else one port per rank,
+  // indexed by global rank; the config, which all ranks share, carries the
+  // master's. render() throws std::invalid_argument on a wrong count.
+  std::vector<int> metricsPorts;
+  std::optional<int> metricsLingerSeconds;  // unset: the spec's
+  bool progress = false;                    // sets DISTBENCH_PROGRESS=1
 };
 
 struct RenderedBenchmark {

@@ -18,6 +18,9 @@ namespace distbench::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using process::ChildProcess;
+using process::ExitStatus;
+using process::LineSplitter;
 using std::chrono::milliseconds;
 
 // Short enough that an exited rank whose pipes stay open (a grandchild holds

@@ -141,7 +141,7 @@ int runCommand(const std::vector<std::string>& args) {
   // still running; writes just fail.
   ::signal(SIGPIPE, SIG_IGN);
 
-  TempDir tempDir;
+  process::TempDir tempDir;
   api::RenderOptions renderOptions;
   renderOptions.masterAddr = "127.0.0.1";
   renderOptions.workerBinary = worker;
@@ -149,7 +149,7 @@ int runCommand(const std::vector<std::string>& args) {
 
   LocalWiring wiring;
   const auto world = static_cast<int>(api::worldSize(benchmark->spec));
-  std::vector<int> ports = pickFreePorts(world + 1);
+  std::vector<int> ports = process::pickFreePorts(world + 1);
   wiring.masterPort = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
   wiring.metricsLingerSeconds = settings.metricsLingerSeconds;

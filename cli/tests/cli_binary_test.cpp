@@ -43,8 +43,11 @@ spec:
     trainers: 0
 )";
 
-using Result = testing::BinaryResult;
-using testing::slurp;
+using Result = process::BinaryResult;
+using process::ChildProcess;
+using process::ExitStatus;
+using process::TempDir;
+using process::slurp;
 
 class DistbenchBinary : public ::testing::Test {
  protected:
@@ -64,7 +67,7 @@ class DistbenchBinary : public ::testing::Test {
   // Runs `distbench ARGS` in the test directory with `env` (VAR=value ...)
   // added, and TMPDIR pointing at our tmp/ so leftovers would show.
   Result distbench(const std::string& args, const std::string& env = "") {
-    return testing::runCaptured("cd '" + dir_.path() + "' && env TMPDIR='" + path("tmp") + "' " +
+    return process::runCaptured("cd '" + dir_.path() + "' && env TMPDIR='" + path("tmp") + "' " +
                                     env + " '" DISTBENCH_BINARY "' " + args,
                                 path("stdout"), path("stderr"));
   }

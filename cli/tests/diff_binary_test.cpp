@@ -18,8 +18,9 @@ namespace {
 using testing::around;
 using testing::ddpReport;
 using testing::ddpSeries;
-using Result = testing::BinaryResult;
-using testing::slurp;
+using Result = process::BinaryResult;
+using process::TempDir;
+using process::slurp;
 
 const std::string kFixtures = DIFF_FIXTURE_DIR;
 const std::string kRun1 = kFixtures + "/default-run1.json";
@@ -41,7 +42,7 @@ class DiffBinary : public ::testing::Test {
   }
 
   Result diff(const std::string& args) {
-    return testing::runCaptured("'" DISTBENCH_BINARY "' diff " + args, path("stdout"),
+    return process::runCaptured("'" DISTBENCH_BINARY "' diff " + args, path("stdout"),
                                 path("stderr"));
   }
 

@@ -2,15 +2,12 @@
 // RunOutput that records what the launcher says instead of printing it.
 #pragma once
 
-#include <signal.h>
-
-#include <cerrno>
-#include <fstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "distbench/api/renderer.h"
+#include "process_gone.h"
 #include "run_output.h"
 
 namespace distbench::cli::testing {
@@ -64,17 +61,6 @@ class CapturedOutput : public RunOutput {
   std::vector<std::tuple<int, std::string, long, long>> progressEvents;
 };
 
-// True when the process no longer runs. A zombie counts as gone: an orphan
-// waits for init to reap it, and in a container init may never do so.
-inline bool processGone(pid_t pid) {
-  if (pid <= 0) return false;
-  if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return true;
-  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
-  std::size_t close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
-}
+using process::processGone;
 
 }  // namespace distbench::cli::testing

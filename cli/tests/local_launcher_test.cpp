@@ -19,7 +19,8 @@ namespace {
 
 using api::Role;
 using testing::CapturedOutput;
-using testing::processGone;
+using process::processGone;
+using process::TempDir;
 using testing::shellRank;
 using Clock = std::chrono::steady_clock;
 

@@ -1,6 +1,6 @@
 #include "line_splitter.h"
 
-namespace distbench::cli {
+namespace distbench::process {
 
 LineSplitter::LineSplitter(std::size_t maxLineBytes)
     : maxLineBytes_(maxLineBytes == 0 ? 1 : maxLineBytes) {}
@@ -47,4 +47,4 @@ void LineSplitter::finish(const LineHandler& onLine) {
   emit(line, onLine);
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::process

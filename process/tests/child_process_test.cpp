@@ -8,9 +8,9 @@
 #include <chrono>
 #include <thread>
 
-#include "launcher_test_util.h"
+#include "process_gone.h"
 
-namespace distbench::cli {
+namespace distbench::process {
 namespace {
 
 ExitStatus waitFor(ChildProcess& child) {
@@ -99,8 +99,8 @@ TEST(ChildProcess, DestructorKillsARunningChild) {
     pid = child.pid();
     ASSERT_TRUE(child.running());
   }
-  EXPECT_TRUE(testing::processGone(pid));
+  EXPECT_TRUE(processGone(pid));
 }
 
 }  // namespace
-}  // namespace distbench::cli
+}  // namespace distbench::process

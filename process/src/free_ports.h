@@ -5,7 +5,7 @@
 
 #include <vector>
 
-namespace distbench::cli {
+namespace distbench::process {
 
 // `count` distinct ports that were free on 127.0.0.1 a moment ago. All are
 // bound at once before any is released, so they cannot repeat. Another
@@ -14,4 +14,10 @@ namespace distbench::cli {
 // Throws std::system_error.
 std::vector<int> pickFreePorts(int count);
 
+}  // namespace distbench::process
+
+// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
+// benchmark still name this cli::; remove once they say process::.
+namespace distbench::cli {
+using process::pickFreePorts;
 }  // namespace distbench::cli

@@ -9,7 +9,7 @@
 
 #include <set>
 
-namespace distbench::cli {
+namespace distbench::process {
 namespace {
 
 TEST(PickFreePorts, PortsAreDistinctAndInRange) {
@@ -44,4 +44,4 @@ TEST(PickFreePorts, EveryPortCanBeBoundAndListenedOnAtOnce) {
 TEST(PickFreePorts, ZeroPortsIsEmpty) { EXPECT_TRUE(pickFreePorts(0).empty()); }
 
 }  // namespace
-}  // namespace distbench::cli
+}  // namespace distbench::process

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace distbench::cli {
+namespace distbench::process {
 namespace {
 
 class LineSplitterTest : public ::testing::Test {
@@ -94,4 +94,4 @@ TEST(LineSplitterLimit, OverlongLineComesOutInPieces) {
 }
 
 }  // namespace
-}  // namespace distbench::cli
+}  // namespace distbench::process

@@ -1,4 +1,4 @@
-// Shared by the tests that run the built `distbench` executable: run a shell
+// For tests that run a built executable (distbench, helm): run a shell
 // command with its stdout and stderr sent to files, and read back its exit
 // code and both outputs.
 #pragma once
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-namespace distbench::cli::testing {
+namespace distbench::process {
 
 struct BinaryResult {
   int exitCode = -1;  // -1 when it did not exit normally
@@ -38,4 +38,12 @@ inline BinaryResult runCaptured(const std::string& command, const std::string& o
   return result;
 }
 
+}  // namespace distbench::process
+
+// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
+// benchmark still name this cli::testing::; remove once they say process::.
+namespace distbench::cli::testing {
+using process::BinaryResult;
+using process::runCaptured;
+using process::slurp;
 }  // namespace distbench::cli::testing

@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace distbench::cli {
+namespace distbench::process {
 namespace {
 
 void closeFd(int& fd) {
@@ -242,4 +242,4 @@ void ChildProcess::abandon() {
   closeStderr();
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::process

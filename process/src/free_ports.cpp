@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <system_error>
 
-namespace distbench::cli {
+namespace distbench::process {
 namespace {
 
 class Socket {
@@ -53,4 +53,4 @@ std::vector<int> pickFreePorts(int count) {
   return ports;
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::process

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace distbench::cli {
+namespace distbench::process {
 
 class LineSplitter {
  public:
@@ -32,4 +32,10 @@ class LineSplitter {
   std::string pending_;
 };
 
+}  // namespace distbench::process
+
+// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
+// benchmark still name this cli::; remove once they say process::.
+namespace distbench::cli {
+using process::LineSplitter;
 }  // namespace distbench::cli

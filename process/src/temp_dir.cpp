@@ -7,7 +7,7 @@
 #include <system_error>
 #include <vector>
 
-namespace distbench::cli {
+namespace distbench::process {
 
 TempDir::TempDir(const std::string& prefix) {
   const char* base = ::getenv("TMPDIR");
@@ -25,4 +25,4 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::process

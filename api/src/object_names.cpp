@@ -1,7 +1,5 @@
 #include "distbench/api/object_names.h"
 
-#include <regex>
-
 #include "distbench/api/renderer.h"
 
 namespace distbench::api {
@@ -15,14 +13,6 @@ std::string podName(const std::string& benchmark, Role role, int roleIndex) {
   // The master is a one-pod gang of its own: "-0" keeps pod names uniform.
   if (role == Role::Master) return benchmark + "-master-0";
   return benchmark + "-" + toString(role) + "-" + std::to_string(roleIndex);
-}
-
-std::optional<std::string> benchmarkOfChild(const std::string& child) {
-  static const std::regex suffix(
-      "^(.+)-(master-0|ps-[0-9]+|trainer-[0-9]+|config|workers|master|gang)$");
-  std::smatch m;
-  if (!std::regex_match(child, m, suffix)) return std::nullopt;
-  return m[1].str();
 }
 
 }  // namespace distbench::api

@@ -1,6 +1,6 @@
 #include "controller.h"
 
-#include "distbench/api/object_names.h"
+#include "json_fields.h"
 
 namespace distbench::op {
 
@@ -69,8 +69,10 @@ Controller::Controller(KubeClient& client, ControllerOptions options)
   networkPolicies_ = std::make_unique<Informer>(
       client_, groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), kBenchmarkLabel,
       withTransform(o, trimMetadata));
-  benchmarks_->onChange([this](const std::string& key, const value*) { queue_.add(key); });
-  auto owner = [this](const std::string& key, const value* object) { enqueueOwner(key, object); };
+  benchmarks_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
+  auto owner = [this](const std::string& key, const value& object, bool) {
+    enqueueOwner(key, object);
+  };
   pods_->onChange(owner);
   services_->onChange(owner);
   configMaps_->onChange(owner);
@@ -87,19 +89,25 @@ Controller::Controller(KubeClient& client, ControllerOptions options)
 
 Controller::~Controller() { stop(); }
 
-void Controller::enqueueOwner(const std::string& key, const value* object) {
-  const auto slash = key.find('/');
-  const std::string ns = key.substr(0, slash);
-  if (object != nullptr) {
-    const value& meta = object->at("metadata");
-    if (meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel))
-      queue_.add(ns + "/" + meta.at("labels").at(kBenchmarkLabel).as_string());
-    return;
+void Controller::enqueueOwner(const std::string& key, const value& object) {
+  const std::string ns = key.substr(0, key.find('/'));
+  const value& meta = object.at("metadata");
+  // The controlling DistBenchmark first (as client-go's GetControllerOf):
+  // a child whose label was removed reaches a filtered watch as DELETED,
+  // without the label, and its benchmark must still hear of it.
+  if (meta.has_field("ownerReferences")) {
+    for (const value& ref : meta.at("ownerReferences").as_array()) {
+      if (ref.has_field("controller") && ref.at("controller").as_bool() &&
+          stringField(ref, "kind") == "DistBenchmark") {
+        queue_.add(ns + "/" + stringField(ref, "name"));
+        return;
+      }
+    }
   }
-  // A deletion comes without the object, so the owner is read off the name
-  // it was given (names are collision-free: object_names.h).
-  if (auto benchmark = api::benchmarkOfChild(key.substr(slash + 1)))
-    queue_.add(ns + "/" + *benchmark);
+  // A child an earlier benchmark of that name left (or one made by hand)
+  // still carries the label.
+  if (meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel))
+    queue_.add(ns + "/" + meta.at("labels").at(kBenchmarkLabel).as_string());
 }
 
 void Controller::startInformers() {
@@ -143,7 +151,6 @@ void Controller::startWorkers() {
   };
   pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
   pool_->start();
-  workersStarted_ = true;
 }
 
 bool Controller::stop(std::chrono::steady_clock::duration timeout) {

@@ -49,7 +49,6 @@ class Controller {
   bool synced() const;
   // Starts the workers; once.
   void startWorkers();
-  bool workersStarted() const { return workersStarted_; }
   // Drains the queue (waiting up to `timeout` for reconciles in flight),
   // then stops the informers. False when a reconcile was still running.
   bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
@@ -63,7 +62,7 @@ class Controller {
   std::map<std::string, int> phaseCounts() const;
 
  private:
-  void enqueueOwner(const std::string& key, const web::json::value* object);
+  void enqueueOwner(const std::string& key, const web::json::value& object);
 
   KubeClient& client_;
   ControllerOptions options_;
@@ -71,7 +70,6 @@ class Controller {
   WorkQueue queue_;
   std::unique_ptr<Reconciler> reconciler_;
   std::unique_ptr<WorkerPool> pool_;
-  bool workersStarted_ = false;
   bool stopped_ = false;
 };
 

@@ -12,7 +12,6 @@ using web::json::value;
 
 namespace {
 
-using Changes = std::vector<std::pair<std::string, std::optional<value>>>;
 
 }  // namespace
 
@@ -109,17 +108,18 @@ bool Informer::sleepFor(std::chrono::milliseconds delay) {
   return !changed_.wait_for(lock, delay, [&] { return stopping_; });
 }
 
-void Informer::notify(const Changes& changes) {
+void Informer::notify(const std::vector<Change>& changes) {
   if (changes.empty()) return;
   std::vector<Handler> handlers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     handlers = handlers_;
   }
-  for (const auto& [key, object] : changes) {
+  for (const Change& change : changes) {
     for (const Handler& handler : handlers) {
+      const std::string& key = change.key;
       try {
-        handler(key, object ? &*object : nullptr);
+        handler(key, change.object, change.deleted);
       } catch (const std::exception& e) {
         // A handler's bug must not kill the informer's thread (and with it
         // every later update); say so and go on.
@@ -140,17 +140,17 @@ void Informer::relist() {
       fresh.emplace(objectKey(item), std::move(kept));
     }
   }
-  Changes changes;
+  std::vector<Change> changes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     // Objects deleted while no watch was running: only the difference
     // between the lists tells of them.
     for (const auto& [key, object] : cache_) {
-      if (!fresh.count(key)) changes.emplace_back(key, std::nullopt);
+      if (!fresh.count(key)) changes.push_back({key, object, true});
     }
     // Every listed object, changed or not: a handler that missed events (or
     // whose reconcile failed) gets a fresh look at each, as a resync would.
-    for (const auto& [key, object] : fresh) changes.emplace_back(key, object);
+    for (const auto& [key, object] : fresh) changes.push_back({key, object, false});
     cache_ = std::move(fresh);
     resourceVersion_ = metadataField(result, "resourceVersion");
   }
@@ -165,7 +165,7 @@ void Informer::relist() {
 }
 
 void Informer::apply(const WatchEvent& event) {
-  Changes changes;
+  std::vector<Change> changes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const std::string rv = metadataField(event.object, "resourceVersion");
@@ -178,11 +178,13 @@ void Informer::apply(const WatchEvent& event) {
     if (event.type == "ADDED" || event.type == "MODIFIED") {
       value kept = event.object;
       if (options_.transform) options_.transform(kept);
-      changes.emplace_back(key, kept);
+      changes.push_back({key, kept, false});
       cache_[key] = std::move(kept);
     } else if (event.type == "DELETED") {
+      value last = event.object;
+      if (options_.transform) options_.transform(last);
       cache_.erase(key);
-      changes.emplace_back(key, std::nullopt);
+      changes.push_back({key, std::move(last), true});
     } else {
       return;  // a type this client does not know: skip it, keep the version
     }

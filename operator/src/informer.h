@@ -40,8 +40,12 @@ bool isGoneEvent(const WatchEvent& event);
 
 class Informer {
  public:
-  // `object` is null when the object was deleted.
-  using Handler = std::function<void(const std::string& key, const web::json::value* object)>;
+  // `object` is the object as it now is, or, with `deleted`, as it last
+  // was (the watch's DELETED event, or the cache when a re-list found it
+  // gone), as client-go and kube-rs hand it over: a handler never has to
+  // work out from the name what a deleted object belonged to.
+  using Handler = std::function<void(const std::string& key, const web::json::value& object,
+                                     bool deleted)>;
 
   struct Options {
     // Long enough not to churn, short enough that a silently dead
@@ -111,7 +115,12 @@ class Informer {
   bool watchOnce(bool* sawEvent);
   // Applies ADDED/MODIFIED/DELETED/BOOKMARK; throws on a non-410 ERROR event.
   void apply(const WatchEvent& event);
-  void notify(const std::vector<std::pair<std::string, std::optional<web::json::value>>>& changes);
+  struct Change {
+    std::string key;
+    web::json::value object;
+    bool deleted;
+  };
+  void notify(const std::vector<Change>& changes);
   // Sleeps, unless stop() comes first; false when stopping.
   bool sleepFor(std::chrono::milliseconds delay);
 

@@ -8,6 +8,7 @@
 
 #include "desired_objects.h"
 #include "json_fields.h"
+#include "run_policy.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -69,19 +70,6 @@ void forEachParallel(const std::vector<T>& items, int parallelism, F work) {
     }
   }
   if (first) std::rethrow_exception(first);
-}
-
-// Seconds from the spec as a duration, capped at ten years so that a huge
-// int64 (the CRD has no upper bound) cannot overflow the time arithmetic.
-std::chrono::seconds boundedSeconds(int64_t s) {
-  return std::chrono::seconds(std::min<int64_t>(s, 10LL * 365 * 24 * 3600));
-}
-
-std::chrono::milliseconds until(SystemTime when, SystemTime now) {
-  // A second more than the exact difference: timestamps are whole seconds,
-  // and waking a moment early would only schedule another wake.
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - now);
-  return std::max(left, std::chrono::milliseconds(0)) + std::chrono::milliseconds(1000);
 }
 
 const char* kPhase = "phase";
@@ -161,10 +149,10 @@ Result Reconciler::reconcile(const std::string& key) {
   } catch (const KubeApiError& e) {
     if (!e.notFound()) throw;
     deleteOrphans(ctx.ns, ctx.name);
-    return {};
+    return Result::awaitChange();
   }
   // The garbage collector removes the children; nothing to decide.
-  if (isDeleting(ctx.object)) return {};
+  if (isDeleting(ctx.object)) return Result::awaitChange();
   const value& meta = ctx.object.at("metadata");
   ctx.uid = meta.at("uid").as_string();
   ctx.generation = intField(meta, "generation", 0);
@@ -186,8 +174,8 @@ Result Reconciler::reconcile(const std::string& key) {
       ctx.setPhase("Failed", message);
       ctx.status["completionTime"] = value::string(ctx.nowText);
       ctx.transition(kCondFailed, true, "InvalidSpec", message, true);
-      if (!writeStatus(ctx)) return {true, {}};
-      return {};
+      if (!writeStatus(ctx)) return Result::retry();
+      return Result::awaitChange();
     }
   }
   const std::string phase = ctx.phase();
@@ -202,30 +190,27 @@ Result Reconciler::fail(Context& ctx, const std::string& reason, const std::stri
   ctx.clear(kCondRestarting, reason, message);
   ctx.transition(kCondFailed, true, reason, message, true);
   setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
-  if (!writeStatus(ctx)) return {true, {}};
+  if (!writeStatus(ctx)) return Result::retry();
   return finished(ctx);
 }
 
 Result Reconciler::createRefused(Context& ctx, const std::string& what) {
   const std::string message = "the API server refused to create " + what;
-  const bool already = conditionIsTrue(ctx.status, kCondCreateFailed);
-  const std::string sinceText = conditionSince(ctx.status, kCondCreateFailed);
-  const SystemTime since =
-      already ? parseRfc3339(sinceText).value_or(ctx.now) : ctx.now;
-  const auto limit = options_.createFailureTimeout;
-  if (ctx.now - since >= limit) {
-    return fail(ctx, "CreateFailed",
-                message + " (still refused after " + std::to_string(limit.count()) + " s)");
-  }
   // The condition keeps its first transition time: that is when the
-  // bounded wait began. Each refusal is an Event (aggregated by count).
+  // bounded wait began.
+  const SystemTime since =
+      conditionIsTrue(ctx.status, kCondCreateFailed)
+          ? parseRfc3339(conditionSince(ctx.status, kCondCreateFailed)).value_or(ctx.now)
+          : ctx.now;
+  const Verdict v = op::createRefused(message, since, options_.createFailureTimeout, ctx.now);
+  if (v.endsRun()) return fail(ctx, v.reason, v.message);
+  // Each refusal is an Event (aggregated by count).
   setCondition(ctx.status, kCondCreateFailed, true, "CreateRefused", message, ctx.nowText,
                ctx.generation);
   ctx.events.push_back({true, "CreateFailed", message});
   ctx.setPhase("Pending", message);
-  if (!writeStatus(ctx)) return {true, {}};
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(since + limit - ctx.now);
-  return {false, std::clamp(left, std::chrono::milliseconds(500), std::chrono::milliseconds(5000))};
+  if (!writeStatus(ctx)) return Result::retry();
+  return Result::after(v.wakeIn);
 }
 
 std::string Reconciler::ensureSharedChildren(Context& ctx) {
@@ -243,17 +228,9 @@ Result Reconciler::reconcileLive(Context& ctx) {
   const Owner owner{ctx.name, ctx.uid};
   const api::RunPolicy& policy = b.spec.runPolicy;
 
-  // Pods, config and Services were made from the spec as it was at
-  // creation; a gang built from a changed spec would not match the
-  // ConfigMap its ranks read, so a run's spec is fixed once it has pods.
-  if (const int64_t createdFrom = conditionGeneration(ctx.status, kCondCreated);
-      createdFrom > 0 && createdFrom < ctx.generation) {
-    return fail(ctx, "SpecChanged",
-                "spec changed while the run was in progress (generation " +
-                    std::to_string(createdFrom) + " to " + std::to_string(ctx.generation) +
-                    "); a benchmark's spec is fixed once it has pods: delete and "
-                    "re-create it to run another");
-  }
+  if (const Verdict v = specChanged(conditionGeneration(ctx.status, kCondCreated), ctx.generation);
+      v.endsRun())
+    return fail(ctx, v.reason, v.message);
 
   // The deadline counts from the first attempt to create anything, and is
   // checked before any request that could fail or be refused: it holds in
@@ -265,15 +242,11 @@ Result Reconciler::reconcileLive(Context& ctx) {
   auto wakeBy = [&wake](std::chrono::milliseconds w) {
     if (wake.count() == 0 || w < wake) wake = w;
   };
-  if (policy.activeDeadlineSeconds) {
+  {
     const auto start = parseRfc3339(stringField(ctx.status, "startTime")).value_or(ctx.now);
-    const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
-    if (ctx.now >= deadline) {
-      return fail(ctx, kCondDeadlineExceeded,
-                  "ran longer than activeDeadlineSeconds (" +
-                      std::to_string(*policy.activeDeadlineSeconds) + " s)");
-    }
-    wakeBy(until(deadline, ctx.now));
+    const Verdict v = activeDeadline(policy, start, ctx.now);
+    if (v.endsRun()) return fail(ctx, v.reason, v.message);
+    if (v.wakeIn.count() > 0) wakeBy(v.wakeIn);
   }
 
   std::string masterAddr;
@@ -297,11 +270,34 @@ Result Reconciler::reconcileLive(Context& ctx) {
   // first, so that no rank of the new gang meets a rank of the old.
   if (!stale.empty()) {
     deletePods(stale, false);
-    if (!writeStatus(ctx)) return {true, {}};
-    return {false, std::chrono::seconds(1)};
+    if (!writeStatus(ctx)) return Result::retry();
+    return Result::after(std::chrono::seconds(1));
   }
 
   const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang);
+  std::string lost;
+  if (auto early = createMissingPods(ctx, desired, current, lost)) return *early;
+
+  const GangState g = gangState(current);
+  ctx.status["master"] = roleCountsJson(g.master);
+  ctx.status["parameterServers"] = roleCountsJson(g.parameterServers);
+  ctx.status["trainers"] = roleCountsJson(g.trainers);
+
+  GangFacts facts;
+  facts.gang = gang;
+  facts.ranks = static_cast<int>(desired.size());
+  facts.trainers = b.spec.topology.trainers;
+  facts.running = ctx.phase() == "Running";
+  facts.lost = lost;
+  const GangDecision d =
+      decideGang(g, facts, policy, b.spec.runtime.rendezvousTimeoutSeconds, ctx.now);
+  if (d.wakeIn.count() > 0) wakeBy(d.wakeIn);
+  return apply(ctx, d, g, current, wake);
+}
+
+std::optional<Result> Reconciler::createMissingPods(Context& ctx, const std::vector<value>& desired,
+                                                    std::vector<value>& current,
+                                                    std::string& lost) {
   std::set<std::string> have;
   for (const value& pod : current) have.insert(objectName(pod));
   std::vector<value> missing;
@@ -310,7 +306,6 @@ Result Reconciler::reconcileLive(Context& ctx) {
   // A pod of a gang that had all started is gone (deleted, evicted with its
   // node): recreating it alone would send one fresh rank into a running
   // gang, so it counts as a failed rank.
-  std::string lost;
   if (!missing.empty() && ctx.phase() == "Running") {
     for (const value& pod : missing)
       lost += (lost.empty() ? "" : "; ") + objectName(pod) + ": deleted while the gang ran";
@@ -329,9 +324,10 @@ Result Reconciler::reconcileLive(Context& ctx) {
       if (what.size() > 1024) what = what.substr(0, 1021) + "...";
       return createRefused(ctx, what);
     }
-    const std::string what = "master, " + std::to_string(b.spec.topology.parameterServers) +
-                             " parameter servers and " + std::to_string(b.spec.topology.trainers) +
-                             " trainers";
+    const api::TopologySpec& t = ctx.benchmark.spec.topology;
+    const std::string what = "master, " + std::to_string(t.parameterServers) +
+                             " parameter servers and " + std::to_string(t.trainers) + " trainers";
+    const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
     if (gang == 0) {
       ctx.transition(kCondCreated, true, "PodsCreated", "created " + what, false);
     } else if (missing.size() == desired.size()) {
@@ -341,79 +337,51 @@ Result Reconciler::reconcileLive(Context& ctx) {
     for (const value& pod : missing) current.push_back(pod);  // Pending until seen
   }
   ctx.clear(kCondCreateFailed, "PodsCreated", "every pod of the gang was created");
+  return std::nullopt;
+}
 
-  const GangState g = gangState(current);
-  ctx.status["master"] = roleCountsJson(g.master);
-  ctx.status["parameterServers"] = roleCountsJson(g.parameterServers);
-  ctx.status["trainers"] = roleCountsJson(g.trainers);
-  const int ranks = static_cast<int>(desired.size());
-
-  if (g.succeeded(b.spec.topology.trainers)) {
-    for (const PodState& p : g.pods) {
-      if (p.role != "master") continue;
-      if (auto summary = resultSummary(p)) ctx.status["results"] = *summary;
+Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g,
+                         const std::vector<value>& current, std::chrono::milliseconds wake) {
+  using Action = GangDecision::Action;
+  switch (d.action) {
+    case Action::Succeed:
+      for (const PodState& p : g.pods) {
+        if (p.role != "master") continue;
+        if (auto summary = resultSummary(p)) ctx.status["results"] = *summary;
+      }
+      ctx.setPhase("Succeeded", d.message);
+      ctx.status["completionTime"] = value::string(ctx.nowText);
+      ctx.clear(kCondRunning, "Finished", d.message);
+      ctx.clear(kCondRestarting, "Finished", d.message);
+      ctx.transition(kCondSucceeded, true, "AllRanksSucceeded", d.message, false);
+      if (!writeStatus(ctx)) return Result::retry();
+      return finished(ctx);
+    case Action::Fail:
+      return fail(ctx, d.reason, d.message);
+    case Action::Restart: {
+      // Written before the pods go: a crash in between restarts no gang twice.
+      const int64_t gang = intField(ctx.status, "restartCount", 0);
+      ctx.status["restartCount"] = value::number(gang + 1);
+      ctx.setPhase("Pending", d.message);
+      ctx.clear(kCondRunning, "Restarting", d.message);
+      ctx.transition(kCondRestarting, true, d.reason, d.message, true);
+      if (!writeStatus(ctx)) return Result::retry();
+      deletePods(current, false);
+      return Result::after(std::chrono::seconds(1));
     }
-    const std::string message = "master and " + std::to_string(b.spec.topology.trainers) +
-                                " trainers succeeded";
-    ctx.setPhase("Succeeded", message);
-    ctx.status["completionTime"] = value::string(ctx.nowText);
-    ctx.clear(kCondRunning, "Finished", message);
-    ctx.clear(kCondRestarting, "Finished", message);
-    ctx.transition(kCondSucceeded, true, "AllRanksSucceeded", message, false);
-    if (!writeStatus(ctx)) return {true, {}};
-    return finished(ctx);
+    case Action::Run:
+      ctx.setPhase("Running", d.message);
+      ctx.transition(kCondRunning, true, d.reason, d.message, false);
+      ctx.clear(kCondRestarting, "GangRunning", d.message);
+      break;
+    case Action::Wait:
+      ctx.setPhase("Pending", d.message);
+      break;
+    case Action::Keep:
+      break;
   }
-
-  // A pod being deleted (by a user, a drain, an eviction) is a rank lost:
-  // waiting for it to finish terminating would only delay the restart.
-  const std::vector<const PodState*> failed = g.failedPods();
-  if (!failed.empty() || !lost.empty()) {
-    const std::string what =
-        describePods(failed) + (failed.empty() || lost.empty() ? "" : "; ") + lost;
-    if (gang >= policy.backoffLimit) {
-      return fail(ctx, kCondBackoffLimitExceeded,
-                  what + "; backoffLimit " + std::to_string(policy.backoffLimit) + " reached");
-    }
-    // DDP cannot go on with a rank missing: the whole gang starts over.
-    const std::string message = what + "; restarting the gang (restart " +
-                                std::to_string(gang + 1) + " of " +
-                                std::to_string(policy.backoffLimit) + ")";
-    ctx.status["restartCount"] = value::number(gang + 1);
-    ctx.setPhase("Pending", message);
-    ctx.clear(kCondRunning, "Restarting", message);
-    ctx.transition(kCondRestarting, true, "RankFailed", message, true);
-    if (!writeStatus(ctx)) return {true, {}};
-    deletePods(current, false);
-    return {false, std::chrono::seconds(1)};
-  }
-
-  if (g.allStarted(ranks)) {
-    const std::string message = "all " + std::to_string(ranks) + " ranks started";
-    ctx.setPhase("Running", message);
-    ctx.transition(kCondRunning, true, "AllRanksStarted", message, false);
-    ctx.clear(kCondRestarting, "GangRunning", message);
-  } else if (ctx.phase() != "Running") {
-    // A rank that cannot start (unschedulable, image missing) would leave
-    // the others to time out at the store and crash-loop through the
-    // backoff limit; the operator ends the run once, with the reason.
-    const std::vector<const PodState*> pending = g.pendingPods();
-    const int timeout = b.spec.runtime.rendezvousTimeoutSeconds;
-    const std::string since = g.startedAt();
-    const SystemTime gangStart = parseRfc3339(since).value_or(ctx.now);
-    const SystemTime deadline = gangStart + boundedSeconds(timeout);
-    if (!since.empty() && ctx.now >= deadline) {
-      return fail(ctx, kCondRendezvousTimeout,
-                  std::to_string(pending.size()) + " of " + std::to_string(ranks) +
-                      " ranks not started within rendezvousTimeoutSeconds (" +
-                      std::to_string(timeout) + " s): " + describePods(pending));
-    }
-    ctx.setPhase("Pending", std::to_string(ranks - static_cast<int>(pending.size())) + " of " +
-                                std::to_string(ranks) + " ranks started" +
-                                (pending.empty() ? "" : "; waiting for " + describePods(pending, 512)));
-    wakeBy(until(deadline, ctx.now));
-  }
-  if (!writeStatus(ctx)) return {true, {}};
-  return {false, wake};
+  if (!writeStatus(ctx)) return Result::retry();
+  return wake.count() > 0 ? Result::after(wake) : Result::awaitChange();
 }
 
 Result Reconciler::finished(Context& ctx) {
@@ -428,13 +396,13 @@ Result Reconciler::finished(Context& ctx) {
       ctx.status[role]["ready"] = value::number(0);
     }
   }
-  if (!writeStatus(ctx)) return {true, {}};
-  if (!policy.ttlSecondsAfterFinished) return {};
+  if (!writeStatus(ctx)) return Result::retry();
   const auto done = parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
-  const SystemTime expiry = done + boundedSeconds(*policy.ttlSecondsAfterFinished);
-  if (ctx.now < expiry) return {false, until(expiry, ctx.now)};
+  const auto left = ttlLeft(policy, done, ctx.now);
+  if (!left) return Result::awaitChange();
+  if (left->count() > 0) return Result::after(*left);
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
-  return {};
+  return Result::awaitChange();
 }
 
 void Reconciler::cleanUp(Context& ctx) {

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "gang_state.h"
 #include "informer.h"
 #include "kube_client.h"
+#include "run_policy.h"
 #include "status_conditions.h"
 #include "worker_pool.h"
 
@@ -64,7 +66,19 @@ class Reconciler {
  private:
   struct Context;
 
+  // Observe (children, pods), ask the run policy (run_policy.h), act.
   Result reconcileLive(Context& ctx);
+  // Creates the gang's missing pods; a pod missing from a gang that was
+  // Running is not recreated but added to `lost`. A result when the
+  // reconcile ends here (a create refused, a name taken).
+  std::optional<Result> createMissingPods(Context& ctx,
+                                          const std::vector<web::json::value>& desired,
+                                          std::vector<web::json::value>& current,
+                                          std::string& lost);
+  // Carries out the run policy's decision on the gang: status, Events,
+  // pod deletes; `wake` is when a deadline next needs a look.
+  Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
+               const std::vector<web::json::value>& current, std::chrono::milliseconds wake);
   // Ends the run: phase Failed, condition `reason` (also the Failed
   // condition's reason), Event, then clean-up.
   Result fail(Context& ctx, const std::string& reason, const std::string& message);

@@ -17,7 +17,7 @@ std::string formatRfc3339(SystemTime t, int fractionDigits) {
     const long long micros = std::chrono::duration_cast<std::chrono::microseconds>(
                                  t - std::chrono::system_clock::from_time_t(seconds))
                                  .count();
-    char fraction[8];
+    char fraction[24];  // room for any long long, though micros is < 10^6
     std::snprintf(fraction, sizeof fraction, "%06lld", micros);
     n += std::snprintf(text + n, sizeof text - n, ".%.*s", fractionDigits > 6 ? 6 : fractionDigits,
                        fraction);

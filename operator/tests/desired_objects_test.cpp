@@ -7,20 +7,13 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/api/spec_yaml.h"
+#include "tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {
 
 using web::json::value;
 
-api::DistBenchmark tutorial() {
-  api::DistBenchmark b = api::preset("tutorial");
-  b.metadata.name = "tut";
-  b.metadata.namespace_ = "bench";
-  return b;
-}
-
-const Owner kOwner{"tut", "1234-uid"};
 
 std::map<std::string, value> envOf(const value& pod) {
   std::map<std::string, value> env;
@@ -42,7 +35,7 @@ void expectOwnedAndLabelled(const value& object) {
 }
 
 TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
-  const std::vector<value> pods = desiredPods(tutorial(), kOwner, "10.0.0.7", 2);
+  const std::vector<value> pods = desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 2);
   ASSERT_EQ(pods.size(), 4u);
   const char* names[] = {"tut-master-0", "tut-ps-0", "tut-trainer-0", "tut-trainer-1"};
   const char* roles[] = {"master", "ps", "trainer", "trainer"};
@@ -78,21 +71,21 @@ TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
 }
 
 TEST(DesiredObjects, ConfigMapHoldsTheResolvedSpec) {
-  const value cm = desiredConfigMap(tutorial(), kOwner);
+  const value cm = desiredConfigMap(tutorialBenchmark(), kTutorialOwner);
   expectOwnedAndLabelled(cm);
   EXPECT_EQ(cm.at("metadata").at("name").as_string(), "tut-config");
-  EXPECT_EQ(api::parseDistBenchmark(cm.at("data").at(kConfigFile).as_string()), tutorial());
+  EXPECT_EQ(api::parseDistBenchmark(cm.at("data").at(kConfigFile).as_string()), tutorialBenchmark());
 }
 
 TEST(DesiredObjects, ServicesPublishNotReadyPodsAndSelectTheirRanks) {
-  const value headless = desiredHeadlessService(tutorial(), kOwner);
+  const value headless = desiredHeadlessService(tutorialBenchmark(), kTutorialOwner);
   expectOwnedAndLabelled(headless);
   EXPECT_EQ(headless.at("metadata").at("name").as_string(), "tut-workers");
   EXPECT_EQ(headless.at("spec").at("clusterIP").as_string(), "None");
   EXPECT_TRUE(headless.at("spec").at("publishNotReadyAddresses").as_bool());
   EXPECT_EQ(headless.at("spec").at("selector").size(), 1u);
 
-  const value master = desiredMasterService(tutorial(), kOwner);
+  const value master = desiredMasterService(tutorialBenchmark(), kTutorialOwner);
   expectOwnedAndLabelled(master);
   EXPECT_EQ(master.at("metadata").at("name").as_string(), "tut-master");
   EXPECT_TRUE(master.at("spec").at("publishNotReadyAddresses").as_bool());
@@ -101,7 +94,7 @@ TEST(DesiredObjects, ServicesPublishNotReadyPodsAndSelectTheirRanks) {
 }
 
 api::DistBenchmark withTemplates() {
-  api::DistBenchmark b = tutorial();
+  api::DistBenchmark b = tutorialBenchmark();
   b.spec.runPolicy.activeDeadlineSeconds = 600;
   api::PodTemplates& t = b.spec.podTemplates;
   t.master.image = "example/master:1";
@@ -116,7 +109,7 @@ api::DistBenchmark withTemplates() {
 }
 
 TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
-  for (const value& pod : desiredPods(tutorial(), kOwner, "10.0.0.7", 0)) {
+  for (const value& pod : desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0)) {
     EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
     EXPECT_FALSE(pod.at("spec").has_field("tolerations"));
     EXPECT_FALSE(pod.at("spec").at("containers").at(0).has_field("resources"));
@@ -124,7 +117,7 @@ TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
 }
 
 TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
-  const std::vector<value> pods = desiredPods(withTemplates(), kOwner, "10.0.0.7", 0);
+  const std::vector<value> pods = desiredPods(withTemplates(), kTutorialOwner, "10.0.0.7", 0);
   ASSERT_EQ(pods.size(), 4u);
 
   const value& master = pods[0].at("spec");
@@ -167,7 +160,7 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
     EXPECT_EQ(tolerations.at(2).serialize(), R"({"operator":"Exists"})");
   }
   // Everything else is as without templates.
-  const std::vector<value> plain = desiredPods(tutorial(), kOwner, "10.0.0.7", 0);
+  const std::vector<value> plain = desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0);
   for (std::size_t i = 0; i < pods.size(); ++i) {
     value a = pods[i];
     value b = plain[i];
@@ -186,7 +179,7 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
 }
 
 TEST(DesiredObjects, ConfigMapCarriesTemplatesAndRunPolicy) {
-  const value cm = desiredConfigMap(withTemplates(), kOwner);
+  const value cm = desiredConfigMap(withTemplates(), kTutorialOwner);
   EXPECT_EQ(api::parseDistBenchmark(cm.at("data").at(kConfigFile).as_string()), withTemplates());
 }
 

@@ -44,27 +44,34 @@ value configMap(const std::string& name, const std::string& data, bool labelled 
 std::string dataOf(const std::optional<value>& object) {
   return object ? object->at("data").at("k").as_string() : "";
 }
+std::string dataOf(const value& object) { return dataOf(std::optional<value>(object)); }
 
 // What handlers saw, for tests to poll.
 class Recorder {
  public:
   Informer::Handler handler() {
-    return [this](const std::string& key, const value* object) {
+    return [this](const std::string& key, const value& object, bool deleted) {
       std::lock_guard<std::mutex> lock(mutex_);
-      events_.push_back({key, object != nullptr});
+      events_.push_back({key, !deleted, dataOf(object)});
     };
   }
-  bool saw(const std::string& key, bool present) const {
+  // `data`: when not empty, the object's data.k as the handler got it.
+  bool saw(const std::string& key, bool present, const std::string& data = "") const {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [k, p] : events_) {
-      if (k == key && p == present) return true;
+    for (const Seen& e : events_) {
+      if (e.key == key && e.present == present && (data.empty() || e.data == data)) return true;
     }
     return false;
   }
 
  private:
+  struct Seen {
+    std::string key;
+    bool present;
+    std::string data;
+  };
   mutable std::mutex mutex_;
-  std::vector<std::pair<std::string, bool>> events_;
+  std::vector<Seen> events_;
 };
 
 class InformerTest : public kubetest::KubeTest {
@@ -133,7 +140,8 @@ TEST_F(InformerTest, SyncsTheListThenFollowsCreatesUpdatesAndDeletes) {
 
   client_->remove(cms + "/before");
   EXPECT_TRUE(eventually([&] { return !informer.get(ns + "/before"); }));
-  EXPECT_TRUE(eventually([&] { return recorder.saw(ns + "/before", false); }));
+  // The handler of a deletion gets the object as it last was.
+  EXPECT_TRUE(eventually([&] { return recorder.saw(ns + "/before", false, "a"); }));
   EXPECT_EQ(informer.list().size(), 1u);
   EXPECT_EQ(informer.relists(), 0);
 

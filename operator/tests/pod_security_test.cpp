@@ -11,20 +11,13 @@
 
 #include "desired_objects.h"
 #include "distbench/api/presets.h"
+#include "tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {
 
 using web::json::value;
 
-api::DistBenchmark tutorial() {
-  api::DistBenchmark b = api::preset("tutorial");
-  b.metadata.name = "tut";
-  b.metadata.namespace_ = "bench";
-  return b;
-}
-
-const Owner kOwner{"tut", "1234-uid"};
 
 const value* field(const value& v, std::initializer_list<const char*> path) {
   const value* at = &v;
@@ -94,7 +87,7 @@ std::vector<std::string> restrictedViolations(const value& pod) {
 
 std::vector<std::string> violationsOf(const api::DistBenchmark& b) {
   std::vector<std::string> all;
-  for (const value& pod : desiredPods(b, kOwner, "198.19.0.7", 0))
+  for (const value& pod : desiredPods(b, kTutorialOwner, "198.19.0.7", 0))
     for (std::string& v : restrictedViolations(pod)) all.push_back(std::move(v));
   return all;
 }
@@ -108,7 +101,7 @@ TEST(PodSecurity, EveryGangPodMeetsTheRestrictedProfile) {
 }
 
 TEST(PodSecurity, TheRootFilesystemIsReadOnlyWithAScratchEmptyDir) {
-  for (const value& pod : desiredPods(tutorial(), kOwner, "198.19.0.7", 0)) {
+  for (const value& pod : desiredPods(tutorialBenchmark(), kTutorialOwner, "198.19.0.7", 0)) {
     const value& c = pod.at("spec").at("containers").at(0);
     EXPECT_TRUE(isTrue(field(c, {"securityContext", "readOnlyRootFilesystem"})));
     bool scratchMounted = false;
@@ -130,7 +123,7 @@ TEST(PodSecurity, TheRootFilesystemIsReadOnlyWithAScratchEmptyDir) {
 }
 
 TEST(PodSecurity, ARolesTemplateRelaxesOnlyWhatItNames) {
-  api::DistBenchmark b = tutorial();
+  api::DistBenchmark b = tutorialBenchmark();
   api::PodTemplate& t = b.spec.podTemplates.trainer;
   t.podSecurityContext.runAsNonRoot = false;
   t.podSecurityContext.runAsUser = 0;
@@ -154,7 +147,7 @@ TEST(PodSecurity, ARolesTemplateRelaxesOnlyWhatItNames) {
 }
 
 TEST(NetworkPolicy, OnlyTheGangReachesItsPortsAndAnyoneTheMetricsPort) {
-  const value np = desiredNetworkPolicy(tutorial(), kOwner, ClusterOptions{});
+  const value np = desiredNetworkPolicy(tutorialBenchmark(), kTutorialOwner, ClusterOptions{});
   EXPECT_EQ(np.at("metadata").at("name").as_string(), "tut-gang");
   EXPECT_EQ(np.at("metadata").at("ownerReferences").at(0).at("uid").as_string(), "1234-uid");
   const value& spec = np.at("spec");
@@ -178,7 +171,7 @@ TEST(NetworkPolicy, OnlyTheGangReachesItsPortsAndAnyoneTheMetricsPort) {
   ClusterOptions monitoringOnly;
   monitoringOnly.metricsFrom = value::parse(
       R"([{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"monitoring"}}}])");
-  const value restricted = desiredNetworkPolicy(tutorial(), kOwner, monitoringOnly);
+  const value restricted = desiredNetworkPolicy(tutorialBenchmark(), kTutorialOwner, monitoringOnly);
   EXPECT_EQ(restricted.at("spec").at("ingress").at(1).at("from"), monitoringOnly.metricsFrom);
 }
 

@@ -1,7 +1,7 @@
 // The names of the objects a DistBenchmark becomes, in one place: the
-// renderer, the operator and the validation of metadata.name all use these,
-// and the controller maps a child's name back to its benchmark with
-// benchmarkOfChild().
+// renderer, the operator and the validation of metadata.name all use these.
+// Nothing parses a name back: a child carries its benchmark in the
+// distbench.io/benchmark label.
 //
 // Every name is "<benchmark>-<suffix>", and no suffix is the tail of another
 // one of the same kind ("-master" vs "-workers" for Services; pod suffixes
@@ -10,7 +10,6 @@
 // Services "a-master-workers" and "a-master-master", never "a-master".
 #pragma once
 
-#include <optional>
 #include <string>
 
 namespace distbench::api {
@@ -23,9 +22,5 @@ std::string masterServiceName(const std::string& benchmark);   // <b>-master (Cl
 std::string networkPolicyName(const std::string& benchmark);   // <b>-gang
 // <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
 std::string podName(const std::string& benchmark, Role role, int roleIndex);
-
-// The benchmark a child of any of the kinds above is named after, or
-// nullopt when `child` is not such a name.
-std::optional<std::string> benchmarkOfChild(const std::string& child);
 
 }  // namespace distbench::api

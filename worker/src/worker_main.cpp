@@ -12,22 +12,22 @@
 #include <iostream>
 #include <string>
 
-#include "collectives_benchmark.h"
-#include "ddp_benchmark.h"
+#include "collectives/collectives_benchmark.h"
+#include "comm/rendezvous.h"
+#include "comm/termination_watch.h"
+#include "common/host_info.h"
+#include "common/metrics.h"
+#include "common/report_builder.h"
+#include "common/result_summary.h"
+#include "common/result_table.h"
+#include "common/worker_identity.h"
+#include "ddp/ddp_benchmark.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/report/report_json.h"
-#include "host_info.h"
-#include "master.h"
-#include "metrics.h"
-#include "parameter_server.h"
-#include "rendezvous.h"
-#include "report_builder.h"
-#include "result_summary.h"
-#include "result_table.h"
-#include "termination_watch.h"
-#include "trainer.h"
-#include "worker_identity.h"
+#include "hybrid/master.h"
+#include "hybrid/parameter_server.h"
+#include "hybrid/trainer.h"
 
 namespace {
 
@@ -167,18 +167,18 @@ void runHybrid(const Flags& flags, const WorkerIdentity& id, const api::DistBenc
                Rendezvous& rendezvous, WorkerMetrics& metrics, bool progress) {
   switch (id.role) {
     case api::Role::Master: {
-      std::vector<TrainerResult> results = runMaster(benchmark, rendezvous.global());
+      std::vector<TrainerResult> results = runHybridMaster(benchmark, rendezvous.global());
       printBanner(benchmark);
       printNow("\n" + formatResultTable(results));
       writeReportIfAsked(flags, hybridReport(benchmark, results, readHostInfo()));
       break;
     }
     case api::Role::ParameterServer:
-      runParameterServer(id, rendezvous.global(), metrics,
-                         {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
+      runHybridParameterServer(id, rendezvous.global(), metrics,
+                               {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
       break;
     case api::Role::Trainer:
-      runTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+      runHybridTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
       break;
   }
 }
@@ -196,7 +196,7 @@ void runDdp(const Flags& flags, const WorkerIdentity& id, const api::DistBenchma
 void runCollectives(const Flags& flags, const WorkerIdentity& id,
                     const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
                     WorkerMetrics& metrics) {
-  if (id.role == api::Role::Trainer) return runCollectivesTrainer(rendezvous, benchmark, metrics);
+  if (id.role == api::Role::Trainer) return runCollectivesRank(rendezvous, benchmark, metrics);
   printSuiteBanner(benchmark, "distbench collectives");
   const std::vector<CollectiveResult> results = runCollectivesMaster(rendezvous, benchmark);
   printNow(formatCollectivesTable(results, id.numTrainers));

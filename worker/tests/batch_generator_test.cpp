@@ -1,4 +1,4 @@
-#include "batch_generator.h"
+#include "hybrid/batch_generator.h"
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "collective_plan.h"
+#include "collectives/collective_plan.h"
 
 #include <gtest/gtest.h>
 

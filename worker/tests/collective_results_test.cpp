@@ -1,4 +1,4 @@
-#include "collective_results.h"
+#include "collectives/collective_results.h"
 
 #include <gtest/gtest.h>
 

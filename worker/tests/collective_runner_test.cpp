@@ -1,4 +1,4 @@
-#include "collective_runner.h"
+#include "collectives/collective_runner.h"
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <functional>
 #include <iostream>
 
-#include "collective_results.h"
-#include "metrics.h"
+#include "collectives/collective_results.h"
+#include "common/metrics.h"
 #include "thread_ranks.h"
 
 namespace distbench::worker {

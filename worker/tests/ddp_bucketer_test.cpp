@@ -1,9 +1,9 @@
-#include "ddp_bucketer.h"
+#include "comm/ddp_bucketer.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "process_group.h"
+#include "comm/process_group.h"
 #include "thread_ranks.h"
 
 namespace distbench::worker {

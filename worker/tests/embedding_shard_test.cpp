@@ -1,4 +1,4 @@
-#include "embedding_shard.h"
+#include "hybrid/embedding_shard.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/state_dump.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
 #include "local_cluster.h"
 #include "reference_training.h"
-#include "state_dump.h"
 
 namespace distbench::worker {
 namespace {

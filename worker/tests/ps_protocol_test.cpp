@@ -8,12 +8,12 @@
 
 #include <future>
 
-#include "metrics.h"
-#include "parameter_server.h"
-#include "peer_error.h"
-#include "ps_client.h"
+#include "comm/peer_error.h"
+#include "common/metrics.h"
+#include "hybrid/parameter_server.h"
+#include "hybrid/ps_client.h"
+#include "hybrid/wire.h"
 #include "thread_ranks.h"
-#include "wire.h"
 
 namespace distbench::worker {
 namespace {
@@ -46,7 +46,7 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
   std::shared_future<void> created = masterCreated.get_future().share();
   bool psThrewPeerError = false;
   const auto errors = runRanksCollectingErrors(kWorld, "ps-create", [&](int rank, ProcessGroup& g) {
-    if (rank == 0) {  // the master, as runMaster creates the shard
+    if (rank == 0) {  // the master, as runHybridMaster creates the shard
       at::Tensor request = newMessage(sizes.request);
       at::Tensor reply = newMessage(sizes.reply);
       writeHeader(request, createShard(spec));
@@ -57,7 +57,7 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
     } else if (rank == kPs) {
       WorkerMetrics metrics("ps-test", "HybridDDPRPC", "ps", kPs, 0);
       try {
-        runParameterServer(psIdentity(), g, metrics, {spec, ""});
+        runHybridParameterServer(psIdentity(), g, metrics, {spec, ""});
       } catch (const PeerError&) {
         psThrewPeerError = true;
         throw;

@@ -2,10 +2,10 @@
 
 #include <torch/torch.h>
 
-#include "batch_generator.h"
-#include "dense_model.h"
 #include "distbench/api/dense_layers.h"
-#include "embedding_shard.h"
+#include "hybrid/batch_generator.h"
+#include "hybrid/dense_model.h"
+#include "hybrid/embedding_shard.h"
 
 namespace distbench::worker::testing {
 

@@ -1,6 +1,6 @@
-#include "request_checks.h"
+#include "hybrid/request_checks.h"
 
-#include "wire_limits.h"
+#include "hybrid/wire_limits.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The termination-message summary: the right headline per kind, and never
 // over Kubernetes' 4096 bytes.
-#include "result_summary.h"
+#include "common/result_summary.h"
 
 #include <cpprest/json.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "result_table.h"
+#include "common/result_table.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "process_group.h"
+#include "comm/process_group.h"
 
 namespace distbench::worker {
 

@@ -1,0 +1,81 @@
+// distbench's DistributedDataParallel for the dense part. LibTorch has no C++
+// DDP and Debian's c10d::Reducer is unusable, so: gradients land in flat
+// buckets (reverse parameter order, first bucket capped at 1 MiB, the rest at
+// bucketCapMB, and the earliest layers split off the last bucket into one of
+// at most 1 MiB, so the big one need not wait for the end of backward); a gradient hook copies each gradient in, pre-divided by the
+// world size, and the moment a bucket is full its allreduce is launched, so
+// communication overlaps the rest of backward. Buckets launch strictly in
+// order: every rank must issue collectives in the same sequence.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "comm/process_group.h"
+
+namespace distbench::worker {
+
+class GradientBucketer {
+ public:
+  // Called from a communication thread when a bucket's allreduce completes.
+  using AllreduceObserver = std::function<void(double seconds, int64_t bytes)>;
+
+  struct Event {
+    enum class Kind { GradientReady, AllreduceLaunched } kind;
+    int index;  // parameter index, or bucket index
+  };
+
+  GradientBucketer(std::vector<at::Tensor> parameters, ProcessGroup& group, double bucketCapMB,
+                   AllreduceObserver observer = {});
+  ~GradientBucketer();
+  GradientBucketer(const GradientBucketer&) = delete;
+  GradientBucketer& operator=(const GradientBucketer&) = delete;
+
+  // Every replica starts from rootRank's parameters.
+  void broadcastParameters(int rootRank);
+  // Before each backward pass.
+  void prepareForBackward();
+  // After backward: waits for every bucket and installs the averaged
+  // gradients as each parameter's .grad. Throws if a parameter got none.
+  void finishBackward();
+
+  size_t bucketCount() const { return buckets_.size(); }
+  std::vector<std::vector<size_t>> bucketParameterIndices() const;
+  // The order gradients arrived and buckets launched in the last backward.
+  std::vector<Event> lastStepEvents() const;
+
+  static constexpr double kFirstBucketCapMB = 1.0;
+
+ private:
+  struct Bucket {
+    std::vector<size_t> parameters;
+    std::vector<int64_t> offsets;  // into flat, per parameter
+    at::Tensor flat;
+    size_t pending = 0;
+    PendingOp op;
+    std::chrono::steady_clock::time_point launchedAt;
+  };
+
+  void splitLastBucket(std::vector<std::vector<size_t>>& groups, int64_t tailCap) const;
+  void onGradient(size_t parameter, const at::Tensor& grad);
+  void launchReadyBuckets();
+
+  std::vector<at::Tensor> parameters_;
+  ProcessGroup& group_;
+  AllreduceObserver observer_;
+  std::vector<Bucket> buckets_;
+  std::vector<size_t> bucketOf_;
+  std::vector<size_t> slotOf_;
+  std::vector<bool> seen_;
+  std::vector<unsigned> hookHandles_;
+  size_t nextToLaunch_ = 0;
+  mutable std::mutex eventsMutex_;
+  std::vector<Event> events_;
+};
+
+}  // namespace distbench::worker

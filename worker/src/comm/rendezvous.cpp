@@ -1,0 +1,174 @@
+#include "comm/rendezvous.h"
+
+#include <string>
+#include <thread>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <vector>
+
+#include "comm/peer_error.h"
+
+namespace distbench::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(rank); }
+
+std::chrono::milliseconds remaining(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return std::max(left, std::chrono::milliseconds(1));
+}
+
+c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
+                                             std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(id.masterPort);
+  options.isServer = id.role == api::Role::Master;
+  options.waitWorkers = false;  // our own check-in below names who is missing
+  options.timeout = timeout;
+  // The master talks to its own store over loopback: its Service address may
+  // not route back to itself.
+  std::string host = options.isServer ? "127.0.0.1" : id.masterAddr;
+  try {
+    return c10::make_intrusive<c10d::TCPStore>(host, options);
+  } catch (const std::exception& e) {
+    if (options.isServer) {
+      throw PeerError("rendezvous: cannot host the store on port " + std::to_string(id.masterPort) +
+                      ": " + firstLine(e.what()));
+    }
+    throw PeerError("rendezvous: cannot reach the master (rank 0) at " + id.masterAddr + ":" +
+                    std::to_string(id.masterPort) + " within " +
+                    std::to_string(timeout.count() / 1000) + " s: " + firstLine(e.what()));
+  }
+}
+
+void checkIn(c10d::Store& store, const WorkerIdentity& id) {
+  if (store.add(joinedKey(id.rank) + "/count", 1) > 1) {
+    throw PeerError("rendezvous: " + id.label() + " joined twice: is another process running " +
+                    "with the same RANK?");
+  }
+  std::string label = id.label();
+  store.set(joinedKey(id.rank), std::vector<uint8_t>(label.begin(), label.end()));
+  store.add("distbench/joined", 1);
+}
+
+constexpr const char* kFailedKey = "distbench/rendezvous-failed";
+constexpr const char* kFailureSeenKey = "distbench/rendezvous-failure-seen";
+
+std::string readString(c10d::Store& store, const std::string& key) {
+  std::vector<uint8_t> v = store.get(key);
+  return std::string(v.begin(), v.end());
+}
+
+std::string missingRanks(c10d::Store& store, const WorkerIdentity& id) {
+  std::string missing;
+  for (int r = 0; r < id.worldSize; ++r) {
+    if (!store.check({joinedKey(r)})) {
+      missing +=
+          (missing.empty() ? "" : ", ") + describeRank(id.numParameterServers, id.numTrainers, r);
+    }
+  }
+  return missing;
+}
+
+// Polls the check-in counter until every rank is in. Polling, not
+// Store::wait: a timed-out wait leaves TCPStore's client socket unusable for
+// the questions that follow. The master hosts the store, so when its time is
+// up it publishes the verdict and keeps the store up until the others have
+// read it (or a few seconds pass): every rank then names the same missing
+// ranks, whichever gave up first.
+void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_point deadline,
+                   std::chrono::milliseconds total) {
+  const bool isMaster = id.role == api::Role::Master;
+  try {
+    while (Clock::now() < deadline) {
+      if (store.add("distbench/joined", 0) >= id.worldSize) return;
+      if (!isMaster && store.check({kFailedKey})) {
+        std::string verdict = readString(store, kFailedKey);
+        store.add(kFailureSeenKey, 1);
+        throw PeerError(verdict);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const std::string verdict = "rendezvous timed out after " +
+                                std::to_string(total.count() / 1000) + " s: missing " +
+                                missingRanks(store, id);
+    if (isMaster) {
+      store.set(kFailedKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
+      const int64_t others = store.add("distbench/joined", 0) - 1;
+      const auto grace = Clock::now() + std::chrono::seconds(3);
+      while (store.add(kFailureSeenKey, 0) < others && Clock::now() < grace) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    throw PeerError(verdict);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PeerError("rendezvous: lost the store hosted by the master (rank 0) after " +
+                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                       total - (deadline - Clock::now()))
+                                       .count()) +
+                    " s: " + firstLine(e.what()));
+  }
+}
+
+}  // namespace
+
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, GroupsWanted groups,
+                       const std::function<void()>& checkedIn)
+    : identity_(id), timeouts_(timeouts) {
+  const auto deadline = Clock::now() + timeouts.rendezvous;
+  store_ = connectStore(id, timeouts.rendezvous);
+  try {
+    checkIn(*store_, id);
+  } catch (const PeerError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PeerError("rendezvous: lost the store hosted by the master (rank 0) while checking in: " +
+                    firstLine(e.what()));
+  }
+  if (checkedIn) checkedIn();
+  awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
+
+  const int P = id.numParameterServers;
+  const int T = id.numTrainers;
+  if (groups.global) {
+    global_ = std::make_unique<ProcessGroup>(
+        c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
+        id.bindAddress, timeouts.peer,
+        [P, T](int r) { return r < 0 ? std::string("all ranks") : describeRank(P, T, r); });
+  }
+  if (groups.trainers && id.role == api::Role::Trainer) trainers_ = trainerSubgroup("trainers", T);
+}
+
+Rendezvous::~Rendezvous() = default;
+
+ProcessGroup& Rendezvous::global() {
+  if (!global_) throw std::logic_error("no global group was formed");
+  return *global_;
+}
+
+ProcessGroup& Rendezvous::trainers() {
+  if (!trainers_) throw std::logic_error("only trainers have the trainer group");
+  return *trainers_;
+}
+
+std::unique_ptr<ProcessGroup> Rendezvous::trainerSubgroup(const std::string& name, int size) {
+  const int P = identity_.numParameterServers;
+  const int T = identity_.numTrainers;
+  if (identity_.role != api::Role::Trainer || identity_.roleIndex >= size) {
+    throw std::logic_error("trainerSubgroup: " + identity_.label() + " is not one of its " +
+                           std::to_string(size) + " trainers");
+  }
+  return std::make_unique<ProcessGroup>(
+      c10::make_intrusive<c10d::PrefixStore>(name, store_), identity_.roleIndex, size,
+      identity_.bindAddress, timeouts_.peer, [P, T](int i) {
+        return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
+      });
+}
+
+}  // namespace distbench::worker

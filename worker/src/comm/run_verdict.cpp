@@ -1,0 +1,38 @@
+#include "comm/run_verdict.h"
+
+#include <torch/csrc/distributed/c10d/Store.hpp>
+#include <vector>
+
+namespace distbench::worker {
+namespace {
+
+constexpr const char* kVerdictKey = "distbench/run/verdict";
+constexpr const char* kClaimKey = "distbench/run/verdict-claim";
+constexpr const char* kAckKey = "distbench/run/verdict-seen";
+constexpr const char* kWatchersKey = "distbench/run/verdict-watchers";
+
+}  // namespace
+
+bool publishVerdict(c10d::Store& store, const std::string& verdict) {
+  // add is atomic on the store; set alone would let a later verdict
+  // overwrite the cause others already printed.
+  if (store.add(kClaimKey, 1) != 1) return false;
+  store.set(kVerdictKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
+  return true;
+}
+
+std::optional<std::string> readVerdict(c10d::Store& store) {
+  if (!store.check({kVerdictKey})) return std::nullopt;
+  const std::vector<uint8_t> v = store.get(kVerdictKey);
+  return std::string(v.begin(), v.end());
+}
+
+void registerVerdictWatcher(c10d::Store& store) { store.add(kWatchersKey, 1); }
+
+int64_t verdictWatchers(c10d::Store& store) { return store.add(kWatchersKey, 0); }
+
+void acknowledgeVerdict(c10d::Store& store) { store.add(kAckKey, 1); }
+
+int64_t verdictAcknowledgements(c10d::Store& store) { return store.add(kAckKey, 0); }
+
+}  // namespace distbench::worker

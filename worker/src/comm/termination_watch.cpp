@@ -1,0 +1,287 @@
+#include "comm/termination_watch.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include "comm/run_verdict.h"
+
+namespace distbench::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// The bounds of an exit (docs/architecture.md#termination). kHardLimit caps
+// the whole of it, whatever the store or stdout do meanwhile.
+constexpr milliseconds kConnectTimeout{500};
+constexpr milliseconds kMasterGrace{700};
+constexpr milliseconds kHardLimit{1500};
+
+int gSignalPipe[2] = {-1, -1};
+TerminationWatch* gInstalled = nullptr;
+
+extern "C" void writeSignalToPipe(int sig) {
+  const int savedErrno = errno;
+  const unsigned char byte = static_cast<unsigned char>(sig);
+  [[maybe_unused]] const ssize_t n = ::write(gSignalPipe[1], &byte, 1);
+  errno = savedErrno;
+}
+
+const char* signalName(int sig) {
+  switch (sig) {
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+  }
+  return "a signal";
+}
+
+void writeLine(const std::string& line) {
+  const std::string text = line + "\n";
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
+}
+
+[[noreturn]] void park() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id, milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(id.masterPort);
+  options.isServer = false;
+  options.waitWorkers = false;
+  options.timeout = timeout;
+  // As in rendezvous: the master reaches its own store over loopback.
+  const std::string host = id.role == api::Role::Master ? "127.0.0.1" : id.masterAddr;
+  return c10::make_intrusive<c10d::TCPStore>(host, options);
+}
+
+// The master hosts the store: once it exits, nobody can read the verdict.
+void awaitReaders(c10d::Store& store) {
+  const int64_t readers = verdictWatchers(store) - 1;  // all but the master
+  const auto deadline = Clock::now() + kMasterGrace;
+  while (verdictAcknowledgements(store) < readers && Clock::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+}
+
+}  // namespace
+
+int terminatedStatus(int signal) { return 128 + signal; }
+
+struct TerminationWatch::State {
+  std::string name;
+  std::atomic<bool> exiting{false};
+  std::mutex mutex;  // guards the fields below
+  std::optional<WorkerIdentity> identity;
+  // Handed to the watcher thread, the only one to use it.
+  c10::intrusive_ptr<c10d::Store> verdictStore;
+  milliseconds pollInterval{200};
+  bool done = false;
+  uint64_t polls = 0;  // verdict polls made, for a failing main thread to await
+  std::condition_variable polled;
+
+  // Whether this thread is the one to exit; if so, arms the hard limit.
+  bool claim(int status, const std::string& line) {
+    if (exiting.exchange(true)) return false;
+    std::thread([status, line] {
+      std::this_thread::sleep_for(kHardLimit);
+      writeLine(line);
+      ::_exit(status);
+    }).detach();
+    return true;
+  }
+
+  [[noreturn]] static void finish(int status, const std::string& line) {
+    std::fflush(stdout);
+    writeLine(line);
+    ::_exit(status);
+  }
+
+  std::string who() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return identity ? name + " (rank " + std::to_string(identity->rank) + ")" : name;
+  }
+
+  void onSignal(int sig) {
+    std::optional<WorkerIdentity> id;
+    c10::intrusive_ptr<c10d::Store> store;
+    bool workDone;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      id = identity;
+      store = verdictStore;
+      workDone = done;
+    }
+    const std::string self = who();
+    if (workDone) {
+      // The results are delivered; only the scraper's last look is cut short.
+      const std::string line =
+          self + ": " + signalName(sig) + " during the metrics linger; the run had completed";
+      if (!claim(0, line)) park();
+      finish(0, line);
+    }
+    const int status = terminatedStatus(sig);
+    const std::string line = self + ": terminated by " + signalName(sig);
+    if (!claim(status, line)) park();
+    if (id) {
+      try {
+        if (!store) store = connectStore(*id, kConnectTimeout);
+        publishVerdict(*store, id->label() + " was terminated by " + signalName(sig));
+        if (id->role == api::Role::Master) {
+          awaitReaders(*store);
+        } else {
+          acknowledgeVerdict(*store);
+        }
+      } catch (const std::exception&) {
+        // No store (rendezvous not reached, or the master is gone): the
+        // others learn it from our closed connections and their timeouts.
+      }
+    }
+    finish(status, line);
+  }
+
+  void onVerdict(c10d::Store& store, const std::string& verdict, bool isMaster) {
+    const std::string line = name + ": error: " + verdict;
+    if (!claim(1, line)) park();
+    try {
+      if (isMaster) {
+        awaitReaders(store);
+      } else {
+        acknowledgeVerdict(store);
+      }
+    } catch (const std::exception&) {
+      // The master is gone: nobody is left to wait for.
+    }
+    finish(1, line);
+  }
+
+  void loop() {
+    for (;;) {
+      c10::intrusive_ptr<c10d::Store> store;
+      milliseconds interval;
+      bool isMaster = false;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!done) store = verdictStore;
+        interval = pollInterval;
+        isMaster = identity && identity->role == api::Role::Master;
+      }
+      pollfd p{gSignalPipe[0], POLLIN, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(interval.count()));
+      if (ready > 0) {
+        unsigned char sig = 0;
+        if (::read(gSignalPipe[0], &sig, 1) == 1) onSignal(sig);
+        continue;
+      }
+      if (!store) continue;
+      std::optional<std::string> verdict;
+      try {
+        verdict = readVerdict(*store);
+      } catch (const std::exception&) {
+        // The master is gone, after the run or because it failed: the main
+        // thread's own waits say which, naming it.
+        std::lock_guard<std::mutex> lock(mutex);
+        verdictStore.reset();
+        ++polls;
+        polled.notify_all();
+        continue;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (done) continue;
+        if (!verdict) {
+          ++polls;
+          polled.notify_all();
+          continue;
+        }
+      }
+      onVerdict(*store, *verdict, isMaster);
+    }
+  }
+};
+
+TerminationWatch::TerminationWatch(const std::string& name) : state_(new State) {
+  state_->name = name;
+}
+
+TerminationWatch& TerminationWatch::install(const std::string& name) {
+  if (gInstalled != nullptr) return *gInstalled;
+  if (::pipe2(gSignalPipe, O_CLOEXEC) != 0) throw std::runtime_error("termination watch: no pipe");
+  // Never block in the handler, even if signals pile up.
+  ::fcntl(gSignalPipe[1], F_SETFL, O_NONBLOCK);
+  struct sigaction action {};
+  action.sa_handler = writeSignalToPipe;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (int sig : {SIGTERM, SIGINT}) ::sigaction(sig, &action, nullptr);
+  gInstalled = new TerminationWatch(name);
+  State* state = gInstalled->state_;
+  std::thread([state] { state->loop(); }).detach();
+  return *gInstalled;
+}
+
+TerminationWatch* TerminationWatch::installed() { return gInstalled; }
+
+void TerminationWatch::setIdentity(const WorkerIdentity& id) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->identity = id;
+  // Every rank polls the master's store: slower in large worlds, so that
+  // 4096 ranks cost it at most ~8000 small requests a second.
+  state_->pollInterval =
+      std::clamp(milliseconds(static_cast<int64_t>(id.worldSize) / 8), milliseconds(100),
+                 milliseconds(500));
+}
+
+void TerminationWatch::watchVerdicts() {
+  std::optional<WorkerIdentity> id;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    id = state_->identity;
+  }
+  if (!id) return;
+  try {
+    auto store = connectStore(*id, std::chrono::seconds(10));
+    registerVerdictWatcher(*store);
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->verdictStore = std::move(store);
+  } catch (const std::exception&) {
+    // The main thread's next store call reports the lost master.
+  }
+}
+
+void TerminationWatch::workDone() {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->done = true;
+}
+
+void TerminationWatch::exitWith(int status, const std::string& line) {
+  if (status != 0) {
+    // A failure is often the echo of a verdict (a terminated rank's closed
+    // connections reach its Gloo peers first): give the watcher two polls
+    // to find it, so every rank names the cause rather than its echo.
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    if (state_->verdictStore && !state_->done) {
+      const uint64_t target = state_->polls + 2;
+      state_->polled.wait_for(lock, 2 * state_->pollInterval + milliseconds(100),
+                              [&] { return state_->polls >= target || !state_->verdictStore; });
+    }
+  }
+  if (!state_->claim(status, line)) park();
+  State::finish(status, line);
+}
+
+}  // namespace distbench::worker

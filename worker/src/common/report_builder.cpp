@@ -1,0 +1,73 @@
+#include "common/report_builder.h"
+
+#include <cpprest/json.h>
+#include <torch/version.h>
+
+#include "distbench/api/spec_yaml.h"
+
+namespace distbench::worker {
+
+using web::json::value;
+
+report::Report reportEnvelope(const api::DistBenchmark& b, const report::Host& host) {
+  report::Report r;
+  r.name = b.metadata.name;
+  r.kind = api::toString(b.spec.benchmark.kind);
+  r.versions = {{"distbench", DISTBENCH_VERSION}, {"torch", TORCH_VERSION}};
+  r.backend = api::toString(b.spec.runtime.backend);
+  r.device = api::toString(b.spec.runtime.device);
+  r.host = host;
+  r.trainers = b.spec.topology.trainers;
+  r.parameterServers = b.spec.topology.parameterServers;
+  r.worldSize = api::worldSize(b.spec);
+  r.seed = b.spec.benchmark.seed;
+  r.bucketCapMB = b.spec.benchmark.bucketCapMB;
+  r.configJson = api::toJson(b);
+  return r;
+}
+
+report::Report hybridReport(const api::DistBenchmark& b, const std::vector<TrainerResult>& trainers,
+                            const report::Host& host) {
+  report::Report r = reportEnvelope(b, host);
+  const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
+  std::string layers;
+  for (const std::string& l : h.denseLayers) layers += (layers.empty() ? "" : ",") + l;
+  const std::map<std::string, std::string> key = {
+      {"denseLayers", layers},
+      {"numEmbeddings", std::to_string(h.numEmbeddings)},
+      {"embeddingDim", std::to_string(h.embeddingDim)}};
+
+  value results = value::object();
+  value trainerRefs = value::array();
+  report::Series all;
+  all.group = "HybridDDPRPC";
+  all.groupKey = key;
+  all.row = "All";
+  all.ranks = static_cast<int>(trainers.size());
+  all.sampleOf = "epoch";
+  for (size_t i = 0; i < trainers.size(); ++i) {
+    const TrainerResult& t = trainers[i];
+    report::Series s = all;
+    s.row = t.name;
+    s.ranks = 1;
+    s.workPerSample = t.examplesPerEpoch;
+    s.samples = t.epochSeconds;
+    value ref = value::object();
+    ref["name"] = value::string(t.name);
+    ref["rank"] = value::number(t.rank);
+    ref["series"] = value::number(static_cast<int>(r.series.size()));
+    trainerRefs[i] = ref;
+    all.workPerSample += t.examplesPerEpoch;
+    all.samples.insert(all.samples.end(), t.epochSeconds.begin(), t.epochSeconds.end());
+    r.series.push_back(std::move(s));
+  }
+  results["trainers"] = trainerRefs;
+  value allRef = value::object();
+  allRef["series"] = value::number(static_cast<int>(r.series.size()));
+  results["all"] = allRef;
+  r.series.push_back(std::move(all));
+  r.resultsJson = results.serialize();
+  return r;
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,111 @@
+#include "common/result_summary.h"
+
+#include <cpprest/json.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "distbench/report/percentiles.h"
+
+namespace distbench::worker {
+namespace {
+
+using web::json::value;
+
+std::string seconds(double s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, s < 0.01 ? "%.6fs" : "%.3fs", s);
+  return buffer;
+}
+
+// The series the printer column shows; see the header.
+size_t headline(const report::Report& r) {
+  if (r.kind == "HybridDDPRPC") {
+    for (size_t i = 0; i < r.series.size(); ++i)
+      if (r.series[i].row == "All") return i;
+  }
+  if (r.kind == "DDP") {
+    size_t best = 0;
+    for (size_t i = 0; i < r.series.size() && r.series[i].group == r.series[0].group; ++i) best = i;
+    return best;
+  }
+  if (r.kind == "Collectives") {
+    // The first allreduce group (else the first group); sizes ascend within
+    // a group, so its last row is the largest.
+    std::string group = r.series[0].group;
+    for (const report::Series& s : r.series) {
+      if (s.group.rfind("allreduce ", 0) == 0) {
+        group = s.group;
+        break;
+      }
+    }
+    size_t best = 0;
+    for (size_t i = 0; i < r.series.size(); ++i)
+      if (r.series[i].group == group) best = i;
+    return best;
+  }
+  return 0;
+}
+
+value row(const report::Series& s) {
+  std::vector<double> sorted = s.samples;
+  std::sort(sorted.begin(), sorted.end());
+  value v = value::object(true);
+  v["group"] = value::string(s.group);
+  v["row"] = value::string(s.row);
+  for (int p : {50, 75, 90, 95}) {
+    v["p" + std::to_string(p)] = value::number(report::percentileLinear(sorted, p));
+  }
+  // As the tables' rate columns: what one sample's work is, per second.
+  v["perSecond"] = value::number(s.workPerSample / report::percentileLinear(sorted, 50));
+  v["unit"] = value::string(s.workUnit);
+  return v;
+}
+
+}  // namespace
+
+std::string resultSummaryJson(const report::Report& r, size_t limit) {
+  value out = value::object(true);
+  out["kind"] = value::string(r.kind);
+  if (r.series.empty()) {
+    out["rows"] = value::array();
+    out["truncated"] = value::boolean(false);
+    return out.serialize();
+  }
+  const size_t head = headline(r);
+  std::vector<double> headSamples = r.series[head].samples;
+  std::sort(headSamples.begin(), headSamples.end());
+  out["p50"] = value::string(seconds(report::percentileLinear(headSamples, 50)));
+  out["headline"] = value::string(r.series[head].group + " " + r.series[head].row);
+  // Most informative first: the headline, then the rest in report order.
+  std::vector<size_t> order{head};
+  for (size_t i = 0; i < r.series.size(); ++i)
+    if (i != head) order.push_back(i);
+  value rows = value::array();
+  out["truncated"] = value::boolean(false);
+  for (size_t i : order) {
+    rows[rows.size()] = row(r.series[i]);
+    out["rows"] = rows;
+    if (out.serialize().size() > limit) {
+      rows.as_array().erase(rows.as_array().end() - 1);
+      out["rows"] = rows;
+      out["truncated"] = value::boolean(true);
+      break;
+    }
+  }
+  return out.serialize();
+}
+
+std::string writeTerminationMessage(const report::Report& r) {
+  const char* env = std::getenv("DISTBENCH_TERMINATION_LOG");
+  std::string path = env != nullptr && *env != 0 ? env : "/dev/termination-log";
+  if (env == nullptr && ::access(path.c_str(), W_OK) != 0) return "";
+  std::ofstream out(path, std::ios::trunc);
+  out << resultSummaryJson(r);
+  return out ? path : "";
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,96 @@
+#include "ddp/ddp_benchmark.h"
+
+#include <iostream>
+
+#include "comm/process_group.h"
+#include "comm/rendezvous.h"
+#include "comm/run_control.h"
+#include "common/metrics.h"
+#include "ddp/ddp_row.h"
+#include "ddp/models/image_model.h"
+
+namespace distbench::worker {
+namespace {
+
+bool usesGpus(const api::DistBenchmark& b) { return b.spec.runtime.device == api::Device::CUDA; }
+
+std::vector<SweepRow> sweepOf(const api::DistBenchmark& b) {
+  return planDdpSweep(b.spec.topology.trainers, b.spec.benchmark.ddp.ranksPerMachine, usesGpus(b));
+}
+
+// Store keys and Gloo group names: unique per model and row.
+std::string rowKey(size_t model, size_t row) {
+  return "ddp/" + std::to_string(model) + "/" + std::to_string(row);
+}
+
+int64_t parameterCount(const std::string& model, int64_t numClasses) {
+  int64_t n = 0;
+  for (const auto& p : makeImageModel(model, numClasses)->parameters()) n += p.numel();
+  return n;
+}
+
+}  // namespace
+
+void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
+                   WorkerMetrics& metrics) {
+  const WorkerIdentity& id = rendezvous.identity();
+  const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
+  const int T = id.numTrainers;
+  StoreHeartbeat heartbeat(rendezvous);
+  RunControl control(rendezvous);
+  const std::vector<SweepRow> rows = sweepOf(benchmark);
+
+  for (size_t m = 0; m < ddp.models.size(); ++m) {
+    const std::string& model = ddp.models[m];
+    if (id.roleIndex == 0) {
+      control.publish("params/" + std::to_string(m),
+                      {static_cast<double>(parameterCount(model, ddp.numClasses))});
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const SweepRow& row = rows[r];
+      if (id.roleIndex < row.ranks) {
+        metrics.selectTrainingSeries(model, row.ddp ? row.ranks : 0);
+        std::unique_ptr<ProcessGroup> group;
+        if (row.ddp) group = rendezvous.trainerSubgroup(rowKey(m, r), row.ranks);
+        const DdpPhaseSamples samples = runDdpRow(benchmark.spec, model, id.roleIndex, group.get(),
+                                                  &metrics, [&] { control.checkStillOn(); });
+        control.publish(rowKey(m, r), samples.flatten());
+      }
+      // Idle ranks wait here, off the CPU, so they do not disturb the row.
+      control.barrier(rowKey(m, r), T);
+    }
+  }
+  control.finish();
+}
+
+DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
+                             const std::function<void(const std::string&)>& print) {
+  const WorkerIdentity& id = rendezvous.identity();
+  const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
+  RunControl control(rendezvous);
+  const std::vector<SweepRow> rows = sweepOf(benchmark);
+  const bool gpus = usesGpus(benchmark);
+
+  DdpMasterOutput out;
+  for (size_t m = 0; m < ddp.models.size(); ++m) {
+    const std::string& model = ddp.models[m];
+    out.parameterCounts.push_back(
+        static_cast<int64_t>(control.collect("params/" + std::to_string(m), 0).at(0)));
+    print(formatDdpHeader(model, ddp.batchSize, gpus));
+    DdpModelResult result{model, {}};
+    for (size_t r = 0; r < rows.size(); ++r) {
+      DdpRowResult row{rows[r], {}};
+      for (int t = 0; t < rows[r].ranks; ++t) {
+        row.perRank.push_back(
+            DdpPhaseSamples::unflatten(control.collect(rowKey(m, r), t), ddp.iterations));
+      }
+      result.rows.push_back(std::move(row));
+      print(formatDdpRow(result.rows.back(), ddp.batchSize, result.rows.front(), gpus));
+    }
+    out.models.push_back(std::move(result));
+  }
+  control.awaitFinished();
+  return out;
+}
+
+}  // namespace distbench::worker

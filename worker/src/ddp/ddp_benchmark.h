@@ -1,0 +1,32 @@
+// The DDP kind's two roles. Trainers walk the sweep together: for every
+// model and row, the row's ranks form a fresh Gloo group and train while the
+// others wait; every rank hands its samples to the master through the
+// store. The master prints each row as it completes and returns everything
+// for the report. Rows can take longer than any peer timeout (a ResNeXt-101
+// on a CPU), so liveness comes from RunControl's heartbeats, not from Gloo.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "ddp/ddp_results.h"
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::worker {
+
+class Rendezvous;
+class WorkerMetrics;
+
+void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
+                   WorkerMetrics& metrics);
+
+struct DdpMasterOutput {
+  std::vector<DdpModelResult> models;
+  std::vector<int64_t> parameterCounts;  // per model, as trainer 0 built it
+};
+
+// `print` gets the table piece by piece, as rows complete.
+DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
+                             const std::function<void(const std::string&)>& print);
+
+}  // namespace distbench::worker

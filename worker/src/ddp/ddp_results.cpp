@@ -1,0 +1,124 @@
+#include "ddp/ddp_results.h"
+
+#include <cpprest/json.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/result_table.h"
+#include "distbench/report/percentiles.h"
+#include "distbench/report/report_json.h"
+
+namespace distbench::worker {
+namespace {
+
+using web::json::value;
+
+constexpr double kPercentiles[] = {50, 75, 90, 95};
+
+double p50(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return report::percentileLinear(samples, 50);
+}
+
+std::string groupName(const std::string& model, int batchSize) {
+  return model + " with batch size " + std::to_string(batchSize);
+}
+
+}  // namespace
+
+std::vector<double> DdpRowResult::pooled(std::vector<double> DdpPhaseSamples::*phase) const {
+  std::vector<double> all;
+  for (const DdpPhaseSamples& r : perRank) {
+    all.insert(all.end(), (r.*phase).begin(), (r.*phase).end());
+  }
+  return all;
+}
+
+std::string formatDdpHeader(const std::string& model, int batchSize, bool gpus) {
+  SweepRow sample;
+  const size_t indent = sweepRowPrefix(sample, gpus).size() + 1;
+  std::string out = "\nBenchmark: " + groupName(model, batchSize) + "\n\n";
+  out += std::string(indent, ' ');
+  for (size_t i = 0; i < std::size(kPercentiles); ++i)
+    out += formatText("%14s%10s", "sec/iter", "ex/sec");
+  return out + formatText("%13s%8s", "agg ex/sec", "eff") + "\n";
+}
+
+std::string formatDdpRow(const DdpRowResult& result, int batchSize, const DdpRowResult& baseline,
+                         bool gpus) {
+  const double baselineP50 = p50(baseline.pooled(&DdpPhaseSamples::iteration));
+  const std::vector<double> samples = result.pooled(&DdpPhaseSamples::iteration);
+  std::string line = formatTableRow(sweepRowPrefix(result.row, gpus), batchSize, samples);
+  line.pop_back();  // the newline
+  const double median = p50(samples);
+  line += formatText("  %9d/s  %5.1f%%", static_cast<int>(result.row.ranks * batchSize / median),
+                     100.0 * baselineP50 / median);
+  return line + "\n";
+}
+
+void addDdpResults(report::Report& report, const api::DDPSpec& spec,
+                   const std::vector<DdpModelResult>& models,
+                   const std::vector<int64_t>& parameterCounts) {
+  value modelsJson = value::array();
+  for (size_t m = 0; m < models.size(); ++m) {
+    const DdpModelResult& model = models[m];
+    value mj = value::object();
+    mj["model"] = value::string(model.model);
+    mj["batchSize"] = value::number(spec.batchSize);
+    mj["imageSize"] = value::number(spec.imageSize);
+    if (m < parameterCounts.size()) mj["parameters"] = value::number(parameterCounts[m]);
+    value rows = value::array();
+    const double baseline = p50(model.rows.front().pooled(&DdpPhaseSamples::iteration));
+    for (size_t i = 0; i < model.rows.size(); ++i) {
+      const DdpRowResult& row = model.rows[i];
+      report::Series s;
+      s.group = groupName(model.model, spec.batchSize);
+      s.groupKey = {{"model", model.model},
+                    {"batchSize", std::to_string(spec.batchSize)},
+                    {"imageSize", std::to_string(spec.imageSize)}};
+      s.row = row.row.label;
+      s.ranks = row.row.ranks;
+      s.sampleOf = "iteration";
+      s.workPerSample = spec.batchSize;
+      s.workUnit = "examples";
+      s.samples = row.pooled(&DdpPhaseSamples::iteration);
+
+      std::vector<double> sorted = s.samples;
+      std::sort(sorted.begin(), sorted.end());
+      value rj = value::object();
+      rj["row"] = value::string(row.row.label);
+      rj["ranks"] = value::number(row.row.ranks);
+      rj["machines"] = value::number(row.row.machines);
+      rj["ranksPerMachine"] = value::number(row.row.ranksPerMachine);
+      rj["ddp"] = value::boolean(row.row.ddp);
+      rj["series"] = value::number(static_cast<int>(report.series.size()));
+      value aggregate = value::object();
+      for (double p : kPercentiles) {
+        aggregate[formatText("p%02d", static_cast<int>(p))] =
+            value::number(row.row.ranks * spec.batchSize / report::percentileLinear(sorted, p));
+      }
+      rj["aggregateExamplesPerSecond"] = aggregate;
+      rj["scalingEfficiency"] = value::number(baseline / report::percentileLinear(sorted, 50));
+      value phases = value::object();
+      const std::pair<const char*, std::vector<double> DdpPhaseSamples::*> phaseFields[] = {
+          {"forward", &DdpPhaseSamples::forward},
+          {"backward", &DdpPhaseSamples::backward},
+          {"allreduceWait", &DdpPhaseSamples::allreduceWait},
+          {"optimizerStep", &DdpPhaseSamples::optimizerStep}};
+      for (const auto& [name, phase] : phaseFields) {
+        phases[name] = value::parse(report::summaryToJson(row.pooled(phase)));
+      }
+      rj["phases"] = phases;
+      rows[i] = rj;
+      report.series.push_back(std::move(s));
+    }
+    mj["rows"] = rows;
+    modelsJson[m] = mj;
+  }
+  value results = value::object();
+  results["models"] = modelsJson;
+  report.resultsJson = results.serialize();
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,14 @@
+// A deliberately small classifier so DDP benchmarks finish in seconds on a CPU-only runner, where
+// a ResNet step takes longer than the communication being measured.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "ddp/models/image_model.h"
+
+namespace distbench::worker {
+
+std::shared_ptr<ImageModel> makeSmallCnn(int64_t numClasses);
+
+}  // namespace distbench::worker

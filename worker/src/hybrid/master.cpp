@@ -1,0 +1,125 @@
+#include "hybrid/master.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "comm/peer_error.h"
+#include "distbench/api/renderer.h"
+#include "hybrid/wire.h"
+
+namespace distbench::worker {
+namespace {
+
+// Sends headers[i] to ranks[i] (parameter servers) and waits for each reply.
+void callEach(ProcessGroup& global, const std::vector<int>& ranks,
+              const std::vector<Header>& headers, MessageSizes sizes) {
+  std::vector<at::Tensor> requests, replies;
+  std::vector<PendingOp> sends, received;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    replies.push_back(newMessage(sizes.reply));
+    received.push_back(global.recv(replies.back(), ranks[i], kTagReply));
+  }
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    requests.push_back(newMessage(sizes.request));
+    writeHeader(requests.back(), headers[i]);
+    sends.push_back(global.send(requests.back(), ranks[i], kTagRequest));
+  }
+  for (auto& r : received) r.wait();
+  for (auto& s : sends) s.wait();
+}
+
+void sendToTrainers(ProcessGroup& global, const api::TopologySpec& topology, Op op) {
+  at::Tensor header = packHeader({static_cast<int64_t>(op), 0, 0, 0, 0, 0, 0, 0});
+  std::vector<PendingOp> sends;
+  for (int t = 0; t < topology.trainers; ++t) {
+    sends.push_back(global.send(header, api::trainerRank(topology, t), kTagControl));
+  }
+  for (auto& s : sends) s.wait();
+}
+
+std::string laggards(const std::vector<int>& epochsSeen, const api::TopologySpec& topology) {
+  const int fewest = *std::min_element(epochsSeen.begin(), epochsSeen.end());
+  std::string names;
+  for (int t = 0; t < topology.trainers; ++t) {
+    if (epochsSeen[t] == fewest) {
+      names += (names.empty() ? "" : ", ") +
+               api::rankLabel(topology, api::trainerRank(topology, t)) + " (rank " +
+               std::to_string(api::trainerRank(topology, t)) + ")";
+    }
+  }
+  return names + " after " + std::to_string(fewest) + " epoch(s)";
+}
+
+}  // namespace
+
+std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
+                                           ProcessGroup& global) {
+  const auto& topology = benchmark.spec.topology;
+  const auto& hybrid = benchmark.spec.benchmark.hybridDDPRPC;
+  const int P = topology.parameterServers;
+  const int T = topology.trainers;
+
+  std::vector<int> psRanks;
+  std::vector<Header> create, shutdown;
+  for (int p = 0; p < P; ++p) {
+    psRanks.push_back(api::parameterServerRank(p));
+    create.push_back({static_cast<int64_t>(Op::CreateShard), p, hybrid.numEmbeddings,
+                      hybrid.embeddingDim, static_cast<int64_t>(hybrid.embeddingMode),
+                      benchmark.spec.benchmark.seed, doubleBits(hybrid.learningRate), 0});
+    shutdown.push_back({static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+  }
+  callEach(global, psRanks, create, messageSizes(hybrid));
+  std::cerr << "master: " << P << " embedding shard(s) of " << hybrid.numEmbeddings << "x"
+            << hybrid.embeddingDim << " created; starting " << T << " trainer(s)\n";
+  sendToTrainers(global, topology, Op::Start);
+
+  std::vector<TrainerResult> results(T);
+  for (int t = 0; t < T; ++t) {
+    results[t].name = "Trainer" + std::to_string(t);
+    results[t].rank = api::trainerRank(topology, t);
+  }
+  std::vector<int> epochsSeen(T, 0);
+  std::vector<double> examples(T, 0);
+  const int total = hybrid.warmupEpochs + hybrid.epochs;
+  // Trainers report every epoch and, within long epochs, send heartbeats, so
+  // each wait here is bounded by the peer timeout however long epochs are.
+  for (int reports = 0; reports < T * total;) {
+    at::Tensor header = newMessage(kHeaderBytes);
+    PendingOp op = global.recvAnySource(header, kTagControl);
+    try {
+      op.wait();
+    } catch (const PeerError& e) {
+      throw PeerError(std::string("master: no word from ") + laggards(epochsSeen, topology) + ": " +
+                      e.what());
+    }
+    const Header h = readHeader(header);
+    const Op kind = static_cast<Op>(h[0]);
+    // The sender decides which trainer this is, not the message.
+    const int trainer = op.sourceRank() - api::trainerRank(topology, 0);
+    if (trainer < 0 || trainer >= T || h[1] != trainer ||
+        (kind != Op::EpochDone && kind != Op::Heartbeat) ||
+        (kind == Op::EpochDone && (h[2] != epochsSeen[trainer] || h[2] >= total))) {
+      throw PeerError("master: unexpected " + std::string(toString(kind)) + " message from " +
+                      global.peerName(op.sourceRank()));
+    }
+    if (kind == Op::Heartbeat) continue;
+    ++reports;
+    ++epochsSeen[trainer];
+    if (h[5] == 0) {
+      results[trainer].epochSeconds.push_back(bitsDouble(h[4]));
+      examples[trainer] += static_cast<double>(h[3]);
+    }
+  }
+  for (int t = 0; t < T; ++t) {
+    results[t].examplesPerEpoch = examples[t] / std::max<size_t>(1, results[t].epochSeconds.size());
+  }
+
+  // Parameter servers first (they may dump state), then release the trainers.
+  callEach(global, psRanks, shutdown, messageSizes(hybrid));
+  sendToTrainers(global, topology, Op::Finish);
+  return results;
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,27 @@
+// A parameter server: holds one EmbeddingBag shard, created by the master,
+// and serves lookups, gradient pushes and optimizer steps. One thread per
+// peer (each trainer, and the master), each with its next receive already
+// posted, as torch's RPC agent keeps a thread pool; the shard itself is
+// guarded by one mutex.
+#pragma once
+
+#include <string>
+
+#include "comm/process_group.h"
+#include "common/metrics.h"
+#include "common/worker_identity.h"
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::worker {
+
+struct ParameterServerOptions {
+  api::HybridDDPRPCSpec spec;  // message sizes and the PS update mode
+  std::string dumpStateDir;    // non-empty: write the final table there
+};
+
+// Returns after every trainer said Done and the master said Shutdown; throws
+// PeerError when a peer fails or stays silent past the peer timeout.
+void runHybridParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
+                              WorkerMetrics& metrics, const ParameterServerOptions& options);
+
+}  // namespace distbench::worker

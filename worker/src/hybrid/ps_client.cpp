@@ -1,0 +1,154 @@
+#include "hybrid/ps_client.h"
+
+#include <ATen/ATen.h>
+
+#include <chrono>
+#include <stdexcept>
+
+#include "comm/peer_error.h"
+#include "common/stopwatch.h"
+#include "distbench/api/renderer.h"
+#include "hybrid/wire_limits.h"
+
+namespace distbench::worker {
+
+ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParameterServers,
+                                             int trainerIndex, int64_t embeddingDim,
+                                             MessageSizes sizes, WorkerMetrics& metrics)
+    : global_(global),
+      numPs_(numParameterServers),
+      trainerIndex_(trainerIndex),
+      dim_(embeddingDim),
+      sizes_(sizes),
+      metrics_(metrics) {
+  for (int p = 0; p < numPs_; ++p) {
+    replies_.push_back(newMessage(sizes_.reply));
+    stepReplies_.push_back(newMessage(sizes_.reply));
+    requests_.push_back(newMessage(sizes_.request));
+  }
+  stepRequest_ = newMessage(sizes_.request);
+}
+
+ParameterServerClient::Call ParameterServerClient::startCall(
+    const char* op, const std::vector<at::Tensor>& requests, std::vector<at::Tensor>& replies,
+    int64_t payloadBytes) {
+  Call call;
+  call.op = op;
+  call.payloadBytes = payloadBytes;
+  for (int p = 0; p < numPs_; ++p) {
+    call.replies.push_back(global_.recv(replies[p], api::parameterServerRank(p), kTagReply));
+  }
+  for (int p = 0; p < numPs_; ++p) {
+    const at::Tensor& request = requests.size() == 1 ? requests[0] : requests[p];
+    call.sends.push_back(global_.send(request, api::parameterServerRank(p), kTagRequest));
+  }
+  return call;
+}
+
+void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>& replies,
+                                       Clock::time_point start) {
+  for (int p = 0; p < numPs_; ++p) {
+    call.replies[p].wait();
+    const double seconds = secondsSince(start);
+    const Header h = readHeader(replies[p]);
+    checkReplyShape(call.op, h, api::parameterServerRank(p));
+    metrics_.observeRpc(call.op, seconds, kHeaderBytes + call.payloadBytes,
+                        kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)));
+  }
+  for (auto& s : call.sends) s.wait();
+  call = Call{};
+}
+
+void ParameterServerClient::checkReplyShape(const char* op, const Header& h, int rank) const {
+  // The words size what we read from the reply: bound them before any use.
+  try {
+    checkRange("reply header bags", h[1], 0, kMaxWireBagIndices);
+    checkRange("reply header embeddingDim", h[2], 0, kMaxWireEmbeddingDim);
+    if (kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)) > sizes_.reply) {
+      throw std::invalid_argument("reply header announces [" + std::to_string(h[1]) + ", " +
+                                  std::to_string(h[2]) + "] floats, more than the " +
+                                  std::to_string(sizes_.reply) + "-byte reply holds");
+    }
+  } catch (const std::invalid_argument& e) {
+    throw PeerError(std::string(op) + " reply from " + global_.peerName(rank) +
+                    " refused: " + e.what());
+  }
+}
+
+std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Tensor& indices,
+                                                      const at::Tensor& offsets) {
+  const int64_t n = indices.size(0);
+  const int64_t bags = offsets.size(0);
+  if (2 * n * 8 + kHeaderBytes > sizes_.request || bags > n) {
+    throw std::invalid_argument("lookup of " + std::to_string(n) + " indices exceeds the " +
+                                "message size for maxBagIndices");
+  }
+  at::Tensor& request = requests_[0];
+  writeHeader(request, {static_cast<int64_t>(Op::Lookup), trainerIndex_, step, n, bags, 0, 0, 0});
+  int64_t* payload = payloadOf<int64_t>(request);
+  std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
+  std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
+  const auto start = Clock::now();
+  Call call =
+      startCall("lookup", {request}, replies_, (n + bags) * static_cast<int64_t>(sizeof(int64_t)));
+  finishCall(call, replies_, start);
+
+  std::vector<at::Tensor> results;
+  for (int p = 0; p < numPs_; ++p) {
+    const Header h = readHeader(replies_[p]);
+    if (h[1] != bags || h[2] != dim_) {
+      throw std::runtime_error(
+          "lookup reply from " + global_.peerName(api::parameterServerRank(p)) + " has shape [" +
+          std::to_string(h[1]) + ", " + std::to_string(h[2]) + "], expected [" +
+          std::to_string(bags) + ", " + std::to_string(dim_) + "]");
+    }
+    results.push_back(
+        at::from_blob(payloadOf<float>(replies_[p]), {bags, dim_}, at::kFloat).clone());
+  }
+  return results;
+}
+
+void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients) {
+  int64_t bytes = 0;
+  for (int p = 0; p < numPs_; ++p) {
+    at::Tensor g = gradients[p].contiguous();
+    const int64_t bags = g.size(0);
+    bytes = g.numel() * static_cast<int64_t>(sizeof(float));
+    if (g.size(1) != dim_ || kHeaderBytes + bytes > sizes_.request) {
+      throw std::invalid_argument("gradient for shard " + std::to_string(p) +
+                                  " does not fit the message size");
+    }
+    writeHeader(requests_[p],
+                {static_cast<int64_t>(Op::PushGrad), trainerIndex_, step, bags, dim_, 0, 0, 0});
+    std::memcpy(payloadOf<float>(requests_[p]), g.data_ptr<float>(), bytes);
+  }
+  writeHeader(stepRequest_, {static_cast<int64_t>(Op::Step), trainerIndex_, step, 0, 0, 0, 0, 0});
+  pushBytes_ = bytes;
+  updateStart_ = Clock::now();
+  // A push has no reply of its own: Gloo completes the send once the shard's
+  // posted receive has taken it, and the step's reply confirms both.
+  pushSends_.clear();
+  for (int p = 0; p < numPs_; ++p) {
+    pushSends_.push_back(global_.send(requests_[p], api::parameterServerRank(p), kTagRequest));
+  }
+  step_ = startCall("step", {stepRequest_}, stepReplies_, 0);
+}
+
+void ParameterServerClient::endUpdate() {
+  for (auto& send : pushSends_) {
+    send.wait();
+    metrics_.observeRpc("push_grad", secondsSince(updateStart_), kHeaderBytes + pushBytes_, 0);
+  }
+  finishCall(step_, stepReplies_, updateStart_);
+}
+
+void ParameterServerClient::done() {
+  writeHeader(requests_[0], {static_cast<int64_t>(Op::Done), trainerIndex_, 0, 0, 0, 0, 0, 0});
+  std::vector<PendingOp> sends;
+  for (int p = 0; p < numPs_; ++p) {
+    sends.push_back(global_.send(requests_[0], api::parameterServerRank(p), kTagRequest));
+  }
+  for (auto& s : sends) s.wait();
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,70 @@
+// A trainer's calls to the parameter servers. Each call goes to all P shards
+// at once, replies posted first: every reply buffer is waiting before any
+// request leaves, so the P lookups are in flight together and each answer
+// lands in one hop.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "comm/process_group.h"
+#include "common/metrics.h"
+#include "hybrid/wire.h"
+
+namespace distbench::worker {
+
+class ParameterServerClient {
+ public:
+  ParameterServerClient(ProcessGroup& global, int numParameterServers, int trainerIndex,
+                        int64_t embeddingDim, MessageSizes sizes, WorkerMetrics& metrics);
+
+  // One [bags, dim] tensor per shard.
+  std::vector<at::Tensor> lookup(int64_t step, const at::Tensor& indices,
+                                 const at::Tensor& offsets);
+  // The backward half of distributed autograd plus the distributed optimizer
+  // step: gradients[p] = d(loss)/d(lookup p) goes to shard p, then a step.
+  // Both requests leave back to back (a shard serves one trainer in order, so
+  // the step sees the gradient). begin returns once they are sent; end waits
+  // for every shard, recording each push's delivery and each step's round
+  // trip.
+  void beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients);
+  void endUpdate();
+  // Tells every shard this trainer is finished.
+  void done();
+
+ private:
+  struct Call {
+    const char* op = "";
+    std::vector<PendingOp> replies, sends;
+    int64_t payloadBytes = 0;
+  };
+  // Posts every reply receive into `replies`, then sends requests[p] to shard
+  // p (or requests[0] to all).
+  Call startCall(const char* op, const std::vector<at::Tensor>& requests,
+                 std::vector<at::Tensor>& replies, int64_t payloadBytes);
+  // Throws PeerError naming the parameter server when a reply's header
+  // announces more than its buffer holds.
+  void checkReplyShape(const char* op, const Header& h, int rank) const;
+  // Waits for a call's replies, recording each round trip since `start`.
+  void finishCall(Call& call, const std::vector<at::Tensor>& replies,
+                  std::chrono::steady_clock::time_point start);
+
+  ProcessGroup& global_;
+  int numPs_;
+  int trainerIndex_;
+  int64_t dim_;
+  MessageSizes sizes_;
+  WorkerMetrics& metrics_;
+  std::vector<at::Tensor> replies_, stepReplies_;  // one per shard, reused
+  std::vector<at::Tensor> requests_;               // one per shard, reused
+  at::Tensor stepRequest_;
+  Call step_;
+  std::vector<PendingOp> pushSends_;
+  int64_t pushBytes_ = 0;
+  std::chrono::steady_clock::time_point updateStart_;
+};
+
+}  // namespace distbench::worker

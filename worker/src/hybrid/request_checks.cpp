@@ -1,0 +1,65 @@
+#include "hybrid/request_checks.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "hybrid/wire_limits.h"
+
+namespace distbench::worker {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument(what); }
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+void checkLookup(const Header& h, const int64_t* payload, const api::HybridDDPRPCSpec& spec) {
+  const int64_t n = h[3], bags = h[4];
+  // Ranges first: nothing below multiplies a value that was not bounded.
+  checkRange("lookup header nIndices", n, 1,
+             std::min<int64_t>(spec.maxBagIndices, kMaxWireBagIndices));
+  if (bags < 1 || bags > n) refuse("lookup of " + str(bags) + " bags for " + str(n) + " indices");
+  for (int64_t i = 0; i < n; ++i) {
+    if (payload[i] < 0 || payload[i] >= spec.numEmbeddings) {
+      refuse("lookup index " + str(payload[i]) + " outside the table's " + str(spec.numEmbeddings) +
+             " rows");
+    }
+  }
+  const int64_t* offsets = payload + n;
+  if (offsets[0] != 0) refuse("lookup offsets must start at 0, not " + str(offsets[0]));
+  for (int64_t b = 1; b < bags; ++b) {
+    if (offsets[b] < offsets[b - 1] || offsets[b] > n) {
+      refuse("lookup offsets must rise within 0.." + str(n) + "; offset " + str(b) + " is " +
+             str(offsets[b]));
+    }
+  }
+}
+
+void checkGradient(const Header& h, int64_t lookedUpBags, const api::HybridDDPRPCSpec& spec) {
+  const int64_t bags = h[3], dim = h[4];
+  if (lookedUpBags < 1) refuse("gradient pushed without a lookup before it");
+  if (bags != lookedUpBags || dim != spec.embeddingDim) {
+    refuse("gradient of shape [" + str(bags) + ", " + str(dim) + "], expected [" +
+           str(lookedUpBags) + ", " + str(spec.embeddingDim) + "]");
+  }
+}
+
+void checkCreateShard(const Header& h, int shardIndex, const api::HybridDDPRPCSpec& spec) {
+  // The shard is allocated from these words: bound them, and the bytes
+  // they make, before comparing with the (possibly unvalidated) spec.
+  checkRange("create_shard header numEmbeddings", h[2], 1, kMaxWireNumEmbeddings);
+  checkRange("create_shard header embeddingDim", h[3], 1, kMaxWireEmbeddingDim);
+  checkRange("create_shard numEmbeddings × embeddingDim × 4 bytes",
+             checkedMul(checkedMul(h[2], h[3], "numEmbeddings × embeddingDim"), 4, "shard bytes"), 4,
+             kMaxWireShardBytes);
+  if (h[1] != shardIndex || h[2] != spec.numEmbeddings || h[3] != spec.embeddingDim ||
+      h[4] != static_cast<int64_t>(spec.embeddingMode) || !(bitsDouble(h[6]) > 0)) {
+    refuse("create_shard for shard " + str(h[1]) + " of " + str(h[2]) + "x" + str(h[3]) +
+           " does not match this parameter server (shard " + str(shardIndex) + ", " +
+           str(spec.numEmbeddings) + "x" + str(spec.embeddingDim) + ") and its config");
+  }
+}
+
+}  // namespace distbench::worker

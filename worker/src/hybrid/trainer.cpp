@@ -1,0 +1,171 @@
+#include "hybrid/trainer.h"
+
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/container/sequential.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "comm/ddp_bucketer.h"
+#include "common/state_dump.h"
+#include "common/stopwatch.h"
+#include "distbench/api/dense_layers.h"
+#include "hybrid/batch_generator.h"
+#include "hybrid/dense_model.h"
+#include "hybrid/ps_client.h"
+#include "hybrid/wire.h"
+
+namespace distbench::worker {
+namespace {
+
+class Trainer {
+ public:
+  Trainer(const WorkerIdentity& id, const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
+          WorkerMetrics& metrics)
+      : id_(id),
+        spec_(benchmark.spec.benchmark.hybridDDPRPC),
+        global_(rendezvous.global()),
+        metrics_(metrics),
+        layers_(api::parseDenseLayers(spec_.denseLayers)),
+        model_(buildDenseModel(id.numParameterServers * spec_.embeddingDim, layers_,
+                               benchmark.spec.benchmark.seed)),
+        bucketer_(model_->parameters(), rendezvous.trainers(), benchmark.spec.benchmark.bucketCapMB,
+                  [&metrics](double s, int64_t bytes) { metrics.observeAllreduce(s, bytes); }),
+        client_(global_, id.numParameterServers, id.roleIndex, spec_.embeddingDim,
+                messageSizes(spec_), metrics),
+        batches_(spec_, benchmark.spec.benchmark.seed, id.roleIndex,
+                 api::denseOutputWidth(layers_)),
+        trainers_(rendezvous.trainers()) {}
+
+  void run(const TrainerOptions& options) {
+    bucketer_.broadcastParameters(0);
+    awaitControl(Op::Start);
+
+    const int total = spec_.warmupEpochs + spec_.epochs;
+    int64_t step = 0;
+    for (int epoch = 0; epoch < total; ++epoch) {
+      const bool warmup = epoch < spec_.warmupEpochs;
+      // Every trainer starts the measured epochs together.
+      if (epoch == spec_.warmupEpochs) trainers_.barrier();
+      const auto start = Clock::now();
+      int64_t examples = 0;
+      for (int b = 0; b < spec_.batchesPerEpoch; ++b) {
+        examples += trainStep(step);
+        heartbeatIfQuiet(step++);
+      }
+      const double seconds = secondsSince(start);
+      metrics_.observeEpoch(seconds, examples, warmup);
+      reportEpoch(epoch, examples, seconds, warmup);
+      if (options.progressLines) {
+        std::fprintf(stderr, "@@distbench-progress epoch=%d total=%d\n", epoch + 1, total);
+        std::fflush(stderr);
+      }
+    }
+    client_.done();
+    if (!options.dumpStateDir.empty()) {
+      std::vector<at::Tensor> params;
+      for (const auto& p : model_->parameters()) params.push_back(p.detach());
+      saveTensors(params, options.dumpStateDir,
+                  "trainer" + std::to_string(id_.roleIndex) + "_dense.pt");
+    }
+    awaitControl(Op::Finish);
+  }
+
+ private:
+  // One batch: forward through every shard and the dense stack, backward with
+  // overlapped allreduce, gradients to the shards, then the optimizer step.
+  int64_t trainStep(int64_t step) {
+    const auto start = Clock::now();
+    Batch batch = batches_.next();
+
+    const auto forwardStart = Clock::now();
+    std::vector<at::Tensor> lookups = client_.lookup(step, batch.indices, batch.offsets);
+    for (auto& t : lookups) t.requires_grad_(true);
+    at::Tensor output = model_->forward(at::cat(lookups, 1));
+    at::Tensor loss = torch::nn::functional::cross_entropy(output, batch.targets);
+    const auto backwardStart = Clock::now();
+    metrics_.observeForward(std::chrono::duration<double>(backwardStart - forwardStart).count());
+
+    bucketer_.prepareForBackward();
+    loss.backward();
+    metrics_.observeBackward(secondsSince(backwardStart));
+
+    // The shards' gradient push and step travel while the dense allreduce,
+    // launched during backward, finishes; waiting on the shards first keeps
+    // their round trips honest, and what is left of the allreduce afterwards
+    // is the part overlap did not hide.
+    const auto stepStart = Clock::now();
+    std::vector<at::Tensor> grads;
+    for (auto& t : lookups) grads.push_back(t.grad());
+    client_.beginUpdate(step, grads);
+    client_.endUpdate();
+    double stepSeconds = secondsSince(stepStart);
+
+    const auto waitStart = Clock::now();
+    bucketer_.finishBackward();
+    metrics_.observeAllreduceWait(secondsSince(waitStart));
+
+    const auto sgdStart = Clock::now();
+    {
+      c10::NoGradGuard noGrad;
+      for (auto& p : model_->parameters()) p.add_(p.grad(), -spec_.learningRate);
+    }
+    stepSeconds += secondsSince(sgdStart);
+    metrics_.observeOptimizerStep(stepSeconds);
+    metrics_.observeIteration(secondsSince(start));
+    return batch.examples();
+  }
+
+  // The master waits on each report for the peer timeout; an epoch longer
+  // than a quarter of it sends a heartbeat so the master knows it is alive.
+  void heartbeatIfQuiet(int64_t step) {
+    const double quiet = std::chrono::duration<double>(global_.timeout()).count() / 4;
+    if (secondsSince(lastToMaster_) < quiet) return;
+    at::Tensor header =
+        packHeader({static_cast<int64_t>(Op::Heartbeat), id_.roleIndex, step, 0, 0, 0, 0, 0});
+    global_.send(header, api::masterRank(), kTagControl).wait();
+    lastToMaster_ = Clock::now();
+  }
+
+  void reportEpoch(int epoch, int64_t examples, double seconds, bool warmup) {
+    at::Tensor header = packHeader({static_cast<int64_t>(Op::EpochDone), id_.roleIndex, epoch,
+                                    examples, doubleBits(seconds), warmup ? 1 : 0, 0, 0});
+    global_.send(header, api::masterRank(), kTagControl).wait();
+    lastToMaster_ = Clock::now();
+  }
+
+  void awaitControl(Op expected) {
+    at::Tensor header = newMessage(kHeaderBytes);
+    global_.recv(header, api::masterRank(), kTagControl).wait();
+    const Op got = static_cast<Op>(readHeader(header)[0]);
+    if (got != expected) {
+      throw std::runtime_error(std::string("trainer: expected ") + toString(expected) +
+                               " from the master, got " + toString(got));
+    }
+  }
+
+  const WorkerIdentity& id_;
+  api::HybridDDPRPCSpec spec_;
+  ProcessGroup& global_;
+  WorkerMetrics& metrics_;
+  std::vector<api::DenseLayer> layers_;
+  torch::nn::Sequential model_;
+  GradientBucketer bucketer_;
+  ParameterServerClient client_;
+  BatchGenerator batches_;
+  ProcessGroup& trainers_;
+  Clock::time_point lastToMaster_ = Clock::now();
+};
+
+}  // namespace
+
+void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
+                      Rendezvous& rendezvous, WorkerMetrics& metrics,
+                      const TrainerOptions& options) {
+  Trainer(identity, benchmark, rendezvous, metrics).run(options);
+}
+
+}  // namespace distbench::worker

@@ -1,0 +1,75 @@
+#include "hybrid/wire.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+
+#include "hybrid/wire_limits.h"
+
+namespace distbench::worker {
+
+const char* toString(Op op) {
+  switch (op) {
+    case Op::CreateShard:
+      return "create_shard";
+    case Op::Lookup:
+      return "lookup";
+    case Op::PushGrad:
+      return "push_grad";
+    case Op::Step:
+      return "step";
+    case Op::Shutdown:
+      return "shutdown";
+    case Op::Start:
+      return "start";
+    case Op::EpochDone:
+      return "epoch_done";
+    case Op::Finish:
+      return "finish";
+    case Op::Done:
+      return "done";
+    case Op::Heartbeat:
+      return "heartbeat";
+  }
+  return "unknown";
+}
+
+MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec) {
+  // The config may not have been validated: bound the factors first, then
+  // multiply in 64 bits that cannot overflow unnoticed.
+  const std::string field = "spec.benchmark.hybridDDPRPC.";
+  checkRange(field + "maxBagIndices", spec.maxBagIndices, 1, kMaxWireBagIndices);
+  checkRange(field + "embeddingDim", spec.embeddingDim, 1, kMaxWireEmbeddingDim);
+  const int64_t maxBags = spec.maxBagIndices;
+  const int64_t lookupRequest = checkedMul(2 * static_cast<int64_t>(sizeof(int64_t)), maxBags,
+                                           "lookup request bytes (16 × maxBagIndices)");
+  const int64_t pooled = checkedMul(checkedMul(maxBags, spec.embeddingDim,
+                                               "maxBagIndices × embeddingDim"),
+                                    static_cast<int64_t>(sizeof(float)),
+                                    "lookup reply bytes (maxBagIndices × embeddingDim × 4)");
+  return {checkedAdd(kHeaderBytes, std::max(lookupRequest, pooled), "request bytes"),
+          checkedAdd(kHeaderBytes, pooled, "reply bytes")};
+}
+
+at::Tensor newMessage(int64_t bytes) {
+  checkRange("message bytes", bytes, kHeaderBytes, kMaxMessageBytes);
+  return at::zeros({bytes}, at::kByte);
+}
+
+Header readHeader(const at::Tensor& message) {
+  Header h{};
+  std::memcpy(h.data(), message.data_ptr(), kHeaderBytes);
+  return h;
+}
+
+void writeHeader(at::Tensor& message, const Header& header) {
+  std::memcpy(message.data_ptr(), header.data(), kHeaderBytes);
+}
+
+at::Tensor packHeader(const Header& words) {
+  at::Tensor message = newMessage(kHeaderBytes);
+  writeHeader(message, words);
+  return message;
+}
+
+}  // namespace distbench::worker

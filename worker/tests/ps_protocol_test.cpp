@@ -13,6 +13,7 @@
 #include "hybrid/parameter_server.h"
 #include "hybrid/ps_client.h"
 #include "hybrid/wire.h"
+#include "hybrid/wire_buffer.h"
 #include "thread_ranks.h"
 
 namespace distbench::worker {

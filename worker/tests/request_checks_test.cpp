@@ -1,11 +1,12 @@
 #include "hybrid/request_checks.h"
 
-#include "hybrid/wire_limits.h"
-
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <vector>
+
+#include "hybrid/wire_buffer.h"
+#include "hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {
@@ -15,8 +16,9 @@ api::HybridDDPRPCSpec spec() {
   return s;
 }
 
-Header lookup(int64_t n, int64_t bags) {
-  return {static_cast<int64_t>(Op::Lookup), 0, 0, n, bags, 0, 0, 0};
+// Requests as their headers arrive: the literals are the wire format.
+LookupRequest lookup(int64_t n, int64_t bags) {
+  return LookupRequest::decode({static_cast<int64_t>(Op::Lookup), 0, 0, n, bags, 0, 0, 0});
 }
 
 void expectRefused(const std::function<void()>& f, const std::string& says) {
@@ -57,20 +59,23 @@ TEST(RequestChecks, RefusesBadIndicesAndOffsets) {
 }
 
 TEST(RequestChecks, GradientMustMatchTheLookup) {
-  Header push{static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 64, 0, 0, 0};
+  const auto push =
+      PushGradRequest::decode({static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 64, 0, 0, 0});
   EXPECT_NO_THROW(checkGradient(push, 6, spec()));
   expectRefused([&] { checkGradient(push, 5, spec()); }, "expected [5, 64]");
   expectRefused([&] { checkGradient(push, 0, spec()); }, "without a lookup");
-  Header wide{static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 1 << 20, 0, 0, 0};
+  const auto wide =
+      PushGradRequest::decode({static_cast<int64_t>(Op::PushGrad), 0, 0, 6, 1 << 20, 0, 0, 0});
   expectRefused([&] { checkGradient(wide, 6, spec()); }, "expected [6, 64]");
 }
 
 TEST(RequestChecks, CreateShardMustDescribeThisShard) {
-  const Header good{static_cast<int64_t>(Op::CreateShard), 2, 300, 64, 0, 7, doubleBits(0.05), 0};
+  const auto good = CreateShardRequest::decode(
+      {static_cast<int64_t>(Op::CreateShard), 2, 300, 64, 0, 7, doubleBits(0.05), 0});
   EXPECT_NO_THROW(checkCreateShard(good, 2, spec()));
   expectRefused([&] { checkCreateShard(good, 1, spec()); }, "does not match");
-  Header wider = good;
-  wider[3] = 128;  // would overflow replies sized for 64
+  CreateShardRequest wider = good;
+  wider.embeddingDim = 128;  // would overflow replies sized for 64
   expectRefused([&] { checkCreateShard(wider, 2, spec()); }, "does not match");
 }
 
@@ -102,12 +107,13 @@ TEST(RequestChecks, CreateShardRefusesATableBeyondTheBoundEvenIfTheSpecSaysSo) {
   api::HybridDDPRPCSpec unvalidated = spec();
   unvalidated.numEmbeddings = int64_t{1} << 31;
   unvalidated.embeddingDim = int64_t{1} << 16;  // 2^49 bytes
-  const Header h{static_cast<int64_t>(Op::CreateShard), 0, unvalidated.numEmbeddings,
-                 unvalidated.embeddingDim, 0, 7, doubleBits(0.05), 0};
+  const auto h = CreateShardRequest::decode({static_cast<int64_t>(Op::CreateShard), 0,
+                                             unvalidated.numEmbeddings, unvalidated.embeddingDim, 0,
+                                             7, doubleBits(0.05), 0});
   expectRefused([&] { checkCreateShard(h, 0, unvalidated); }, "numEmbeddings × embeddingDim");
-  Header overflowing = h;
-  overflowing[2] = int64_t{1} << 62;
-  unvalidated.numEmbeddings = overflowing[2];
+  CreateShardRequest overflowing = h;
+  overflowing.numEmbeddings = int64_t{1} << 62;
+  unvalidated.numEmbeddings = overflowing.numEmbeddings;
   expectRefused([&] { checkCreateShard(overflowing, 0, unvalidated); },
                 "create_shard header numEmbeddings");
 }

@@ -8,6 +8,7 @@
 #include "comm/peer_error.h"
 #include "distbench/api/renderer.h"
 #include "hybrid/wire.h"
+#include "hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {
@@ -31,12 +32,27 @@ void callEach(ProcessGroup& global, const std::vector<int>& ranks,
 }
 
 void sendToTrainers(ProcessGroup& global, const api::TopologySpec& topology, Op op) {
-  at::Tensor header = packHeader({static_cast<int64_t>(op), 0, 0, 0, 0, 0, 0, 0});
+  at::Tensor header = packHeader(Signal{op}.encode());
   std::vector<PendingOp> sends;
   for (int t = 0; t < topology.trainers; ++t) {
     sends.push_back(global.send(header, api::trainerRank(topology, t), kTagControl));
   }
   for (auto& s : sends) s.wait();
+}
+
+// What the master accepts from `trainer` (known by the sender's rank): its
+// heartbeats, and its epoch reports in order, each once, none past the last.
+bool isExpected(const Header& h, int trainer, int epochsSeen, int total) {
+  switch (opOf(h)) {
+    case Op::Heartbeat:
+      return HeartbeatReport::decode(h).trainer == trainer;
+    case Op::EpochDone: {
+      const EpochDoneReport report = EpochDoneReport::decode(h);
+      return report.trainer == trainer && report.epoch == epochsSeen && report.epoch < total;
+    }
+    default:
+      return false;
+  }
 }
 
 std::string laggards(const std::vector<int>& epochsSeen, const api::TopologySpec& topology) {
@@ -65,10 +81,15 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
   std::vector<Header> create, shutdown;
   for (int p = 0; p < P; ++p) {
     psRanks.push_back(api::parameterServerRank(p));
-    create.push_back({static_cast<int64_t>(Op::CreateShard), p, hybrid.numEmbeddings,
-                      hybrid.embeddingDim, static_cast<int64_t>(hybrid.embeddingMode),
-                      benchmark.spec.benchmark.seed, doubleBits(hybrid.learningRate), 0});
-    shutdown.push_back({static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+    CreateShardRequest request;
+    request.shard = p;
+    request.numEmbeddings = hybrid.numEmbeddings;
+    request.embeddingDim = hybrid.embeddingDim;
+    request.mode = static_cast<int64_t>(hybrid.embeddingMode);
+    request.seed = benchmark.spec.benchmark.seed;
+    request.learningRate = hybrid.learningRate;
+    create.push_back(request.encode());
+    shutdown.push_back(Signal{Op::Shutdown}.encode());
   }
   callEach(global, psRanks, create, messageSizes(hybrid));
   std::cerr << "master: " << P << " embedding shard(s) of " << hybrid.numEmbeddings << "x"
@@ -95,21 +116,20 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
                       e.what());
     }
     const Header h = readHeader(header);
-    const Op kind = static_cast<Op>(h[0]);
+    const Op kind = opOf(h);
     // The sender decides which trainer this is, not the message.
     const int trainer = op.sourceRank() - api::trainerRank(topology, 0);
-    if (trainer < 0 || trainer >= T || h[1] != trainer ||
-        (kind != Op::EpochDone && kind != Op::Heartbeat) ||
-        (kind == Op::EpochDone && (h[2] != epochsSeen[trainer] || h[2] >= total))) {
+    if (trainer < 0 || trainer >= T || !isExpected(h, trainer, epochsSeen[trainer], total)) {
       throw PeerError("master: unexpected " + std::string(toString(kind)) + " message from " +
                       global.peerName(op.sourceRank()));
     }
     if (kind == Op::Heartbeat) continue;
+    const EpochDoneReport report = EpochDoneReport::decode(h);
     ++reports;
     ++epochsSeen[trainer];
-    if (h[5] == 0) {
-      results[trainer].epochSeconds.push_back(bitsDouble(h[4]));
-      examples[trainer] += static_cast<double>(h[3]);
+    if (!report.warmup) {
+      results[trainer].epochSeconds.push_back(report.seconds);
+      examples[trainer] += static_cast<double>(report.examples);
     }
   }
   for (int t = 0; t < T; ++t) {

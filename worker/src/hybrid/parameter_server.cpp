@@ -18,6 +18,7 @@
 #include "hybrid/embedding_shard.h"
 #include "hybrid/request_checks.h"
 #include "hybrid/wire.h"
+#include "hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {
@@ -76,9 +77,9 @@ class Server {
     at::Tensor reply = newMessage(sizes_.reply);
     global_.recv(request, master, kTagRequest).wait();
     const Header create = readHeader(request);
-    if (static_cast<Op>(create[0]) != Op::CreateShard) {
+    if (opOf(create) != Op::CreateShard) {
       throw std::runtime_error("parameter server: expected create_shard from the master, got " +
-                               std::string(toString(static_cast<Op>(create[0]))));
+                               std::string(toString(opOf(create))));
     }
     const auto start = Clock::now();
     serve(master, create, request, reply);
@@ -90,10 +91,10 @@ class Server {
       if (error_) return;
     }
     global_.recv(request, master, kTagRequest).wait();
-    const Header shutdown = readHeader(request);
-    if (static_cast<Op>(shutdown[0]) != Op::Shutdown) {
+    const Op shutdown = Signal::decode(readHeader(request)).op;
+    if (shutdown != Op::Shutdown) {
       throw std::runtime_error("parameter server: expected shutdown from the master, got " +
-                               std::string(toString(static_cast<Op>(shutdown[0]))));
+                               std::string(toString(shutdown)));
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -102,7 +103,7 @@ class Server {
                    "ps" + std::to_string(id_.roleIndex) + "_table.pt");
       }
     }
-    writeHeader(reply, {static_cast<int64_t>(Op::Shutdown), 0, 0, 0, 0, 0, 0, 0});
+    writeHeader(reply, Reply{Op::Shutdown}.encode());
     global_.send(reply, master, kTagReply).wait();
     std::lock_guard<std::mutex> lock(mutex_);
     shutDown_ = true;
@@ -121,7 +122,7 @@ class Server {
       next.wait();
       const at::Tensor& message = buffers[current];
       const Header h = readHeader(message);
-      const Op op = static_cast<Op>(h[0]);
+      const Op op = opOf(h);
       if (op == Op::Done) {
         pendingReply.wait();
         std::lock_guard<std::mutex> lock(mutex_);
@@ -139,18 +140,21 @@ class Server {
     }
   }
 
-  void checkTrainer(int rank, const Header& h) {
+  // A request's trainer field must be the trainer it came from; returns it.
+  int64_t checkTrainer(int rank, int64_t trainer) {
     const api::TopologySpec topology = id_.topology();
-    if (h[1] < 0 || h[1] >= id_.numTrainers ||
-        api::trainerRank(topology, static_cast<int>(h[1])) != rank) {
-      throw std::runtime_error("parameter server: request claims trainer " + std::to_string(h[1]) +
-                               " but came from " + global_.peerName(rank));
+    if (trainer < 0 || trainer >= id_.numTrainers ||
+        api::trainerRank(topology, static_cast<int>(trainer)) != rank) {
+      throw std::runtime_error("parameter server: request claims trainer " +
+                               std::to_string(trainer) + " but came from " +
+                               global_.peerName(rank));
     }
     std::lock_guard<std::mutex> lock(mutex_);
     if (!shard_) {
       throw std::runtime_error("parameter server: " + global_.peerName(rank) +
                                " called before the master created the shard");
     }
+    return trainer;
   }
 
   // The shard is the master's to create, once, before any trainer starts:
@@ -178,78 +182,88 @@ class Server {
       throw;
     } catch (const std::exception& e) {
       const std::string what = e.what();
-      throw PeerError("parameter server: " + std::string(toString(static_cast<Op>(h[0]))) +
-                      " from " + global_.peerName(rank) +
-                      " refused: " + what.substr(0, what.find('\n')));
+      throw PeerError("parameter server: " + std::string(toString(opOf(h))) + " from " +
+                      global_.peerName(rank) + " refused: " + what.substr(0, what.find('\n')));
     }
   }
 
   bool serveChecked(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
-    const Op op = static_cast<Op>(h[0]);
-    Header out{h[0], 0, 0, 0, 0, 0, 0, 0};
-    switch (op) {
-      case Op::CreateShard: {
-        checkCreateShardSender(rank);
-        checkCreateShard(h, id_.roleIndex, options_.spec);
-        ShardConfig config;
-        config.shardIndex = static_cast<int>(h[1]);
-        config.numEmbeddings = h[2];
-        config.embeddingDim = h[3];
-        config.mode = static_cast<api::EmbeddingMode>(h[4]);
-        config.seed = h[5];
-        config.learningRate = bitsDouble(h[6]);
-        std::lock_guard<std::mutex> lock(mutex_);
-        shard_ = std::make_unique<EmbeddingShard>(config);
-        break;
-      }
-      case Op::Lookup: {
-        checkTrainer(rank, h);
-        const int64_t* words = payloadOf<int64_t>(message);
-        checkLookup(h, words, options_.spec);
-        const int64_t n = h[3], bags = h[4], dim = options_.spec.embeddingDim;
-        at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
-        at::Tensor offsets =
-            at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();
-        awaitStepsBefore(h[2]);
-        at::Tensor pooled;
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          pooled = shard_->lookup(indices, offsets, contexts_[h[1]]);
-          ++lookupsServed_[h[2]];
-          changed_.notify_all();
-        }
-        std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
-        out[1] = bags;
-        out[2] = dim;
-        break;
-      }
-      case Op::PushGrad: {
-        checkTrainer(rank, h);
-        std::lock_guard<std::mutex> lock(mutex_);
-        const LookupContext& context = contexts_[h[1]];
-        checkGradient(h, context.active ? context.offsets.size(0) : 0, options_.spec);
-        const int64_t bags = h[3], dim = h[4];
-        at::Tensor grad = at::from_blob(payloadOf<float>(message), {bags, dim}, at::kFloat);
-        shard_->accumulateGradient(contexts_[h[1]], grad);
+    switch (opOf(h)) {
+      case Op::CreateShard:
+        createShard(rank, CreateShardRequest::decode(h));
+        writeHeader(reply, Reply{Op::CreateShard}.encode());
+        return true;
+      case Op::Lookup:
+        writeHeader(reply, lookup(rank, LookupRequest::decode(h), message, reply).encode());
+        return true;
+      case Op::PushGrad:
+        pushGradient(rank, PushGradRequest::decode(h), message);
         return false;
-      }
-      case Op::Step: {
-        checkTrainer(rank, h);
-        awaitLookupsOf(h[2]);
-        std::lock_guard<std::mutex> lock(mutex_);
-        shard_->applyStep(contexts_[h[1]]);
-        ++stepsApplied_[h[2]];
-        stepsApplied_.erase(h[2] - 2);  // nobody waits on those any more
-        lookupsServed_.erase(h[2] - 2);
-        changed_.notify_all();
-        break;
-      }
+      case Op::Step:
+        step(rank, StepRequest::decode(h));
+        writeHeader(reply, Reply{Op::Step}.encode());
+        return true;
       default:
-        throw std::runtime_error("parameter server: unexpected message " + std::to_string(h[0]) +
-                                 " from " + global_.peerName(rank));
+        throw std::runtime_error("parameter server: unexpected message " +
+                                 std::to_string(static_cast<int64_t>(opOf(h))) + " from " +
+                                 global_.peerName(rank));
     }
-    writeHeader(reply, out);
-    return true;
+  }
+
+  void createShard(int rank, const CreateShardRequest& request) {
+    checkCreateShardSender(rank);
+    checkCreateShard(request, id_.roleIndex, options_.spec);
+    ShardConfig config;
+    config.shardIndex = static_cast<int>(request.shard);
+    config.numEmbeddings = request.numEmbeddings;
+    config.embeddingDim = request.embeddingDim;
+    config.mode = static_cast<api::EmbeddingMode>(request.mode);
+    config.seed = request.seed;
+    config.learningRate = request.learningRate;
+    std::lock_guard<std::mutex> lock(mutex_);
+    shard_ = std::make_unique<EmbeddingShard>(config);
+  }
+
+  // Writes the pooled rows into `reply`'s payload; returns its header.
+  Reply lookup(int rank, const LookupRequest& request, const at::Tensor& message,
+               at::Tensor& reply) {
+    const int64_t trainer = checkTrainer(rank, request.trainer);
+    const int64_t* words = payloadOf<int64_t>(message);
+    checkLookup(request, words, options_.spec);
+    const int64_t n = request.nIndices, bags = request.nBags, dim = options_.spec.embeddingDim;
+    at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
+    at::Tensor offsets = at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();
+    awaitStepsBefore(request.step);
+    at::Tensor pooled;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      pooled = shard_->lookup(indices, offsets, contexts_[trainer]);
+      ++lookupsServed_[request.step];
+      changed_.notify_all();
+    }
+    std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
+    return Reply{Op::Lookup, bags, dim};
+  }
+
+  void pushGradient(int rank, const PushGradRequest& request, const at::Tensor& message) {
+    const int64_t trainer = checkTrainer(rank, request.trainer);
+    std::lock_guard<std::mutex> lock(mutex_);
+    LookupContext& context = contexts_[trainer];
+    checkGradient(request, context.active ? context.offsets.size(0) : 0, options_.spec);
+    at::Tensor grad =
+        at::from_blob(payloadOf<float>(message), {request.bags, request.dim}, at::kFloat);
+    shard_->accumulateGradient(context, grad);
+  }
+
+  void step(int rank, const StepRequest& request) {
+    const int64_t trainer = checkTrainer(rank, request.trainer);
+    awaitLookupsOf(request.step);
+    std::lock_guard<std::mutex> lock(mutex_);
+    shard_->applyStep(contexts_[trainer]);
+    ++stepsApplied_[request.step];
+    stepsApplied_.erase(request.step - 2);  // nobody waits on those any more
+    lookupsServed_.erase(request.step - 2);
+    changed_.notify_all();
   }
 
   // Sync mode makes every step bulk-synchronous on the shard: a lookup for

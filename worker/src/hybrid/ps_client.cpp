@@ -8,6 +8,7 @@
 #include "comm/peer_error.h"
 #include "common/stopwatch.h"
 #include "distbench/api/renderer.h"
+#include "hybrid/wire_buffer.h"
 #include "hybrid/wire_limits.h"
 
 namespace distbench::worker {
@@ -50,23 +51,25 @@ void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>
   for (int p = 0; p < numPs_; ++p) {
     call.replies[p].wait();
     const double seconds = secondsSince(start);
-    const Header h = readHeader(replies[p]);
-    checkReplyShape(call.op, h, api::parameterServerRank(p));
-    metrics_.observeRpc(call.op, seconds, kHeaderBytes + call.payloadBytes,
-                        kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)));
+    const Reply reply = Reply::decode(readHeader(replies[p]));
+    checkReplyShape(call.op, reply, api::parameterServerRank(p));
+    metrics_.observeRpc(
+        call.op, seconds, kHeaderBytes + call.payloadBytes,
+        kHeaderBytes + reply.bags * reply.dim * static_cast<int64_t>(sizeof(float)));
   }
   for (auto& s : call.sends) s.wait();
   call = Call{};
 }
 
-void ParameterServerClient::checkReplyShape(const char* op, const Header& h, int rank) const {
-  // The words size what we read from the reply: bound them before any use.
+void ParameterServerClient::checkReplyShape(const char* op, const Reply& reply, int rank) const {
+  // The fields size what we read from the reply: bound them before any use.
   try {
-    checkRange("reply header bags", h[1], 0, kMaxWireBagIndices);
-    checkRange("reply header embeddingDim", h[2], 0, kMaxWireEmbeddingDim);
-    if (kHeaderBytes + h[1] * h[2] * static_cast<int64_t>(sizeof(float)) > sizes_.reply) {
-      throw std::invalid_argument("reply header announces [" + std::to_string(h[1]) + ", " +
-                                  std::to_string(h[2]) + "] floats, more than the " +
+    checkRange("reply header bags", reply.bags, 0, kMaxWireBagIndices);
+    checkRange("reply header embeddingDim", reply.dim, 0, kMaxWireEmbeddingDim);
+    if (kHeaderBytes + reply.bags * reply.dim * static_cast<int64_t>(sizeof(float)) >
+        sizes_.reply) {
+      throw std::invalid_argument("reply header announces [" + std::to_string(reply.bags) + ", " +
+                                  std::to_string(reply.dim) + "] floats, more than the " +
                                   std::to_string(sizes_.reply) + "-byte reply holds");
     }
   } catch (const std::invalid_argument& e) {
@@ -84,7 +87,7 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
                                 "message size for maxBagIndices");
   }
   at::Tensor& request = requests_[0];
-  writeHeader(request, {static_cast<int64_t>(Op::Lookup), trainerIndex_, step, n, bags, 0, 0, 0});
+  writeHeader(request, LookupRequest{trainerIndex_, step, n, bags}.encode());
   int64_t* payload = payloadOf<int64_t>(request);
   std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
   std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
@@ -95,11 +98,11 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
 
   std::vector<at::Tensor> results;
   for (int p = 0; p < numPs_; ++p) {
-    const Header h = readHeader(replies_[p]);
-    if (h[1] != bags || h[2] != dim_) {
+    const Reply reply = Reply::decode(readHeader(replies_[p]));
+    if (reply.bags != bags || reply.dim != dim_) {
       throw std::runtime_error(
           "lookup reply from " + global_.peerName(api::parameterServerRank(p)) + " has shape [" +
-          std::to_string(h[1]) + ", " + std::to_string(h[2]) + "], expected [" +
+          std::to_string(reply.bags) + ", " + std::to_string(reply.dim) + "], expected [" +
           std::to_string(bags) + ", " + std::to_string(dim_) + "]");
     }
     results.push_back(
@@ -118,11 +121,10 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
       throw std::invalid_argument("gradient for shard " + std::to_string(p) +
                                   " does not fit the message size");
     }
-    writeHeader(requests_[p],
-                {static_cast<int64_t>(Op::PushGrad), trainerIndex_, step, bags, dim_, 0, 0, 0});
+    writeHeader(requests_[p], PushGradRequest{trainerIndex_, step, bags, dim_}.encode());
     std::memcpy(payloadOf<float>(requests_[p]), g.data_ptr<float>(), bytes);
   }
-  writeHeader(stepRequest_, {static_cast<int64_t>(Op::Step), trainerIndex_, step, 0, 0, 0, 0, 0});
+  writeHeader(stepRequest_, StepRequest{trainerIndex_, step}.encode());
   pushBytes_ = bytes;
   updateStart_ = Clock::now();
   // A push has no reply of its own: Gloo completes the send once the shard's
@@ -143,7 +145,7 @@ void ParameterServerClient::endUpdate() {
 }
 
 void ParameterServerClient::done() {
-  writeHeader(requests_[0], {static_cast<int64_t>(Op::Done), trainerIndex_, 0, 0, 0, 0, 0, 0});
+  writeHeader(requests_[0], DoneNotice{trainerIndex_}.encode());
   std::vector<PendingOp> sends;
   for (int p = 0; p < numPs_; ++p) {
     sends.push_back(global_.send(requests_[0], api::parameterServerRank(p), kTagRequest));

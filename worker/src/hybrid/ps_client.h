@@ -47,7 +47,7 @@ class ParameterServerClient {
                  std::vector<at::Tensor>& replies, int64_t payloadBytes);
   // Throws PeerError naming the parameter server when a reply's header
   // announces more than its buffer holds.
-  void checkReplyShape(const char* op, const Header& h, int rank) const;
+  void checkReplyShape(const char* op, const Reply& reply, int rank) const;
   // Waits for a call's replies, recording each round trip since `start`.
   void finishCall(Call& call, const std::vector<at::Tensor>& replies,
                   std::chrono::steady_clock::time_point start);

@@ -15,8 +15,9 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
-void checkLookup(const Header& h, const int64_t* payload, const api::HybridDDPRPCSpec& spec) {
-  const int64_t n = h[3], bags = h[4];
+void checkLookup(const LookupRequest& request, const int64_t* payload,
+                 const api::HybridDDPRPCSpec& spec) {
+  const int64_t n = request.nIndices, bags = request.nBags;
   // Ranges first: nothing below multiplies a value that was not bounded.
   checkRange("lookup header nIndices", n, 1,
              std::min<int64_t>(spec.maxBagIndices, kMaxWireBagIndices));
@@ -37,8 +38,9 @@ void checkLookup(const Header& h, const int64_t* payload, const api::HybridDDPRP
   }
 }
 
-void checkGradient(const Header& h, int64_t lookedUpBags, const api::HybridDDPRPCSpec& spec) {
-  const int64_t bags = h[3], dim = h[4];
+void checkGradient(const PushGradRequest& request, int64_t lookedUpBags,
+                   const api::HybridDDPRPCSpec& spec) {
+  const int64_t bags = request.bags, dim = request.dim;
   if (lookedUpBags < 1) refuse("gradient pushed without a lookup before it");
   if (bags != lookedUpBags || dim != spec.embeddingDim) {
     refuse("gradient of shape [" + str(bags) + ", " + str(dim) + "], expected [" +
@@ -46,17 +48,19 @@ void checkGradient(const Header& h, int64_t lookedUpBags, const api::HybridDDPRP
   }
 }
 
-void checkCreateShard(const Header& h, int shardIndex, const api::HybridDDPRPCSpec& spec) {
-  // The shard is allocated from these words: bound them, and the bytes
+void checkCreateShard(const CreateShardRequest& request, int shardIndex,
+                      const api::HybridDDPRPCSpec& spec) {
+  const int64_t rows = request.numEmbeddings, dim = request.embeddingDim;
+  // The shard is allocated from these fields: bound them, and the bytes
   // they make, before comparing with the (possibly unvalidated) spec.
-  checkRange("create_shard header numEmbeddings", h[2], 1, kMaxWireNumEmbeddings);
-  checkRange("create_shard header embeddingDim", h[3], 1, kMaxWireEmbeddingDim);
+  checkRange("create_shard header numEmbeddings", rows, 1, kMaxWireNumEmbeddings);
+  checkRange("create_shard header embeddingDim", dim, 1, kMaxWireEmbeddingDim);
   checkRange("create_shard numEmbeddings × embeddingDim × 4 bytes",
-             checkedMul(checkedMul(h[2], h[3], "numEmbeddings × embeddingDim"), 4, "shard bytes"), 4,
+             checkedMul(checkedMul(rows, dim, "numEmbeddings × embeddingDim"), 4, "shard bytes"), 4,
              kMaxWireShardBytes);
-  if (h[1] != shardIndex || h[2] != spec.numEmbeddings || h[3] != spec.embeddingDim ||
-      h[4] != static_cast<int64_t>(spec.embeddingMode) || !(bitsDouble(h[6]) > 0)) {
-    refuse("create_shard for shard " + str(h[1]) + " of " + str(h[2]) + "x" + str(h[3]) +
+  if (request.shard != shardIndex || rows != spec.numEmbeddings || dim != spec.embeddingDim ||
+      request.mode != static_cast<int64_t>(spec.embeddingMode) || !(request.learningRate > 0)) {
+    refuse("create_shard for shard " + str(request.shard) + " of " + str(rows) + "x" + str(dim) +
            " does not match this parameter server (shard " + str(shardIndex) + ", " +
            str(spec.numEmbeddings) + "x" + str(spec.embeddingDim) + ") and its config");
   }

@@ -13,12 +13,14 @@ namespace distbench::worker {
 
 // Each throws std::invalid_argument saying what is wrong.
 
-// [op, trainer, step, n, bags] + n indices + bags offsets.
-void checkLookup(const Header& header, const int64_t* payload, const api::HybridDDPRPCSpec& spec);
-// [op, trainer, step, bags, dim]; bags must equal the trainer's last lookup's.
-void checkGradient(const Header& header, int64_t lookedUpBags, const api::HybridDDPRPCSpec& spec);
-// [op, shard, numEmbeddings, dim, mode, seed, lrBits]: must describe this
-// shard as the spec does (the spec sized every message).
-void checkCreateShard(const Header& header, int shardIndex, const api::HybridDDPRPCSpec& spec);
+// `payload`: the request's nIndices indices, then its nBags offsets.
+void checkLookup(const LookupRequest& request, const int64_t* payload,
+                 const api::HybridDDPRPCSpec& spec);
+// bags must equal the trainer's last lookup's.
+void checkGradient(const PushGradRequest& request, int64_t lookedUpBags,
+                   const api::HybridDDPRPCSpec& spec);
+// Must describe this shard as the spec does (the spec sized every message).
+void checkCreateShard(const CreateShardRequest& request, int shardIndex,
+                      const api::HybridDDPRPCSpec& spec);
 
 }  // namespace distbench::worker

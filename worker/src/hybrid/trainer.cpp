@@ -17,6 +17,7 @@
 #include "hybrid/dense_model.h"
 #include "hybrid/ps_client.h"
 #include "hybrid/wire.h"
+#include "hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {
@@ -124,15 +125,14 @@ class Trainer {
   void heartbeatIfQuiet(int64_t step) {
     const double quiet = std::chrono::duration<double>(global_.timeout()).count() / 4;
     if (secondsSince(lastToMaster_) < quiet) return;
-    at::Tensor header =
-        packHeader({static_cast<int64_t>(Op::Heartbeat), id_.roleIndex, step, 0, 0, 0, 0, 0});
+    at::Tensor header = packHeader(HeartbeatReport{id_.roleIndex, step}.encode());
     global_.send(header, api::masterRank(), kTagControl).wait();
     lastToMaster_ = Clock::now();
   }
 
   void reportEpoch(int epoch, int64_t examples, double seconds, bool warmup) {
-    at::Tensor header = packHeader({static_cast<int64_t>(Op::EpochDone), id_.roleIndex, epoch,
-                                    examples, doubleBits(seconds), warmup ? 1 : 0, 0, 0});
+    at::Tensor header =
+        packHeader(EpochDoneReport{id_.roleIndex, epoch, examples, seconds, warmup}.encode());
     global_.send(header, api::masterRank(), kTagControl).wait();
     lastToMaster_ = Clock::now();
   }
@@ -140,7 +140,7 @@ class Trainer {
   void awaitControl(Op expected) {
     at::Tensor header = newMessage(kHeaderBytes);
     global_.recv(header, api::masterRank(), kTagControl).wait();
-    const Op got = static_cast<Op>(readHeader(header)[0]);
+    const Op got = Signal::decode(readHeader(header)).op;
     if (got != expected) {
       throw std::runtime_error(std::string("trainer: expected ") + toString(expected) +
                                " from the master, got " + toString(got));

@@ -1,7 +1,5 @@
 #include "hybrid/wire.h"
 
-#include <ATen/ATen.h>
-
 #include <algorithm>
 
 #include "hybrid/wire_limits.h"
@@ -49,27 +47,6 @@ MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec) {
                                     "lookup reply bytes (maxBagIndices × embeddingDim × 4)");
   return {checkedAdd(kHeaderBytes, std::max(lookupRequest, pooled), "request bytes"),
           checkedAdd(kHeaderBytes, pooled, "reply bytes")};
-}
-
-at::Tensor newMessage(int64_t bytes) {
-  checkRange("message bytes", bytes, kHeaderBytes, kMaxMessageBytes);
-  return at::zeros({bytes}, at::kByte);
-}
-
-Header readHeader(const at::Tensor& message) {
-  Header h{};
-  std::memcpy(h.data(), message.data_ptr(), kHeaderBytes);
-  return h;
-}
-
-void writeHeader(at::Tensor& message, const Header& header) {
-  std::memcpy(message.data_ptr(), header.data(), kHeaderBytes);
-}
-
-at::Tensor packHeader(const Header& words) {
-  at::Tensor message = newMessage(kHeaderBytes);
-  writeHeader(message, words);
-  return message;
 }
 
 }  // namespace distbench::worker

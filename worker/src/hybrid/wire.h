@@ -1,12 +1,10 @@
-// The messages ranks exchange over Gloo, in place of torch.distributed.rpc's
-// pickled calls. Every message between a trainer (or the master) and a
-// parameter server is one fixed-size byte buffer: an 8-word header, then the
-// payload. Fixed sizes let each side post its receive before the peer sends,
-// and Gloo then moves a message in one hop instead of a three-way
-// send-ready/recv-ready/data exchange.
+// The parameter-server protocol: the messages HybridDDPRPC's ranks exchange
+// over Gloo in place of torch.distributed.rpc's pickled calls. Every message
+// starts with an 8-word int64 header whose word 0 is the Op; each message
+// kind below is one struct with encode() into that header and decode() out
+// of it, so no code outside this file knows which word holds what. Payloads
+// and buffers are in wire_buffer.h.
 #pragma once
-
-#include <ATen/core/Tensor.h>
 
 #include <array>
 #include <cstdint>
@@ -22,59 +20,31 @@ using Header = std::array<int64_t, kHeaderWords>;
 
 // Tags keep the streams between a pair of ranks apart; within one tag Gloo
 // delivers in order.
-inline constexpr int kTagRequest = 101;   // trainer/master -> ps
-inline constexpr int kTagReply = 103;     // ps -> trainer/master
-inline constexpr int kTagControl = 104;   // master <-> trainer: bare headers
+inline constexpr int kTagRequest = 101;  // trainer/master -> ps
+inline constexpr int kTagReply = 103;    // ps -> trainer/master
+inline constexpr int kTagControl = 104;  // master <-> trainer: bare headers
 
+// Header word 0. The values are the wire format: never renumber.
 enum class Op : int64_t {
-  // master -> ps: [op, shard, numEmbeddings, dim, mode, seed, lrBits, 0]
-  CreateShard = 1,
-  // trainer -> ps: [op, trainer, step, nIndices, nBags, ...]; payload int64 indices, offsets
-  // reply: [op, bags, dim, ...]; payload float [bags, dim]
-  Lookup = 2,
-  // trainer -> ps: [op, trainer, step, bags, dim, ...]; payload float [bags, dim];
-  // no reply: the Step that always follows on the same stream answers for it
-  PushGrad = 3,
-  // trainer -> ps: [op, trainer, step, ...]
-  Step = 4,
-  // master -> ps, after every trainer said Done: [op, ...]
-  Shutdown = 5,
-  // master -> trainer
-  Start = 6,
-  // trainer -> master: [op, trainer, epoch, examples, secondsBits, isWarmup, 0, 0]
-  EpochDone = 7,
-  // master -> trainer: everyone may exit
-  Finish = 8,
-  // trainer -> ps: no more requests from this trainer; no reply
-  Done = 9,
-  // trainer -> master within an epoch, at least every quarter peer timeout:
-  // [op, trainer, step, ...]; keeps a long epoch from looking like a death
-  Heartbeat = 10,
+  CreateShard = 1,  // master -> ps
+  Lookup = 2,       // trainer -> ps
+  PushGrad = 3,     // trainer -> ps; no reply: the Step after it answers for both
+  Step = 4,         // trainer -> ps
+  Shutdown = 5,     // master -> ps, once every trainer said Done
+  Start = 6,        // master -> trainer
+  EpochDone = 7,    // trainer -> master
+  Finish = 8,       // master -> trainer: everyone may exit
+  Done = 9,         // trainer -> ps: no more requests from this trainer; no reply
+  Heartbeat = 10,   // trainer -> master within a long epoch
 };
+// The ops are 1..kLastOp; a new one goes at the end and moves this.
+inline constexpr Op kLastOp = Op::Heartbeat;
 
+// "create_shard", "lookup", ...: as messages and the op metric label say it.
+// "unknown" for a value outside the enum (a peer's header is not trusted).
 const char* toString(Op op);
 
-// Buffer sizes for a benchmark: big enough for its largest request and reply
-// (a batch has at most maxBagIndices indices, so at most as many bags).
-// Throws std::invalid_argument naming the spec field when a size would pass
-// the bounds of wire_limits.h, before anything is allocated.
-struct MessageSizes {
-  int64_t request = 0;
-  int64_t reply = 0;
-};
-MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec);
-
-// Refuses (std::invalid_argument) sizes outside kHeaderBytes..kMaxMessageBytes.
-at::Tensor newMessage(int64_t bytes);
-Header readHeader(const at::Tensor& message);
-void writeHeader(at::Tensor& message, const Header& header);
-template <typename T>
-T* payloadOf(const at::Tensor& message) {
-  return reinterpret_cast<T*>(static_cast<uint8_t*>(message.data_ptr()) + kHeaderBytes);
-}
-
-// Control messages (master <-> trainer) are bare headers: newMessage(kHeaderBytes).
-at::Tensor packHeader(const Header& words);
+inline Op opOf(const Header& h) { return static_cast<Op>(h[0]); }
 
 inline int64_t doubleBits(double v) {
   int64_t bits;
@@ -86,5 +56,126 @@ inline double bitsDouble(int64_t bits) {
   std::memcpy(&v, &bits, sizeof v);
   return v;
 }
+
+// Fields decoded from a peer are as sent, not yet checked: request_checks.h
+// and the client's reply checks bound them before they size anything.
+
+// [op, shard, numEmbeddings, dim, mode, seed, lrBits, 0]
+struct CreateShardRequest {
+  static constexpr Op kOp = Op::CreateShard;
+  int64_t shard = 0;
+  int64_t numEmbeddings = 0;
+  int64_t embeddingDim = 0;
+  int64_t mode = 0;  // api::EmbeddingMode's value; a peer's may be out of range
+  int64_t seed = 0;
+  double learningRate = 0;
+  Header encode() const {
+    return {static_cast<int64_t>(kOp), shard, numEmbeddings, embeddingDim, mode, seed,
+            doubleBits(learningRate),  0};
+  }
+  static CreateShardRequest decode(const Header& h) {
+    return {h[1], h[2], h[3], h[4], h[5], bitsDouble(h[6])};
+  }
+};
+
+// [op, trainer, step, nIndices, nBags, 0, 0, 0]; payload: nIndices int64
+// indices, then nBags int64 offsets.
+struct LookupRequest {
+  static constexpr Op kOp = Op::Lookup;
+  int64_t trainer = 0;
+  int64_t step = 0;
+  int64_t nIndices = 0;
+  int64_t nBags = 0;
+  Header encode() const {
+    return {static_cast<int64_t>(kOp), trainer, step, nIndices, nBags, 0, 0, 0};
+  }
+  static LookupRequest decode(const Header& h) { return {h[1], h[2], h[3], h[4]}; }
+};
+
+// [op, trainer, step, bags, dim, 0, 0, 0]; payload: float [bags, dim].
+struct PushGradRequest {
+  static constexpr Op kOp = Op::PushGrad;
+  int64_t trainer = 0;
+  int64_t step = 0;
+  int64_t bags = 0;
+  int64_t dim = 0;
+  Header encode() const { return {static_cast<int64_t>(kOp), trainer, step, bags, dim, 0, 0, 0}; }
+  static PushGradRequest decode(const Header& h) { return {h[1], h[2], h[3], h[4]}; }
+};
+
+// [op, trainer, step, 0, 0, 0, 0, 0]
+struct StepRequest {
+  static constexpr Op kOp = Op::Step;
+  int64_t trainer = 0;
+  int64_t step = 0;
+  Header encode() const { return {static_cast<int64_t>(kOp), trainer, step, 0, 0, 0, 0, 0}; }
+  static StepRequest decode(const Header& h) { return {h[1], h[2]}; }
+};
+
+// [op, trainer, 0, 0, 0, 0, 0, 0]
+struct DoneNotice {
+  static constexpr Op kOp = Op::Done;
+  int64_t trainer = 0;
+  Header encode() const { return {static_cast<int64_t>(kOp), trainer, 0, 0, 0, 0, 0, 0}; }
+  static DoneNotice decode(const Header& h) { return {h[1]}; }
+};
+
+// The parameter server's answer to CreateShard, Lookup, Step and Shutdown:
+// [op of the request, bags, dim, 0, 0, 0, 0, 0]; bags and dim are those of
+// the float [bags, dim] payload, which only a lookup's reply has (0 and 0
+// otherwise).
+struct Reply {
+  Op op = Op::Lookup;
+  int64_t bags = 0;
+  int64_t dim = 0;
+  Header encode() const { return {static_cast<int64_t>(op), bags, dim, 0, 0, 0, 0, 0}; }
+  static Reply decode(const Header& h) { return {opOf(h), h[1], h[2]}; }
+};
+
+// Master <-> trainer control messages, bare headers on kTagControl.
+
+// Start, Finish (master -> trainer) and Shutdown (master -> ps): the op alone.
+struct Signal {
+  Op op = Op::Start;
+  Header encode() const { return {static_cast<int64_t>(op), 0, 0, 0, 0, 0, 0, 0}; }
+  static Signal decode(const Header& h) { return {opOf(h)}; }
+};
+
+// [op, trainer, epoch, examples, secondsBits, isWarmup, 0, 0]
+struct EpochDoneReport {
+  static constexpr Op kOp = Op::EpochDone;
+  int64_t trainer = 0;
+  int64_t epoch = 0;
+  int64_t examples = 0;
+  double seconds = 0;
+  bool warmup = false;
+  Header encode() const {
+    return {static_cast<int64_t>(kOp), trainer,        epoch, examples,
+            doubleBits(seconds),       warmup ? 1 : 0, 0,     0};
+  }
+  static EpochDoneReport decode(const Header& h) {
+    return {h[1], h[2], h[3], bitsDouble(h[4]), h[5] != 0};
+  }
+};
+
+// [op, trainer, step, 0, 0, 0, 0, 0], at least every quarter peer timeout
+// within an epoch: keeps a long epoch from looking like a death.
+struct HeartbeatReport {
+  static constexpr Op kOp = Op::Heartbeat;
+  int64_t trainer = 0;
+  int64_t step = 0;
+  Header encode() const { return {static_cast<int64_t>(kOp), trainer, step, 0, 0, 0, 0, 0}; }
+  static HeartbeatReport decode(const Header& h) { return {h[1], h[2]}; }
+};
+
+// Buffer sizes for a benchmark: big enough for its largest request and reply
+// (a batch has at most maxBagIndices indices, so at most as many bags).
+// Throws std::invalid_argument naming the spec field when a size would pass
+// the bounds of wire_limits.h, before anything is allocated.
+struct MessageSizes {
+  int64_t request = 0;
+  int64_t reply = 0;
+};
+MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec);
 
 }  // namespace distbench::worker

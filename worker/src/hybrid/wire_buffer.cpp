@@ -1,0 +1,32 @@
+#include "hybrid/wire_buffer.h"
+
+#include <ATen/ATen.h>
+
+#include <cstring>
+
+#include "hybrid/wire_limits.h"
+
+namespace distbench::worker {
+
+at::Tensor newMessage(int64_t bytes) {
+  checkRange("message bytes", bytes, kHeaderBytes, kMaxMessageBytes);
+  return at::zeros({bytes}, at::kByte);
+}
+
+Header readHeader(const at::Tensor& message) {
+  Header h{};
+  std::memcpy(h.data(), message.data_ptr(), kHeaderBytes);
+  return h;
+}
+
+void writeHeader(at::Tensor& message, const Header& header) {
+  std::memcpy(message.data_ptr(), header.data(), kHeaderBytes);
+}
+
+at::Tensor packHeader(const Header& words) {
+  at::Tensor message = newMessage(kHeaderBytes);
+  writeHeader(message, words);
+  return message;
+}
+
+}  // namespace distbench::worker

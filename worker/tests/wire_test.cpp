@@ -1,0 +1,124 @@
+// The parameter-server protocol's header layouts, word by word: these are
+// the wire format, so a change here breaks every rank of a mixed build.
+#include "hybrid/wire.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace distbench::worker {
+namespace {
+
+constexpr int64_t op(Op o) { return static_cast<int64_t>(o); }
+
+// A new Op without a name would print as "unknown" in every error about it.
+TEST(Wire, EveryOpHasItsOwnName) {
+  std::set<std::string> names;
+  for (int64_t value = 1; value <= op(kLastOp); ++value) {
+    const std::string name = toString(static_cast<Op>(value));
+    EXPECT_NE(name, "unknown") << "Op " << value << " has no name in toString";
+    EXPECT_TRUE(names.insert(name).second) << "two ops are called " << name;
+  }
+  EXPECT_STREQ(toString(Op::Heartbeat), "heartbeat");
+  // kLastOp is the last: a value past it is no op (move kLastOp with a new op).
+  EXPECT_STREQ(toString(static_cast<Op>(op(kLastOp) + 1)), "unknown");
+  EXPECT_STREQ(toString(static_cast<Op>(0)), "unknown");
+}
+
+TEST(Wire, OpValuesAreTheWireFormat) {
+  EXPECT_EQ(op(Op::CreateShard), 1);
+  EXPECT_EQ(op(Op::Lookup), 2);
+  EXPECT_EQ(op(Op::PushGrad), 3);
+  EXPECT_EQ(op(Op::Step), 4);
+  EXPECT_EQ(op(Op::Shutdown), 5);
+  EXPECT_EQ(op(Op::Start), 6);
+  EXPECT_EQ(op(Op::EpochDone), 7);
+  EXPECT_EQ(op(Op::Finish), 8);
+  EXPECT_EQ(op(Op::Done), 9);
+  EXPECT_EQ(op(Op::Heartbeat), 10);
+  EXPECT_EQ(kHeaderBytes, 64);
+}
+
+TEST(Wire, CreateShardLayout) {
+  CreateShardRequest m;
+  m.shard = 2;
+  m.numEmbeddings = 300;
+  m.embeddingDim = 64;
+  m.mode = 1;
+  m.seed = 7;
+  m.learningRate = 0.05;
+  const Header h{op(Op::CreateShard), 2, 300, 64, 1, 7, doubleBits(0.05), 0};
+  EXPECT_EQ(m.encode(), h);
+  const CreateShardRequest back = CreateShardRequest::decode(h);
+  EXPECT_EQ(back.shard, 2);
+  EXPECT_EQ(back.numEmbeddings, 300);
+  EXPECT_EQ(back.embeddingDim, 64);
+  EXPECT_EQ(back.mode, 1);
+  EXPECT_EQ(back.seed, 7);
+  EXPECT_EQ(back.learningRate, 0.05);
+}
+
+TEST(Wire, TrainerRequestLayouts) {
+  const Header lookup{op(Op::Lookup), 3, 11, 40, 5, 0, 0, 0};
+  EXPECT_EQ((LookupRequest{3, 11, 40, 5}.encode()), lookup);
+  const LookupRequest l = LookupRequest::decode(lookup);
+  EXPECT_EQ(l.trainer, 3);
+  EXPECT_EQ(l.step, 11);
+  EXPECT_EQ(l.nIndices, 40);
+  EXPECT_EQ(l.nBags, 5);
+
+  const Header push{op(Op::PushGrad), 3, 11, 5, 64, 0, 0, 0};
+  EXPECT_EQ((PushGradRequest{3, 11, 5, 64}.encode()), push);
+  const PushGradRequest p = PushGradRequest::decode(push);
+  EXPECT_EQ(p.trainer, 3);
+  EXPECT_EQ(p.step, 11);
+  EXPECT_EQ(p.bags, 5);
+  EXPECT_EQ(p.dim, 64);
+
+  const Header step{op(Op::Step), 3, 11, 0, 0, 0, 0, 0};
+  EXPECT_EQ((StepRequest{3, 11}.encode()), step);
+  EXPECT_EQ(StepRequest::decode(step).trainer, 3);
+  EXPECT_EQ(StepRequest::decode(step).step, 11);
+
+  const Header done{op(Op::Done), 3, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(DoneNotice{3}.encode(), done);
+  EXPECT_EQ(DoneNotice::decode(done).trainer, 3);
+}
+
+TEST(Wire, ReplyAndSignalLayouts) {
+  const Header lookup{op(Op::Lookup), 5, 64, 0, 0, 0, 0, 0};
+  EXPECT_EQ((Reply{Op::Lookup, 5, 64}.encode()), lookup);
+  const Reply r = Reply::decode(lookup);
+  EXPECT_EQ(r.op, Op::Lookup);
+  EXPECT_EQ(r.bags, 5);
+  EXPECT_EQ(r.dim, 64);
+  EXPECT_EQ(Reply{Op::Step}.encode(), (Header{op(Op::Step), 0, 0, 0, 0, 0, 0, 0}));
+
+  for (Op o : {Op::Start, Op::Finish, Op::Shutdown}) {
+    const Header h{op(o), 0, 0, 0, 0, 0, 0, 0};
+    EXPECT_EQ(Signal{o}.encode(), h);
+    EXPECT_EQ(Signal::decode(h).op, o);
+    EXPECT_EQ(opOf(h), o);
+  }
+}
+
+TEST(Wire, TrainerToMasterLayouts) {
+  const Header epoch{op(Op::EpochDone), 1, 4, 800, doubleBits(0.25), 1, 0, 0};
+  EXPECT_EQ((EpochDoneReport{1, 4, 800, 0.25, true}.encode()), epoch);
+  const EpochDoneReport e = EpochDoneReport::decode(epoch);
+  EXPECT_EQ(e.trainer, 1);
+  EXPECT_EQ(e.epoch, 4);
+  EXPECT_EQ(e.examples, 800);
+  EXPECT_EQ(e.seconds, 0.25);
+  EXPECT_TRUE(e.warmup);
+  EXPECT_FALSE(EpochDoneReport::decode({op(Op::EpochDone), 1, 4, 800, 0, 0, 0, 0}).warmup);
+
+  const Header beat{op(Op::Heartbeat), 1, 99, 0, 0, 0, 0, 0};
+  EXPECT_EQ((HeartbeatReport{1, 99}.encode()), beat);
+  EXPECT_EQ(HeartbeatReport::decode(beat).trainer, 1);
+  EXPECT_EQ(HeartbeatReport::decode(beat).step, 99);
+}
+
+}  // namespace
+}  // namespace distbench::worker

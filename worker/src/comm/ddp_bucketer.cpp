@@ -8,40 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "comm/bucket_assignment.h"
+
 namespace distbench::worker {
-namespace {
-
-int64_t capBytes(double megabytes) {
-  return std::max<int64_t>(1, static_cast<int64_t>(megabytes * 1024.0 * 1024.0));
-}
-
-int64_t bytesOf(const at::Tensor& p) { return p.numel() * static_cast<int64_t>(p.element_size()); }
-
-}  // namespace
-
-// The last bucket can only launch once backward is over, so all of its
-// allreduce is exposed. Sized by the cap alone it can hold most of a model
-// (ResNet-18 at 25 MB: ~19 MB of layer2..4 behind conv1's small gradient);
-// splitting off the earliest layers' gradients into a final bucket no larger
-// than the first lets the big one launch while they are still being
-// computed. The cap stays a cap: buckets only get smaller.
-void GradientBucketer::splitLastBucket(std::vector<std::vector<size_t>>& groups,
-                                       int64_t tailCap) const {
-  if (groups.empty() || groups.back().size() < 2) return;
-  std::vector<size_t>& last = groups.back();
-  int64_t total = 0;
-  for (size_t k : last) total += bytesOf(parameters_[k]);
-  if (total <= tailCap) return;
-  // Gradients arrive in the group's order; the tail is its suffix.
-  size_t split = last.size() - 1;
-  int64_t tail = bytesOf(parameters_[last[split]]);
-  while (split > 1 && tail + bytesOf(parameters_[last[split - 1]]) <= tailCap) {
-    tail += bytesOf(parameters_[last[--split]]);
-  }
-  std::vector<size_t> suffix(last.begin() + split, last.end());
-  last.resize(split);
-  groups.push_back(std::move(suffix));
-}
 
 GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGroup& group,
                                    double bucketCapMB, AllreduceObserver observer)
@@ -51,28 +20,17 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
   slotOf_.assign(n, 0);
   seen_.assign(n, false);
 
-  // Gradients become ready roughly in reverse order of the forward pass.
-  const int64_t firstCap = capBytes(std::min(kFirstBucketCapMB, bucketCapMB));
-  const int64_t cap = capBytes(bucketCapMB);
-  std::vector<std::vector<size_t>> groups;
-  int64_t bytes = 0;
+  std::vector<int64_t> bytes(n);
+  // Last first, as gradients arrive: an error names the first to arrive.
   for (size_t k = n; k-- > 0;) {
     const auto& p = parameters_[k];
     if (p.scalar_type() != at::kFloat || !p.is_contiguous()) {
       throw std::invalid_argument("DDP bucketer: parameter " + std::to_string(k) +
                                   " is not a contiguous float tensor");
     }
-    const int64_t size = p.numel() * static_cast<int64_t>(p.element_size());
-    const int64_t limit = groups.size() <= 1 ? firstCap : cap;
-    if (groups.empty() || (bytes > 0 && bytes + size > limit)) {
-      groups.emplace_back();
-      bytes = 0;
-    }
-    groups.back().push_back(k);
-    bytes += size;
+    bytes[k] = p.numel() * static_cast<int64_t>(p.element_size());
   }
-
-  splitLastBucket(groups, firstCap);
+  const std::vector<std::vector<size_t>> groups = computeBucketAssignment(bytes, bucketCapMB);
   buckets_.resize(groups.size());
   for (size_t b = 0; b < groups.size(); ++b) {
     Bucket& bucket = buckets_[b];

@@ -1,11 +1,10 @@
 // distbench's DistributedDataParallel for the dense part. LibTorch has no C++
 // DDP and Debian's c10d::Reducer is unusable, so: gradients land in flat
-// buckets (reverse parameter order, first bucket capped at 1 MiB, the rest at
-// bucketCapMB, and the earliest layers split off the last bucket into one of
-// at most 1 MiB, so the big one need not wait for the end of backward); a gradient hook copies each gradient in, pre-divided by the
-// world size, and the moment a bucket is full its allreduce is launched, so
-// communication overlaps the rest of backward. Buckets launch strictly in
-// order: every rank must issue collectives in the same sequence.
+// buckets (which ones: bucket_assignment.h); a gradient hook copies each
+// gradient in, pre-divided by the world size, and the moment a bucket is
+// full its allreduce is launched, so communication overlaps the rest of
+// backward. Buckets launch strictly in order: every rank must issue
+// collectives in the same sequence.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -49,8 +48,6 @@ class GradientBucketer {
   // The order gradients arrived and buckets launched in the last backward.
   std::vector<Event> lastStepEvents() const;
 
-  static constexpr double kFirstBucketCapMB = 1.0;
-
  private:
   struct Bucket {
     std::vector<size_t> parameters;
@@ -61,7 +58,6 @@ class GradientBucketer {
     std::chrono::steady_clock::time_point launchedAt;
   };
 
-  void splitLastBucket(std::vector<std::vector<size_t>>& groups, int64_t tailCap) const;
   void onGradient(size_t parameter, const at::Tensor& grad);
   void launchReadyBuckets();
 

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--ranks must be ≥ 2\n");
     return 2;
   }
-  const int port = distbench::cli::pickFreePorts(1)[0];
+  const int port = distbench::process::pickFreePorts(1)[0];
   std::fflush(stdout);
   std::vector<pid_t> children;
   for (int r = 1; r < world; ++r) {

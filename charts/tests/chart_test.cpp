@@ -27,8 +27,8 @@
 namespace distbench::charttest {
 namespace {
 
-using cli::testing::BinaryResult;
-using cli::testing::slurp;
+using process::BinaryResult;
+using process::slurp;
 
 const std::string kRoot = DISTBENCH_SOURCE_DIR;
 const std::string kChart = kRoot + "/charts/distbench-operator";
@@ -74,9 +74,9 @@ class Runner {
 
  private:
   BinaryResult run(const std::string& command) const {
-    return cli::testing::runCaptured(command, dir_.path() + "/out", dir_.path() + "/err");
+    return process::runCaptured(command, dir_.path() + "/out", dir_.path() + "/err");
   }
-  cli::TempDir dir_;
+  process::TempDir dir_;
 };
 
 std::string describe(const BinaryResult& r) {
@@ -233,7 +233,7 @@ TEST(ChartCrd, HelmShipsItFromTheSymlink) {
   // And a packaged chart holds the file's content, not a dangling link.
   BinaryResult pkg = r.helm({"package", kChart, "--destination", r.dir()});
   ASSERT_EQ(pkg.exitCode, 0) << describe(pkg);
-  BinaryResult listing = cli::testing::runCaptured(
+  BinaryResult listing = process::runCaptured(
       "tar -xzOf " + quote(r.dir() + "/distbench-operator-" DISTBENCH_VERSION ".tgz") +
           " distbench-operator/crds/" + kCrdName,
       r.dir() + "/tar.out", r.dir() + "/tar.err");

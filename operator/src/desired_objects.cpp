@@ -5,6 +5,7 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
 #include "distbench/api/spec_yaml.h"
+#include "distbench/api/worker_env.h"
 
 namespace distbench::op {
 namespace {
@@ -247,8 +248,8 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     value env = value::array();
     for (const api::EnvVar& e : rank.env) env[env.size()] = envVar(e.name, e.value);
     // Gloo binds to the pod's own address; no DNS needed for it.
-    env[env.size()] = fieldEnv("POD_IP", "status.podIP");
-    env[env.size()] = fieldEnv("POD_NAME", "metadata.name");
+    env[env.size()] = fieldEnv(api::kEnvPodIp, "status.podIP");
+    env[env.size()] = fieldEnv(api::kEnvPodName, "metadata.name");
     container["env"] = env;
     value ports = value::array();
     for (int p : rank.ports) {

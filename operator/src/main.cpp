@@ -8,11 +8,11 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -45,24 +45,48 @@ std::string envOr(const char* name, const std::string& fallback) {
   return v != nullptr && *v != '\0' ? v : fallback;
 }
 
-int run(const OperatorFlags& flags) {
-  // Signals are taken by one thread with sigwait; every thread started from
-  // here on inherits the mask.
-  sigset_t stopSignals;
-  sigemptyset(&stopSignals);
-  sigaddset(&stopSignals, SIGTERM);
-  sigaddset(&stopSignals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+// SIGTERM and SIGINT, taken by one thread with sigwait. Construct it before
+// any other thread starts: they inherit the blocked mask.
+class StopSignals {
+ public:
+  StopSignals() {
+    sigemptyset(&signals_);
+    sigaddset(&signals_, SIGTERM);
+    sigaddset(&signals_, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals_, nullptr);
+  }
 
-  const KubeConfig config = loadConfig(flags.kubeconfig, flags.context);
-  log::info("starting", {{"version", DISTBENCH_VERSION},
-                         {"config", config.source},
-                         {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
-                         {"workers", std::to_string(flags.workers)}});
-  KubeClient client(config);
-  auto metrics = std::make_shared<OperatorMetrics>();
-  EventRecorder recorder(client, "distbench-operator", envOr("NODE_NAME", envOr("HOSTNAME", "")));
+  void listen() {
+    std::thread([this] {
+      int sig = 0;
+      sigwait(&signals_, &sig);
+      log::info("stopping", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+      std::lock_guard<std::mutex> lock(mu_);
+      requested_ = true;
+      wake_.notify_all();
+    }).detach();  // sigwait has no timeout; the process ends under it
+  }
 
+  bool requested() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requested_;
+  }
+
+  // Until a stop signal, calling `idle` every `period`.
+  void wait(std::chrono::milliseconds period, const std::function<void()>& idle) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!wake_.wait_for(lock, period, [&] { return requested_; })) idle();
+  }
+
+ private:
+  sigset_t signals_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool requested_ = false;
+};
+
+ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& recorder,
+                                    const std::shared_ptr<OperatorMetrics>& metrics) {
   ControllerOptions options;
   options.ns = flags.ns;
   options.workers = flags.workers;
@@ -90,15 +114,37 @@ int run(const OperatorFlags& flags) {
                               {"seconds", std::to_string(took.count())},
                               {"requeueAfterMs", std::to_string(result.requeueAfter.count())}});
   };
-  Controller controller(client, options);
+  return options;
+}
+
+LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
+  LeaderElectionOptions le;
+  le.ns = flags.leaderElectionNamespace.empty() ? envOr("POD_NAMESPACE", "default")
+                                                : flags.leaderElectionNamespace;
+  le.leaseName = flags.leaderElectionId;
+  le.identity = envOr("POD_NAME", "");
+  le.leaseDuration = ms(flags.leaseDurationSeconds);
+  le.renewDeadline = ms(flags.renewDeadlineSeconds);
+  le.retryPeriod = ms(flags.retryPeriodSeconds);
+  return le;
+}
+
+int run(const OperatorFlags& flags) {
+  StopSignals stop;
+  const KubeConfig config = loadConfig(flags.kubeconfig, flags.context);
+  log::info("starting", {{"version", DISTBENCH_VERSION},
+                         {"config", config.source},
+                         {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
+                         {"workers", std::to_string(flags.workers)}});
+  KubeClient client(config);
+  auto metrics = std::make_shared<OperatorMetrics>();
+  EventRecorder recorder(client, "distbench-operator", envOr("NODE_NAME", envOr("HOSTNAME", "")));
+  Controller controller(client, controllerOptions(flags, recorder, metrics));
   metrics->addInformer("distbenchmarks", controller.benchmarks());
   metrics->addInformer("pods", controller.pods());
   metrics->addInformer("services", controller.services());
   metrics->addInformer("configmaps", controller.configMaps());
-
-  std::mutex mu;
-  std::condition_variable wake;
-  bool stopRequested = false;
+  metrics->addInformer("networkpolicies", controller.networkPolicies());
 
   HttpEndpoints http(
       flags.httpAddress,
@@ -111,15 +157,7 @@ int run(const OperatorFlags& flags) {
   http.start();
   log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(http.port())}});
 
-  std::thread signals([&] {
-    int sig = 0;
-    sigwait(&stopSignals, &sig);
-    log::info("stopping", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
-    std::lock_guard<std::mutex> lock(mu);
-    stopRequested = true;
-    wake.notify_all();
-  });
-  signals.detach();  // sigwait has no timeout; the process ends under it
+  stop.listen();
 
   controller.startInformers();
   if (!controller.waitForSync(120s)) {
@@ -130,31 +168,17 @@ int run(const OperatorFlags& flags) {
 
   std::unique_ptr<LeaderElector> elector;
   if (flags.leaderElect) {
-    LeaderElectionOptions le;
-    le.ns = flags.leaderElectionNamespace.empty() ? envOr("POD_NAMESPACE", "default")
-                                                  : flags.leaderElectionNamespace;
-    le.leaseName = flags.leaderElectionId;
-    le.identity = envOr("POD_NAME", "");
-    le.leaseDuration = ms(flags.leaseDurationSeconds);
-    le.renewDeadline = ms(flags.renewDeadlineSeconds);
-    le.retryPeriod = ms(flags.retryPeriodSeconds);
+    const LeaderElectionOptions le = leaderElectionOptions(flags);
     elector = std::make_unique<LeaderElector>(config, le);
-    std::atomic<bool> led{false};
     elector->run(
         [&] {
-          led = true;
           metrics->setLeader(true);
           log::info("became leader", {{"identity", elector->identity()}});
           controller.startWorkers();
         },
         [&] {
           metrics->setLeader(false);
-          bool stopping;
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            stopping = stopRequested;
-          }
-          if (stopping) return;
+          if (stop.requested()) return;
           // Another replica may already be acting: not one more reconcile.
           log::error("lost leadership; exiting", {{"identity", elector->identity()}});
           std::_Exit(1);
@@ -165,12 +189,9 @@ int run(const OperatorFlags& flags) {
     controller.startWorkers();
   }
 
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    // Bursts of watch events and requests leave freed memory in the heap;
-    // handing it back now and then keeps RSS near what is live.
-    while (!wake.wait_for(lock, 5s, [&] { return stopRequested; })) malloc_trim(0);
-  }
+  // Bursts of watch events and requests leave freed memory in the heap;
+  // handing it back now and then keeps RSS near what is live.
+  stop.wait(5s, [] { malloc_trim(0); });
   const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds));
   recorder.flush(2s);
   if (!drained) {

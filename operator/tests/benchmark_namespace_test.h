@@ -26,7 +26,7 @@ class BenchmarkNamespaceTest : public KubeTest {
     KubeTest::SetUp();
     if (!cluster_) return;
     establishedCrd();
-    dir_ = std::make_unique<cli::TempDir>(prefix_ + "-test-");
+    dir_ = std::make_unique<process::TempDir>(prefix_ + "-test-");
     kubeconfig_ = dir_->path() + "/kubeconfig";
     cluster_->writeKubeconfig(kubeconfig_);
     config_ = op::loadKubeconfig(kubeconfig_);
@@ -38,7 +38,7 @@ class BenchmarkNamespaceTest : public KubeTest {
   }
 
   const std::string prefix_;
-  std::unique_ptr<cli::TempDir> dir_;
+  std::unique_ptr<process::TempDir> dir_;
   std::string kubeconfig_;
   op::KubeConfig config_;
   std::unique_ptr<op::KubeClient> client_;

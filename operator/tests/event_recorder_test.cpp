@@ -30,7 +30,7 @@ class EventRecorderTest : public kubetest::KubeTest {
     kubetest::KubeTest::SetUp();
     if (!cluster_) return;
     if (config_.server.empty()) {
-      dir_ = std::make_unique<cli::TempDir>("event-recorder-test-");
+      dir_ = std::make_unique<process::TempDir>("event-recorder-test-");
       cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
       config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
       KubeClient client(config_);
@@ -57,12 +57,12 @@ class EventRecorderTest : public kubetest::KubeTest {
     return events;
   }
 
-  static std::unique_ptr<cli::TempDir> dir_;
+  static std::unique_ptr<process::TempDir> dir_;
   static KubeConfig config_;
   std::unique_ptr<KubeClient> client_;
 };
 
-std::unique_ptr<cli::TempDir> EventRecorderTest::dir_;
+std::unique_ptr<process::TempDir> EventRecorderTest::dir_;
 KubeConfig EventRecorderTest::config_;
 
 TEST_F(EventRecorderTest, RecordsAnEventOnTheObject) {

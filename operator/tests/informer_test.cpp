@@ -79,7 +79,7 @@ class InformerTest : public kubetest::KubeTest {
   void SetUp() override {
     kubetest::KubeTest::SetUp();
     if (!cluster_) return;
-    dir_ = std::make_unique<cli::TempDir>("informer-test-");
+    dir_ = std::make_unique<process::TempDir>("informer-test-");
     cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
     config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
     client_ = std::make_unique<KubeClient>(config_);
@@ -107,7 +107,7 @@ class InformerTest : public kubetest::KubeTest {
     return options;
   }
 
-  std::unique_ptr<cli::TempDir> dir_;
+  std::unique_ptr<process::TempDir> dir_;
   KubeConfig config_;
   std::unique_ptr<KubeClient> client_;
 };

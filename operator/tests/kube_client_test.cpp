@@ -27,7 +27,7 @@ class KubeClientTest : public kubetest::KubeTest {
   void SetUp() override {
     kubetest::KubeTest::SetUp();
     if (!cluster_ || !config_.server.empty()) return;
-    dir_ = std::make_unique<cli::TempDir>("kube-client-test-");
+    dir_ = std::make_unique<process::TempDir>("kube-client-test-");
     cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
     config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
     KubeClient(config_).create(corePath("", "namespaces"), object("Namespace", "client-test"));
@@ -48,11 +48,11 @@ class KubeClientTest : public kubetest::KubeTest {
     return v;
   }
 
-  static std::unique_ptr<cli::TempDir> dir_;
+  static std::unique_ptr<process::TempDir> dir_;
   static KubeConfig config_;
 };
 
-std::unique_ptr<cli::TempDir> KubeClientTest::dir_;
+std::unique_ptr<process::TempDir> KubeClientTest::dir_;
 KubeConfig KubeClientTest::config_;
 
 TEST_F(KubeClientTest, CreateGetPatchDeleteWithStatusErrors) {

@@ -38,7 +38,7 @@ std::string loadError(const std::string& path, const std::string& context = "") 
 }
 
 TEST(KubeConfig, TokenAndCaFileRelativeToTheKubeconfig) {
-  cli::TempDir dir;
+  process::TempDir dir;
   write(dir.path() + "/ca.crt", "CA PEM");
   write(dir.path() + "/config",
         kubeconfig("    server: https://127.0.0.1:6443\n    certificate-authority: ca.crt\n",
@@ -52,7 +52,7 @@ TEST(KubeConfig, TokenAndCaFileRelativeToTheKubeconfig) {
 }
 
 TEST(KubeConfig, ClientCertificateFromBase64Data) {
-  cli::TempDir dir;
+  process::TempDir dir;
   // base64("CERT") = Q0VSVA==, base64("KEY!") = S0VZIQ==, base64("CA") = Q0E=
   write(dir.path() + "/config",
         kubeconfig("    server: https://k8s:443\n    certificate-authority-data: Q0E=\n",
@@ -65,7 +65,7 @@ TEST(KubeConfig, ClientCertificateFromBase64Data) {
 }
 
 TEST(KubeConfig, NamedContextAndTokenFile) {
-  cli::TempDir dir;
+  process::TempDir dir;
   write(dir.path() + "/tok", "from-file\n");
   write(dir.path() + "/config2",
         "current-context: admin\nclusters:\n- name: local\n  cluster: {server: 'https://a:1'}\n"
@@ -79,7 +79,7 @@ TEST(KubeConfig, NamedContextAndTokenFile) {
 }
 
 TEST(KubeConfig, RefusesWhatWouldWeakenTlsOrLeaveNoCredentials) {
-  cli::TempDir dir;
+  process::TempDir dir;
   const std::string path = dir.path() + "/config";
   write(path, kubeconfig("    server: https://a:1\n    insecure-skip-tls-verify: true\n",
                          "    token: t\n"));
@@ -98,7 +98,7 @@ TEST(KubeConfig, RefusesWhatWouldWeakenTlsOrLeaveNoCredentials) {
 }
 
 TEST(KubeConfig, InClusterFromTheServiceAccount) {
-  cli::TempDir dir;
+  process::TempDir dir;
   const std::string sa = dir.path() + "/var/run/secrets/kubernetes.io/serviceaccount";
   ASSERT_EQ(std::system(("mkdir -p " + sa).c_str()), 0);
   write(sa + "/token", "sa-token\n");

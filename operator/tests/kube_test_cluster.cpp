@@ -22,7 +22,7 @@
 
 namespace distbench::kubetest {
 
-using cli::ChildProcess;
+using process::ChildProcess;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
@@ -243,7 +243,7 @@ constexpr std::chrono::seconds kApiServerGrace{3};
 
 struct KubeTestCluster::State {
   Options options;
-  cli::TempDir dir{"distbench-kube-"};
+  process::TempDir dir{"distbench-kube-"};
   std::string kubeBin;
   std::string etcdBin;
   int etcdClientPort = 0;
@@ -287,7 +287,7 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
   s.etcdBin = findProgram(bin, "etcd", true);
   if (s.etcdBin.empty()) throw KubeTestClusterError("no etcd in " + bin + " nor on PATH" + hint);
 
-  std::vector<int> ports = cli::pickFreePorts(3);
+  std::vector<int> ports = process::pickFreePorts(3);
   s.etcdClientPort = ports[0];
   s.etcdPeerPort = ports[1];
   s.apiPort = ports[2];

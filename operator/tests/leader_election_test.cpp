@@ -70,7 +70,7 @@ class LeaderElectionTest : public kubetest::KubeTest {
   void SetUp() override {
     kubetest::KubeTest::SetUp();
     if (!cluster_ || !config_.server.empty()) return;
-    dir_ = std::make_unique<cli::TempDir>("leader-election-test-");
+    dir_ = std::make_unique<process::TempDir>("leader-election-test-");
     cluster_->writeKubeconfig(dir_->path() + "/kubeconfig");
     config_ = loadKubeconfig(dir_->path() + "/kubeconfig");
     KubeClient client(config_);
@@ -97,11 +97,11 @@ class LeaderElectionTest : public kubetest::KubeTest {
         << "nobody became leader";
   }
 
-  static std::unique_ptr<cli::TempDir> dir_;
+  static std::unique_ptr<process::TempDir> dir_;
   static KubeConfig config_;
 };
 
-std::unique_ptr<cli::TempDir> LeaderElectionTest::dir_;
+std::unique_ptr<process::TempDir> LeaderElectionTest::dir_;
 KubeConfig LeaderElectionTest::config_;
 
 TEST_F(LeaderElectionTest, ExactlyOneOfTwoReplicasLeads) {

@@ -40,7 +40,7 @@ bool waitUntil(const std::function<bool()>& done, std::chrono::seconds limit) {
 class OperatorMetricsKubeTest : public kubetest::KubeTest {};
 
 TEST_F(OperatorMetricsKubeTest, ScrapedWatchRestartsAndRelistsFollowTheInformers) {
-  cli::TempDir dir("operator-metrics-test-");
+  process::TempDir dir("operator-metrics-test-");
   cluster_->writeKubeconfig(dir.path() + "/kubeconfig");
   KubeClient client(loadKubeconfig(dir.path() + "/kubeconfig"));
   Informer::Options restless;

@@ -140,8 +140,8 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
     const std::string command = "env HELM_CACHE_HOME='" + d + "/helm-cache' HELM_CONFIG_HOME='" + d +
                                 "/helm-config' HELM_DATA_HOME='" + d + "/helm-data' '" + helm +
                                 "' template " + kRelease + " '" + chartDir() + "' --namespace " + kLeaseNamespace;
-    const cli::testing::BinaryResult r =
-        cli::testing::runCaptured(command, d + "/helm.out", d + "/helm.err");
+    const process::BinaryResult r =
+        process::runCaptured(command, d + "/helm.out", d + "/helm.err");
     if (r.exitCode != 0) {
       ADD_FAILURE() << command << ": exit " << r.exitCode << "\n" << r.err;
       return byKind;

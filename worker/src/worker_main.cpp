@@ -13,6 +13,7 @@
 #include <string>
 
 #include "collectives/collectives_benchmark.h"
+#include "collectives/collectives_metrics.h"
 #include "comm/rendezvous.h"
 #include "comm/termination_watch.h"
 #include "common/host_info.h"
@@ -22,9 +23,11 @@
 #include "common/result_table.h"
 #include "common/worker_identity.h"
 #include "ddp/ddp_benchmark.h"
+#include "ddp/ddp_metrics.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/report/report_json.h"
+#include "hybrid/hybrid_metrics.h"
 #include "hybrid/master.h"
 #include "hybrid/parameter_server.h"
 #include "hybrid/trainer.h"
@@ -163,8 +166,17 @@ GroupsWanted groupsFor(api::BenchmarkKind kind) {
   return {};
 }
 
+// A role's metrics live until the process exits: on a failure, threads the
+// role started (a parameter server's peer threads, Gloo's completion
+// callbacks) may still record after its code has unwound, and failFast
+// exits without waiting for them.
+template <typename RoleMetrics>
+RoleMetrics& keptUntilExit(const MetricsEndpoint& endpoint) {
+  return *new RoleMetrics(endpoint);
+}
+
 void runHybrid(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
-               Rendezvous& rendezvous, WorkerMetrics& metrics, bool progress) {
+               Rendezvous& rendezvous, const MetricsEndpoint& metrics, bool progress) {
   switch (id.role) {
     case api::Role::Master: {
       std::vector<TrainerResult> results = runHybridMaster(benchmark, rendezvous.global());
@@ -174,18 +186,22 @@ void runHybrid(const Flags& flags, const WorkerIdentity& id, const api::DistBenc
       break;
     }
     case api::Role::ParameterServer:
-      runHybridParameterServer(id, rendezvous.global(), metrics,
+      runHybridParameterServer(id, rendezvous.global(),
+                               keptUntilExit<ParameterServerMetrics>(metrics),
                                {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
       break;
     case api::Role::Trainer:
-      runHybridTrainer(id, benchmark, rendezvous, metrics, {flags.dumpState, progress});
+      runHybridTrainer(id, benchmark, rendezvous, keptUntilExit<HybridTrainerMetrics>(metrics),
+                       {flags.dumpState, progress});
       break;
   }
 }
 
 void runDdp(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
-            Rendezvous& rendezvous, WorkerMetrics& metrics) {
-  if (id.role == api::Role::Trainer) return runDdpTrainer(rendezvous, benchmark, metrics);
+            Rendezvous& rendezvous, const MetricsEndpoint& metrics) {
+  if (id.role == api::Role::Trainer) {
+    return runDdpTrainer(rendezvous, benchmark, keptUntilExit<DdpTrainerMetrics>(metrics));
+  }
   printSuiteBanner(benchmark, "PyTorch distributed benchmark suite");
   DdpMasterOutput out = runDdpMaster(rendezvous, benchmark, printNow);
   report::Report r = reportEnvelope(benchmark, readHostInfo());
@@ -195,8 +211,11 @@ void runDdp(const Flags& flags, const WorkerIdentity& id, const api::DistBenchma
 
 void runCollectives(const Flags& flags, const WorkerIdentity& id,
                     const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
-                    WorkerMetrics& metrics) {
-  if (id.role == api::Role::Trainer) return runCollectivesRank(rendezvous, benchmark, metrics);
+                    const MetricsEndpoint& metrics) {
+  if (id.role == api::Role::Trainer) {
+    return runCollectivesRank(rendezvous, benchmark,
+                              keptUntilExit<CollectivesRankMetrics>(metrics));
+  }
   printSuiteBanner(benchmark, "distbench collectives");
   const std::vector<CollectiveResult> results = runCollectivesMaster(rendezvous, benchmark);
   printNow(formatCollectivesTable(results, id.numTrainers));
@@ -242,8 +261,7 @@ int run(const Flags& flags) {
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
   const api::BenchmarkKind kind = benchmark.spec.benchmark.kind;
 
-  WorkerMetrics metrics(id.benchmarkName, api::toString(kind), api::toString(id.role), id.rank,
-                        id.metricsPort);
+  MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
   timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);

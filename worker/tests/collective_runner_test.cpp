@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "collectives/collective_results.h"
+#include "collectives/collectives_metrics.h"
 #include "common/metrics.h"
 #include "thread_ranks.h"
 
@@ -53,7 +54,8 @@ void runEverything(int world, int warmup) {
   ASSERT_GE(plan.size(), kAllOps.size() * kGlooDtypes.size() * 3);
   std::vector<std::vector<std::vector<double>>> perRank(world);
   runRanks(world, "all" + std::to_string(warmup), [&](int rank, ProcessGroup& group) {
-    WorkerMetrics metrics("collectives-test", "Collectives", "trainer", rank, 0);
+    MetricsEndpoint endpoint("collectives-test", "trainer", rank, 0);
+    CollectivesRankMetrics metrics(endpoint);
     perRank[rank] = runCollectives(plan, spec, group, &metrics);
   });
   for (int r = 0; r < world; ++r) {

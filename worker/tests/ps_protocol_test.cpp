@@ -10,6 +10,7 @@
 
 #include "comm/peer_error.h"
 #include "common/metrics.h"
+#include "hybrid/hybrid_metrics.h"
 #include "hybrid/parameter_server.h"
 #include "hybrid/ps_client.h"
 #include "hybrid/wire.h"
@@ -56,7 +57,8 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
       answered.wait();
       masterCreated.set_value();
     } else if (rank == kPs) {
-      WorkerMetrics metrics("ps-test", "HybridDDPRPC", "ps", kPs, 0);
+      MetricsEndpoint endpoint("ps-test", "ps", kPs, 0);
+      ParameterServerMetrics metrics(endpoint);
       try {
         runHybridParameterServer(psIdentity(), g, metrics, {spec, ""});
       } catch (const PeerError&) {
@@ -89,7 +91,8 @@ TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {
       writeHeader(reply, {static_cast<int64_t>(Op::Lookup), huge, huge, 0, 0, 0, 0, 0});
       g.send(reply, kTrainer, kTagReply).wait();
     } else if (rank == kTrainer) {
-      WorkerMetrics metrics("ps-test", "HybridDDPRPC", "trainer", kTrainer, 0);
+      MetricsEndpoint endpoint("ps-test", "trainer", kTrainer, 0);
+      HybridTrainerMetrics metrics(endpoint);
       ParameterServerClient client(g, 1, 0, spec.embeddingDim, sizes, metrics);
       try {
         client.lookup(0, at::zeros({4}, at::kLong), at::zeros({1}, at::kLong));

@@ -300,7 +300,8 @@ void checkCollectiveOutput(const CollectiveCase& c, int rank, int ranks, const a
 
 std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase>& plan,
                                                 const api::CollectivesSpec& spec,
-                                                ProcessGroup& group, WorkerMetrics* metrics,
+                                                ProcessGroup& group,
+                                                CollectivesRankMetrics* metrics,
                                                 const std::function<void()>& betweenCases) {
   for (const auto& c : plan) {
     if (c.dtype == api::DType::BFloat16) {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "collectives/collective_plan.h"
+#include "collectives/collectives_metrics.h"
 #include "comm/process_group.h"
-#include "common/metrics.h"
 #include "distbench/api/benchmark_spec.h"
 
 namespace distbench::worker {
@@ -32,7 +32,8 @@ std::string implementationOf(api::CollectiveOp op);
 // whether the run was called off.
 std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase>& plan,
                                                 const api::CollectivesSpec& spec,
-                                                ProcessGroup& group, WorkerMetrics* metrics,
+                                                ProcessGroup& group,
+                                                CollectivesRankMetrics* metrics,
                                                 const std::function<void()>& betweenCases = {});
 
 // The values rank `rank` sends in case `c`: (rank + 1) + (i % 7) at index i

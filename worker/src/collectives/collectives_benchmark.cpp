@@ -7,9 +7,9 @@
 
 #include "collectives/collective_plan.h"
 #include "collectives/collective_runner.h"
+#include "collectives/collectives_metrics.h"
 #include "comm/rendezvous.h"
 #include "comm/run_control.h"
-#include "common/metrics.h"
 
 namespace distbench::worker {
 namespace {
@@ -33,7 +33,7 @@ std::chrono::milliseconds progressWindowOf(const Rendezvous& rendezvous,
 }  // namespace
 
 void runCollectivesRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                        WorkerMetrics& metrics) {
+                        CollectivesRankMetrics& metrics) {
   StoreHeartbeat heartbeat(rendezvous);
   RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
   const std::vector<std::vector<double>> perCase =

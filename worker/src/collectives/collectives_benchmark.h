@@ -16,10 +16,10 @@
 namespace distbench::worker {
 
 class Rendezvous;
-class WorkerMetrics;
+class CollectivesRankMetrics;
 
 void runCollectivesRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                        WorkerMetrics& metrics);
+                        CollectivesRankMetrics& metrics);
 
 std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
                                                    const api::DistBenchmark& benchmark);

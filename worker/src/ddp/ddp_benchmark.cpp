@@ -5,7 +5,7 @@
 #include "comm/process_group.h"
 #include "comm/rendezvous.h"
 #include "comm/run_control.h"
-#include "common/metrics.h"
+#include "ddp/ddp_metrics.h"
 #include "ddp/ddp_row.h"
 #include "ddp/models/image_model.h"
 
@@ -32,7 +32,7 @@ int64_t parameterCount(const std::string& model, int64_t numClasses) {
 }  // namespace
 
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   WorkerMetrics& metrics) {
+                   DdpTrainerMetrics& metrics) {
   const WorkerIdentity& id = rendezvous.identity();
   const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
   const int T = id.numTrainers;
@@ -49,7 +49,7 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
     for (size_t r = 0; r < rows.size(); ++r) {
       const SweepRow& row = rows[r];
       if (id.roleIndex < row.ranks) {
-        metrics.selectTrainingSeries(model, row.ddp ? row.ranks : 0);
+        metrics.selectRow(model, row.ddp ? row.ranks : 0);
         std::unique_ptr<ProcessGroup> group;
         if (row.ddp) group = rendezvous.trainerSubgroup(rowKey(m, r), row.ranks);
         const DdpPhaseSamples samples = runDdpRow(benchmark.spec, model, id.roleIndex, group.get(),

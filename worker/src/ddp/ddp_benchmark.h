@@ -15,10 +15,10 @@
 namespace distbench::worker {
 
 class Rendezvous;
-class WorkerMetrics;
+class DdpTrainerMetrics;
 
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   WorkerMetrics& metrics);
+                   DdpTrainerMetrics& metrics);
 
 struct DdpMasterOutput {
   std::vector<DdpModelResult> models;

@@ -9,8 +9,8 @@
 
 #include "comm/ddp_bucketer.h"
 #include "comm/process_group.h"
-#include "common/metrics.h"
 #include "common/stopwatch.h"
+#include "common/training_metrics.h"
 #include "ddp/models/image_model.h"
 
 namespace distbench::worker {
@@ -41,7 +41,7 @@ DdpPhaseSamples DdpPhaseSamples::unflatten(const std::vector<double>& flat, int 
 }
 
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& modelName,
-                          int rank, ProcessGroup* group, WorkerMetrics* metrics,
+                          int rank, ProcessGroup* group, TrainingMetrics* metrics,
                           const std::function<void()>& betweenIterations) {
   const api::DDPSpec& ddp = spec.benchmark.ddp;
   at::manual_seed(static_cast<uint64_t>(spec.benchmark.seed + rank));

@@ -15,7 +15,7 @@
 namespace distbench::worker {
 
 class ProcessGroup;
-class WorkerMetrics;
+class TrainingMetrics;
 
 struct DdpPhaseSamples {
   std::vector<double> iteration;      // forward + loss + backward + allreduce wait + step
@@ -35,7 +35,7 @@ struct DdpPhaseSamples {
 // can run for minutes with no peer to notice a failure elsewhere, so it is
 // where the caller checks whether the run was called off.
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& model, int rank,
-                          ProcessGroup* group, WorkerMetrics* metrics,
+                          ProcessGroup* group, TrainingMetrics* metrics,
                           const std::function<void()>& betweenIterations = {});
 
 }  // namespace distbench::worker

@@ -25,7 +25,7 @@ namespace {
 
 class Server {
  public:
-  Server(const WorkerIdentity& id, ProcessGroup& global, WorkerMetrics& metrics,
+  Server(const WorkerIdentity& id, ProcessGroup& global, ParameterServerMetrics& metrics,
          const ParameterServerOptions& options)
       : id_(id),
         global_(global),
@@ -295,7 +295,7 @@ class Server {
 
   const WorkerIdentity& id_;
   ProcessGroup& global_;
-  WorkerMetrics& metrics_;
+  ParameterServerMetrics& metrics_;
   ParameterServerOptions options_;
   MessageSizes sizes_;
 
@@ -313,7 +313,8 @@ class Server {
 }  // namespace
 
 void runHybridParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
-                              WorkerMetrics& metrics, const ParameterServerOptions& options) {
+                              ParameterServerMetrics& metrics,
+                              const ParameterServerOptions& options) {
   // On failure run() leaves threads behind that still use the server, and
   // the process exits right after: the server is deliberately not freed.
   auto* server = new Server(identity, global, metrics, options);

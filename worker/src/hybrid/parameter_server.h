@@ -8,9 +8,9 @@
 #include <string>
 
 #include "comm/process_group.h"
-#include "common/metrics.h"
 #include "common/worker_identity.h"
 #include "distbench/api/benchmark_spec.h"
+#include "hybrid/hybrid_metrics.h"
 
 namespace distbench::worker {
 
@@ -22,6 +22,7 @@ struct ParameterServerOptions {
 // Returns after every trainer said Done and the master said Shutdown; throws
 // PeerError when a peer fails or stays silent past the peer timeout.
 void runHybridParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
-                              WorkerMetrics& metrics, const ParameterServerOptions& options);
+                              ParameterServerMetrics& metrics,
+                              const ParameterServerOptions& options);
 
 }  // namespace distbench::worker

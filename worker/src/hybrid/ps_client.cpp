@@ -15,7 +15,7 @@ namespace distbench::worker {
 
 ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParameterServers,
                                              int trainerIndex, int64_t embeddingDim,
-                                             MessageSizes sizes, WorkerMetrics& metrics)
+                                             MessageSizes sizes, HybridTrainerMetrics& metrics)
     : global_(global),
       numPs_(numParameterServers),
       trainerIndex_(trainerIndex),

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "comm/process_group.h"
-#include "common/metrics.h"
+#include "hybrid/hybrid_metrics.h"
 #include "hybrid/wire.h"
 
 namespace distbench::worker {
@@ -19,7 +19,7 @@ namespace distbench::worker {
 class ParameterServerClient {
  public:
   ParameterServerClient(ProcessGroup& global, int numParameterServers, int trainerIndex,
-                        int64_t embeddingDim, MessageSizes sizes, WorkerMetrics& metrics);
+                        int64_t embeddingDim, MessageSizes sizes, HybridTrainerMetrics& metrics);
 
   // One [bags, dim] tensor per shard.
   std::vector<at::Tensor> lookup(int64_t step, const at::Tensor& indices,
@@ -57,7 +57,7 @@ class ParameterServerClient {
   int trainerIndex_;
   int64_t dim_;
   MessageSizes sizes_;
-  WorkerMetrics& metrics_;
+  HybridTrainerMetrics& metrics_;
   std::vector<at::Tensor> replies_, stepReplies_;  // one per shard, reused
   std::vector<at::Tensor> requests_;               // one per shard, reused
   at::Tensor stepRequest_;

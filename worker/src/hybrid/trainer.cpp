@@ -25,7 +25,7 @@ namespace {
 class Trainer {
  public:
   Trainer(const WorkerIdentity& id, const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
-          WorkerMetrics& metrics)
+          HybridTrainerMetrics& metrics)
       : id_(id),
         spec_(benchmark.spec.benchmark.hybridDDPRPC),
         global_(rendezvous.global()),
@@ -150,7 +150,7 @@ class Trainer {
   const WorkerIdentity& id_;
   api::HybridDDPRPCSpec spec_;
   ProcessGroup& global_;
-  WorkerMetrics& metrics_;
+  HybridTrainerMetrics& metrics_;
   std::vector<api::DenseLayer> layers_;
   torch::nn::Sequential model_;
   GradientBucketer bucketer_;
@@ -163,7 +163,7 @@ class Trainer {
 }  // namespace
 
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
-                      Rendezvous& rendezvous, WorkerMetrics& metrics,
+                      Rendezvous& rendezvous, HybridTrainerMetrics& metrics,
                       const TrainerOptions& options) {
   Trainer(identity, benchmark, rendezvous, metrics).run(options);
 }

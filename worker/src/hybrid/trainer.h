@@ -6,9 +6,9 @@
 #include <string>
 
 #include "comm/rendezvous.h"
-#include "common/metrics.h"
 #include "common/worker_identity.h"
 #include "distbench/api/benchmark_spec.h"
+#include "hybrid/hybrid_metrics.h"
 
 namespace distbench::worker {
 
@@ -18,7 +18,7 @@ struct TrainerOptions {
 };
 
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
-                      Rendezvous& rendezvous, WorkerMetrics& metrics,
+                      Rendezvous& rendezvous, HybridTrainerMetrics& metrics,
                       const TrainerOptions& options);
 
 }  // namespace distbench::worker

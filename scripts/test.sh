@@ -21,7 +21,12 @@ jobs=${DISTBENCH_JOBS:-2}
 source "$root/scripts/ccache-env.sh"
 
 scripts/install-deps.sh
-scripts/install-kube-apiserver.sh
+# The e2e node's binaries come from the same Go build as the API server's.
+if [[ ${DISTBENCH_E2E:-ON} != OFF ]]; then
+  DISTBENCH_KUBE_NODE=1 scripts/install-kube-apiserver.sh
+else
+  scripts/install-kube-apiserver.sh
+fi
 scripts/install-helm.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTBENCH_E2E="${DISTBENCH_E2E:-ON}"
 cmake --build "$build" -j"$jobs"

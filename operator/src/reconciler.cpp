@@ -440,12 +440,15 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
   auto core = [&](const char* plural) {
     return [&ns, plural](const std::string& n) { return corePath(ns, plural, n); };
   };
-  collect(pods_, core("pods"));
   collect(services_, core("services"));
   collect(configMaps_, core("configmaps"));
   collect(networkPolicies_, [&ns](const std::string& n) { return networkPoliciesPath(ns, n); });
   forEachParallel(paths, options_.createParallelism,
                   [this](const std::string& path) { client_.remove(path); });
+  // Pods the garbage collector is deleting too: those whose containers have
+  // exited are removed rather than left to their kubelets (deletePods).
+  deletePods(pods_.select(ns + "/", [&](const value& v) { return hasBenchmarkLabel(v, name); }),
+             false);
 }
 
 value Reconciler::ensure(const Informer& cache, const std::string& collection,

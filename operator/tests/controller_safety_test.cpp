@@ -184,6 +184,33 @@ TEST_F(ControllerSafetyTest, AnOldGangPodWhoseContainersExitedIsRemovedForTheNex
   ASSERT_TRUE(eventually([&] { return podsAre("held", 4, "1"); }));
 }
 
+// The same hold after the benchmark itself was deleted: the garbage
+// collector deletes the pods, and a kubelet would keep one whose containers
+// exited for tens of seconds more.
+TEST_F(ControllerSafetyTest, AGangPodOfADeletedBenchmarkIsRemovedOnceItsContainersExited) {
+  startController();
+  createBenchmark("gone");
+  ASSERT_TRUE(eventually([&] { return podsAre("gone", 4, "0"); }));
+  const std::string pod = corePath(ns_, "pods", "gone-trainer-0");
+  client_->create(pod + "/binding",
+                  value::parse(R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"gone-trainer-0"},
+                     "target":{"apiVersion":"v1","kind":"Node","name":"node-without-kubelet"}})"));
+  allRunning("gone");
+  client_->remove(pod, DeleteOptions{600, ""});
+  client_->remove(benchmarksPath("gone"));
+  ASSERT_TRUE(eventually([&] {
+    try {
+      client_->get(benchmarksPath("gone"));
+      return false;
+    } catch (const KubeApiError& e) {
+      return e.notFound();
+    }
+  }));
+  EXPECT_TRUE(exists(pod));  // still running: left to its grace period
+  setPod("gone-trainer-0", "Failed", 143);
+  EXPECT_TRUE(eventually([&] { return !exists(pod); }));
+}
+
 TEST_F(ControllerSafetyTest, TheNetworkPolicyGuardsTheRunAndGoesWithItsServices) {
   startController();
   const std::string uid = createBenchmark("guarded").at("metadata").at("uid").as_string();

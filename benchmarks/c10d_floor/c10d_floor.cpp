@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "free_ports.h"
-#include "process_group.h"
+#include "comm/process_group.h"
 
 using distbench::worker::ProcessGroup;
 using Clock = std::chrono::steady_clock;

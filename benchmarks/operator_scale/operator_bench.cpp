@@ -232,9 +232,9 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<op::Informer>> watches;
   for (const char* plural : {"pods", "services", "configmaps"}) {
     watches.push_back(std::make_unique<op::Informer>(client, op::corePath(ns, plural), op::kBenchmarkLabel));
-    watches.back()->onChange([&tracker](const std::string& key, const value* object) {
-      if (object == nullptr) return;
-      tracker.seen(object->at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(), key);
+    watches.back()->onChange([&tracker](const std::string& key, const value& object, bool deleted) {
+      if (deleted) return;
+      tracker.seen(object.at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(), key);
     });
     watches.back()->start();
     watches.back()->waitForSync(30s);

@@ -26,6 +26,7 @@
 #include "ddp/ddp_metrics.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
+#include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
 #include "hybrid/hybrid_metrics.h"
 #include "hybrid/master.h"
@@ -272,7 +273,7 @@ int run(const Flags& flags) {
   std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
-  const bool progress = std::getenv("DISTBENCH_PROGRESS") != nullptr;
+  const bool progress = std::getenv(api::kEnvProgress) != nullptr;
   try {
     switch (kind) {
       case api::BenchmarkKind::HybridDDPRPC:

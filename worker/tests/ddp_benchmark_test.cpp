@@ -64,7 +64,7 @@ TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {
   EXPECT_NE(r.resultsJson.find("\"parameters\":11689512"), std::string::npos);
 
   // The report is what `distbench diff` reads: a run against itself.
-  const cli::testing::BinaryResult diff = cli::testing::runCaptured(
+  const process::BinaryResult diff = process::runCaptured(
       std::string(DISTBENCH_BINARY) + " diff " + cluster.reportPath() + " " +
           cluster.reportPath() + " --threshold 1",
       cluster.reportPath() + ".diff.out", cluster.reportPath() + ".diff.err");

@@ -24,7 +24,7 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   stateDir_ = dir_.path() + "/state";
   reportPath_ = dir_.path() + "/report.json";
   const int world = static_cast<int>(rendered.ranks.size());
-  std::vector<int> ports = cli::pickFreePorts(world + 1);
+  std::vector<int> ports = process::pickFreePorts(world + 1);
   cli::LocalWiring wiring;
   wiring.masterPort = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
@@ -37,9 +37,9 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   output_.resize(world);
   for (const auto& rank : rendered.ranks) {
     if (skipRanks.count(rank.rank)) continue;
-    cli::ChildProcess::Env env;
+    process::ChildProcess::Env env;
     for (const auto& e : rank.env) env.emplace_back(e.name, e.value);
-    children_[rank.rank] = cli::ChildProcess::spawn(rank.command, env);
+    children_[rank.rank] = process::ChildProcess::spawn(rank.command, env);
   }
 }
 
@@ -115,7 +115,7 @@ void LocalCluster::kill(int rank, int signal) {
   if (children_[rank]) children_[rank]->signalGroup(signal);
 }
 
-std::optional<cli::ExitStatus> LocalCluster::exitStatus(int rank) const {
+std::optional<process::ExitStatus> LocalCluster::exitStatus(int rank) const {
   return children_[rank] ? children_[rank]->exitStatus() : std::nullopt;
 }
 

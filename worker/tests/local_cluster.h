@@ -34,7 +34,7 @@ class LocalCluster {
   std::optional<std::chrono::milliseconds> waitExit(int rank, std::chrono::milliseconds limit);
 
   bool started(int rank) const { return children_[rank].has_value(); }
-  std::optional<cli::ExitStatus> exitStatus(int rank) const;
+  std::optional<process::ExitStatus> exitStatus(int rank) const;
   const std::string& output(int rank) const { return output_[rank]; }
   std::string allOutput() const;
   const std::string& stateDir() const { return stateDir_; }
@@ -44,10 +44,10 @@ class LocalCluster {
  private:
   void pump(std::chrono::milliseconds wait);
 
-  cli::TempDir dir_;
+  process::TempDir dir_;
   std::string stateDir_;
   std::string reportPath_;
-  std::vector<std::optional<cli::ChildProcess>> children_;
+  std::vector<std::optional<process::ChildProcess>> children_;
   std::vector<std::string> output_;
 };
 

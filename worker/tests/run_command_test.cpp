@@ -11,16 +11,16 @@
 namespace distbench::worker {
 namespace {
 
-using cli::testing::BinaryResult;
-using cli::testing::slurp;
+using process::BinaryResult;
+using process::slurp;
 
 BinaryResult distbench(const std::string& args, const std::string& dir) {
-  return cli::testing::runCaptured(std::string(DISTBENCH_BINARY) + " " + args, dir + "/stdout",
+  return process::runCaptured(std::string(DISTBENCH_BINARY) + " " + args, dir + "/stdout",
                                    dir + "/stderr");
 }
 
 TEST(RunCommand, RunsAResourceFileAndWritesTheReport) {
-  cli::TempDir dir("distbench-run-test-");
+  process::TempDir dir("distbench-run-test-");
   const std::string spec = dir.path() + "/small.yaml";
   std::ofstream(spec) << R"(apiVersion: distbench.io/v1alpha1
 kind: DistBenchmark
@@ -46,7 +46,7 @@ spec:
 }
 
 TEST(RunCommand, InvalidResourceStartsNothingAndNamesTheField) {
-  cli::TempDir dir("distbench-run-test-");
+  process::TempDir dir("distbench-run-test-");
   const std::string spec = dir.path() + "/bad.yaml";
   std::ofstream(spec) << R"(apiVersion: distbench.io/v1alpha1
 kind: DistBenchmark

@@ -45,7 +45,7 @@ class StoreRanks {
   using Body = std::function<void(int rank, Rendezvous&)>;
 
   StoreRanks(int trainers, Body body) {
-    const int port = cli::pickFreePorts(1).at(0);
+    const int port = process::pickFreePorts(1).at(0);
     RendezvousTimeouts timeouts;
     timeouts.rendezvous = seconds(30);
     timeouts.peer = kPeerTimeout;

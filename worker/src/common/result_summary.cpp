@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "distbench/api/worker_env.h"
 #include "distbench/report/percentiles.h"
 
 namespace distbench::worker {
@@ -100,7 +101,7 @@ std::string resultSummaryJson(const report::Report& r, size_t limit) {
 }
 
 std::string writeTerminationMessage(const report::Report& r) {
-  const char* env = std::getenv("DISTBENCH_TERMINATION_LOG");
+  const char* env = std::getenv(api::kEnvTerminationLog);
   std::string path = env != nullptr && *env != 0 ? env : "/dev/termination-log";
   if (env == nullptr && ::access(path.c_str(), W_OK) != 0) return "";
   std::ofstream out(path, std::ios::trunc);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "distbench/api/worker_env.h"
 #include "hybrid/wire_limits.h"
 
 namespace distbench::worker {
@@ -96,7 +97,7 @@ WorkerIdentity identityFromEnvironment() {
     gethostname(host, sizeof(host) - 1);
     fallbackBind = host;
   }
-  id.bindAddress = optionalEnv("POD_IP", fallbackBind);
+  id.bindAddress = optionalEnv(api::kEnvPodIp, fallbackBind);
 
   // In 64 bits: each count alone may be up to 2^30.
   const int64_t ranks =

@@ -1,5 +1,5 @@
 // The image models `spec.benchmark.ddp.models` may name. The worker builds
-// them (worker/src/models); this list is what specs are validated against,
+// them (worker/src/ddp/models); this list is what specs are validated against,
 // and a worker test keeps the two in step.
 #pragma once
 

@@ -289,25 +289,36 @@ run_bg containerd containerd --config "$state/containerd/config.toml"
 wait_for 60 "containerd" ctr_ version
 
 # podman save + ctr import (no registry); skipped when containerd already has
-# podman's image of that ID from a previous cluster.
+# podman's image of that ID, under that manifest, from a previous cluster
+# (the marker holds both). ctr names what it
+# imports by the archive's ref annotation or only by digest, so the name is
+# set here from the manifest digest the archive's index lists, and checked:
+# a prefix match once tagged worker-failing's manifest as the worker image.
+manifest_digest() {  # manifest_digest REF: the DIGEST column of `ctr images ls`
+  ctr_ images ls | awk -v ref="$1" '$1 == ref { print $3; exit }'
+}
 for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image"; do
   id=$(podman --runtime runc image inspect --format '{{.Id}}' "$image")
   marker=$image_store/../imported-$(echo "$image" | tr '/:' '__')
-  if [[ $(cat "$marker" 2>/dev/null) == "$id" ]] && ctr_ images ls -q | grep -Fxq "$image"; then
+  archive=$state/$(echo "$image" | tr '/:' '__').tar
+  read -r marked_id marked_digest _ 2>/dev/null <"$marker" || marked_id=
+  if [[ $marked_id == "$id" && -n ${marked_digest:-} && $(manifest_digest "$image") == "$marked_digest" ]]; then
     continue
   fi
   log "loading $image into containerd"
-  archive=$state/$(echo "$image" | tr '/:' '__').tar
   podman --runtime runc save --format oci-archive -o "$archive" "$image"
+  digest=$(tar -xOf "$archive" index.json | jq -r '.manifests[0].digest')
+  [[ $digest == sha256:* ]] || die "$archive: no manifest digest in its index.json"
   imported=$(ctr_ images import --base-name "${image%:*}" "$archive" 2>&1) ||
     { echo "$imported" >&2; die "ctr images import $archive"; }
   rm -f "$archive"
-  if ! ctr_ images ls -q | grep -Fxq "$image"; then
-    name=$(ctr_ images ls -q | grep -F "${image%:*}" | head -n1)
-    [[ -n $name ]] || { echo "$imported" >&2; die "ctr import did not name $image"; }
+  if [[ $(manifest_digest "$image") != "$digest" ]]; then
+    name=$(ctr_ images ls | awk -v d="$digest" '$3 == d { print $1; exit }')
+    [[ -n $name ]] || { echo "$imported" >&2; die "ctr import left no image with manifest $digest ($image)"; }
     ctr_ images tag --force "$name" "$image" >/dev/null
   fi
-  echo "$id" >"$marker"
+  [[ $(manifest_digest "$image") == "$digest" ]] || die "$image in containerd is not podman's (manifest $digest)"
+  echo "$id $digest" >"$marker"
 done
 
 kubelet_dir=$state/kubelet

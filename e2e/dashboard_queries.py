@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
 """Evaluates every PromQL expression of a Grafana dashboard through
-Prometheus's HTTP API (/api/v1/query), as Grafana would, and checks that each
-parses and that every panel returns data at one of the given times.
+Prometheus's HTTP API as Grafana draws a time-series panel (a range query,
+/api/v1/query_range, over the dashboard's time window), and checks that each
+parses and that every panel returns data in one of the given windows.
 
-  dashboard_queries.py URL DASHBOARD.json TIME [TIME...]
+  dashboard_queries.py URL DASHBOARD.json START:END [START:END...]
 
-Dashboard variables: $benchmark -> .* (Grafana's "All"), $__rate_interval ->
-1m (four times a 2 s scrape interval is Grafana's minimum; a minute spans a
-whole tiny run). A panel returns data when any of its expressions does at
-any of the times (each time is a moment a benchmark's ranks were still
-serving, after their work). Exit 1, naming the panels, otherwise.
+Each window is one benchmark run, from its apply to its Succeeded (Unix
+seconds). Dashboard variables: $benchmark -> .* (Grafana's "All"),
+$__rate_interval -> 1m (four times a 2 s scrape interval is Grafana's
+minimum; a minute spans a whole tiny run). A panel returns data when any of
+its expressions has a point in any window. Exit 1, naming the panels,
+otherwise.
+
+Why windows and not instants: a gang's ranks finish together and exit
+together after their metrics linger, and a target that goes away gets
+Prometheus's staleness markers, so an instant query for a plain gauge
+(distbench_build_info) is empty a moment later while rate() over a minute
+still has data; only a moment chosen from pod phases, which the kubelet
+reports seconds late on a loaded node, could catch it.
 """
 import json
 import sys
@@ -27,17 +36,26 @@ def panels(items):
             yield p
 
 
-def query(url, expr, at):
-    data = urllib.parse.urlencode({"query": expr, "time": at}).encode()
+STEP_SECONDS = 2  # the scrape interval: what Grafana picks for a short window
+
+
+def query_range(url, expr, window):
+    start, end = window
+    data = urllib.parse.urlencode(
+        {"query": expr, "start": start, "end": end, "step": STEP_SECONDS}).encode()
     try:
-        with urllib.request.urlopen(url + "/api/v1/query", data=data, timeout=30) as r:
+        with urllib.request.urlopen(url + "/api/v1/query_range", data=data, timeout=30) as r:
             return json.load(r)
     except urllib.error.HTTPError as e:  # 400: the expression does not parse
         return json.load(e)
 
 
 def main():
-    url, dashboard, times = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    url, dashboard = sys.argv[1], sys.argv[2]
+    windows = [tuple(w.split(":", 1)) for w in sys.argv[3:]]
     with open(dashboard) as f:
         d = json.load(f)
     failures = []
@@ -49,8 +67,8 @@ def main():
             expr = t["expr"]
             for var, value in SUBSTITUTIONS.items():
                 expr = expr.replace(var, value)
-            for at in times:
-                r = query(url, expr, at)
+            for window in windows:
+                r = query_range(url, expr, window)
                 if r.get("status") != "success":
                     failures.append(f"{title}: does not evaluate: {expr}: {r.get('error')}")
                     break
@@ -58,7 +76,7 @@ def main():
         status = "data" if series else "NO DATA"
         print(f"  [{kind:8}] {status:7} {series:4} series  {title}")
         if not series:
-            failures.append(f"{kind} panel '{title}' returns no data at any of {times}")
+            failures.append(f"{kind} panel '{title}' returns no data in any of the windows {sys.argv[3:]}")
     for f in failures:
         print("FAILED: " + f, file=sys.stderr)
     return 1 if failures else 0

@@ -177,8 +177,10 @@ TEST_F(ControllerSafetyTest, AnOldGangPodWhoseContainersExitedIsRemovedForTheNex
   })) << last_.serialize();
   // Still running as far as anyone knows: the old rank is not yanked out
   // from under its process, and the new gang waits for it.
+  // The restart is recorded before the old gang's pods are deleted.
+  EXPECT_TRUE(eventually([&] { return podsAre("held", 0); }))
+      << podsOf("held").size() << " pods not being deleted";
   EXPECT_TRUE(exists(pod));
-  EXPECT_TRUE(podsAre("held", 0)) << podsOf("held").size() << " pods not being deleted";
 
   setPod("held-trainer-1", "Failed", 143);  // the kubelet: the container exited
   ASSERT_TRUE(eventually([&] { return podsAre("held", 4, "1"); }));

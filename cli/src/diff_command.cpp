@@ -125,6 +125,11 @@ int diffCommand(const std::vector<std::string>& args) {
     const report::Report test = report::loadReportFile(files[1]);
     const ReportDiff diff = compareReports(base, test, options);
     std::cout << formatDiff(base, test, diff, options);
+    // A gate that compared nothing must not pass: it would pass forever.
+    if (diff.comparedRows() == 0) {
+      std::cerr << "distbench diff: no row could be compared (see 'not compared' above)\n";
+      return kExitUsage;
+    }
     for (const GroupDiff& group : diff.groups) {
       for (const RowDiff& row : group.rows) {
         if (row.regressed) return kExitRegression;

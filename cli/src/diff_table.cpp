@@ -98,7 +98,8 @@ std::vector<RowCells> cellsOf(const GroupDiff& group) {
   // Work per second at a percentile's time: examples/s, or GB/s as nccl-tests'
   // algbw.
   auto rateOf = [&](const RowDiff& row, double seconds) {
-    const double rate = row.test->workPerSample / seconds;
+    // Times are at base's work per sample (RowDiff::testWorkScale).
+    const double rate = row.base->workPerSample / seconds;
     return bytes ? rate / 1e9 : rate;
   };
   double smallestTime = INFINITY, smallestRate = INFINITY;
@@ -203,10 +204,12 @@ std::string formatGroup(const GroupDiff& group, const DiffOptions& options) {
   note("only in base", group.onlyInBase);
   note("only in test", group.onlyInTest);
   note("not compared", group.notCompared);
+  note("per unit of work, test scaled to base's", group.perWork);
   return text + "\n";
 }
 
 std::string formatRegressions(const ReportDiff& diff, const DiffOptions& options) {
+  if (diff.comparedRows() == 0) return "nothing compared: no row is in both reports with the same work\n";
   if (!options.thresholdPercent) return "";
   const std::string over = "over " + format("%g", *options.thresholdPercent) +
                            "% (median slower, " + format("%g", options.bootstrap.confidence * 100) +

@@ -112,6 +112,15 @@ std::string numberText(double value) {
   return text;
 }
 
+// An epoch's work is the sum of batch sizes the generator drew at random, so
+// two runs of one configuration (the group keys, which hold what sets the
+// work, are equal by now) report slightly different mean work per epoch.
+// Those rows are compared per unit of work. An iteration's or an op's work
+// is fixed by the configuration: there a difference is a different thing.
+bool workVariesByChance(const Series& base, const Series& test) {
+  return base.sampleOf == "epoch" && base.workPerSample > 0 && test.workPerSample > 0;
+}
+
 // Why two rows with the same label cannot be compared, or "" when they can.
 std::string rowMismatch(const Series& base, const Series& test) {
   if (base.ranks != test.ranks) {
@@ -120,7 +129,7 @@ std::string rowMismatch(const Series& base, const Series& test) {
   if (base.sampleOf != test.sampleOf)
     return "seconds per " + base.sampleOf + " vs " + test.sampleOf;
   if (base.workUnit != test.workUnit) return "work in " + base.workUnit + " vs " + test.workUnit;
-  if (base.workPerSample != test.workPerSample) {
+  if (base.workPerSample != test.workPerSample && !workVariesByChance(base, test)) {
     return "workPerSample " + numberText(base.workPerSample) + " vs " +
            numberText(test.workPerSample);
   }
@@ -141,9 +150,14 @@ RowDiff compareRow(const Series& base, const Series& test, const DiffOptions& op
   RowDiff row;
   row.base = &base;
   row.test = &test;
+  std::vector<double> testSamples = test.samples;
+  if (base.workPerSample != test.workPerSample) {
+    row.testWorkScale = base.workPerSample / test.workPerSample;
+    for (double& seconds : testSamples) seconds *= row.testWorkScale;
+  }
   row.basePercentiles = percentilesOf(base.samples, options.percentiles);
-  row.testPercentiles = percentilesOf(test.samples, options.percentiles);
-  row.median = report::bootstrapMedianChange(base.samples, test.samples, options.bootstrap);
+  row.testPercentiles = percentilesOf(testSamples, options.percentiles);
+  row.median = report::bootstrapMedianChange(base.samples, testSamples, options.bootstrap);
   // Significant and slower: a large but noisy change is not worth failing a build over.
   row.regressed = options.thresholdPercent &&
                   row.median.pointChange * 100 > *options.thresholdPercent && row.median.low > 0;
@@ -169,6 +183,11 @@ GroupDiff compareGroup(const Group& base, const Group& test, const DiffOptions& 
       diff.notCompared.push_back(b->row + " (" + why + ")");
     } else {
       diff.rows.push_back(compareRow(*b, *t, options));
+      if (diff.rows.back().testWorkScale != 1) {
+        diff.perWork.push_back(b->row + " (" + b->workUnit + " per " + b->sampleOf + " " +
+                               numberText(b->workPerSample) + " vs " +
+                               numberText(t->workPerSample) + ")");
+      }
     }
   }
   for (const Series* t : test.series) {
@@ -180,6 +199,12 @@ GroupDiff compareGroup(const Group& base, const Group& test, const DiffOptions& 
 }  // namespace
 
 double percentChange(double base, double test) { return (test - base) / base * 100; }
+
+size_t ReportDiff::comparedRows() const {
+  size_t n = 0;
+  for (const GroupDiff& g : groups) n += g.rows.size();
+  return n;
+}
 
 ReportDiff compareReports(const Report& base, const Report& test, const DiffOptions& options) {
   for (int p : options.percentiles) {

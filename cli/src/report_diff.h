@@ -35,7 +35,11 @@ struct RowDiff {
   const report::Series* base = nullptr;
   const report::Series* test = nullptr;
   std::vector<double> basePercentiles;  // seconds, one per DiffOptions::percentiles
-  std::vector<double> testPercentiles;
+  std::vector<double> testPercentiles;  // of the test samples as compared (testWorkScale)
+  // base.workPerSample / test.workPerSample: epoch rows whose work differs
+  // only by the batch generator's randomness are compared per unit of work,
+  // every test sample scaled to base's work per epoch. 1 for all other rows.
+  double testWorkScale = 1;
   report::MedianChange median;
   bool regressed = false;
 };
@@ -48,10 +52,13 @@ struct GroupDiff {
   std::vector<std::string> onlyInBase;   // row labels
   std::vector<std::string> onlyInTest;   // row labels
   std::vector<std::string> notCompared;  // "1M/2R (ranks 2 vs 4)"
+  // Rows compared per unit of work: "Trainer0 (examples per epoch 69.87 vs 69.19)".
+  std::vector<std::string> perWork;
 };
 
 struct ReportDiff {
   std::vector<GroupDiff> groups;  // in the base report's order
+  size_t comparedRows() const;
 };
 
 // Pairs groups by name and rows by label. Throws IncomparableReports when the

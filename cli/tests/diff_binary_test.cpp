@@ -159,6 +159,51 @@ TEST_F(DiffBinary, ListsRowsInOnlyOneReport) {
   EXPECT_TRUE(has(r.out, "  only in base: 1M/2R\n  only in test: 1M/4R\n")) << r.out;
 }
 
+// A --threshold gate in CI must not pass because nothing was compared.
+TEST_F(DiffBinary, NothingComparedExits2EvenWithAThreshold) {
+  const std::string base =
+      write("base.json", ddpReport({ddpSeries("resnet50", 32, "1M/2R", 2, around(0.1, 0.01))}));
+  const std::string test =
+      write("test.json", ddpReport({ddpSeries("resnet50", 32, "1M/2R", 4, around(0.1, 0.01))}));
+  const Result r = diff(base + " " + test + " --threshold 5");
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_TRUE(has(r.out, "  not compared: 1M/2R (ranks 2 vs 4)\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "nothing compared: no row is in both reports with the same work\n"))
+      << r.out;
+  EXPECT_FALSE(has(r.out, "no regressions")) << r.out;
+  EXPECT_TRUE(has(r.err, "no row could be compared")) << r.err;
+}
+
+// Two runs of the default preset differ in mean examples per epoch only by
+// the batch generator's draws: compared per example, a slowdown per example
+// is found and an equal speed per example is not one.
+TEST_F(DiffBinary, EpochRowsWhoseWorkDiffersByChanceAreComparedPerExample) {
+  auto hybrid = [](double examplesPerEpoch, double secondsPerEpoch) {
+    report::Series s = ddpSeries("m", 1, "All", 1, around(secondsPerEpoch, 0.01));
+    s.group = "HybridDDPRPC";
+    s.groupKey = {{"batchesPerEpoch", "10"}};
+    s.sampleOf = "epoch";
+    s.workPerSample = examplesPerEpoch;
+    report::Report r = ddpReport({s});
+    r.kind = "HybridDDPRPC";
+    return r;
+  };
+  const std::string base = write("base.json", hybrid(69.87, 0.6987));
+  const std::string same = write("same.json", hybrid(69.19, 0.6919));
+  const std::string slower = write("slower.json", hybrid(69.19, 0.6919 * 1.10));
+
+  const Result r = diff(base + " " + same + " --threshold 5");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "  per unit of work, test scaled to base's: All (examples per epoch "
+                         "69.87 vs 69.19)\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "no regressions over 5%")) << r.out;
+
+  const Result s = diff(base + " " + slower + " --threshold 5");
+  EXPECT_EQ(s.exitCode, 1) << s.out << s.err;
+  EXPECT_TRUE(has(s.out, "HybridDDPRPC: All +10.0%")) << s.out;
+}
+
 TEST_F(DiffBinary, UnreadableReportsExit2NamingTheFile) {
   const Result missing = diff(path("nowhere.json") + " " + kRun1);
   EXPECT_EQ(missing.exitCode, 2);

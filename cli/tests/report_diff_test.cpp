@@ -92,6 +92,22 @@ TEST(ReportDiff, RowsThatMeasureDifferentThingsAreNotCompared) {
                 "no ddp (base has a sample of 0 seconds, no change can be relative to it)"}));
 }
 
+TEST(ReportDiff, EpochRowsAreComparedPerUnitOfWorkWhenOnlyChanceMadeTheWorkDiffer) {
+  report::Series b = ddpSeries("m", 1, "All", 1, {2.0, 2.0, 2.0});
+  b.sampleOf = "epoch";
+  b.workPerSample = 100;
+  report::Series t = b;
+  t.workPerSample = 80;            // 80 examples an epoch ...
+  t.samples = {1.76, 1.76, 1.76};  // ... at 0.022 s each: 10% slower per example
+  const GroupDiff group = compareReports(ddpReport({b}), ddpReport({t}), {}).groups[0];
+  ASSERT_EQ(group.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(group.rows[0].testWorkScale, 1.25);
+  EXPECT_NEAR(group.rows[0].median.pointChange, 0.10, 1e-12);
+  EXPECT_NEAR(group.rows[0].testPercentiles[0], 2.2, 1e-12);
+  EXPECT_EQ(group.perWork, (std::vector<std::string>{"All (examples per epoch 100 vs 80)"}));
+  EXPECT_TRUE(group.notCompared.empty());
+}
+
 TEST(ReportDiff, RefusesDifferentKinds) {
   auto test = ddpReport({});
   test.kind = "Collectives";

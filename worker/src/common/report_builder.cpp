@@ -32,10 +32,19 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
   const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
   std::string layers;
   for (const std::string& l : h.denseLayers) layers += (layers.empty() ? "" : ",") + l;
+  // Everything that sets an epoch's work, so that two reports with equal keys
+  // differ in examples per epoch only by the batch generator's draws, which
+  // `distbench diff` then compares per example.
   const std::map<std::string, std::string> key = {
       {"denseLayers", layers},
       {"numEmbeddings", std::to_string(h.numEmbeddings)},
-      {"embeddingDim", std::to_string(h.embeddingDim)}};
+      {"embeddingDim", std::to_string(h.embeddingDim)},
+      {"embeddingMode", api::toString(h.embeddingMode)},
+      {"batchesPerEpoch", std::to_string(h.batchesPerEpoch)},
+      {"minBagIndices", std::to_string(h.minBagIndices)},
+      {"maxBagIndices", std::to_string(h.maxBagIndices)},
+      {"maxOffsetStep", std::to_string(h.maxOffsetStep)},
+      {"parameterServerMode", api::toString(h.parameterServerMode)}};
 
   value results = value::object();
   value trainerRefs = value::array();

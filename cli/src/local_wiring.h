@@ -28,14 +28,4 @@ api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
 // Appends --report to the master's command and --dump-state to every rank's.
 void addLocalFlags(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring);
 
-// Transitional, for worker/tests/local_cluster.cpp until it calls
-// renderForLocalRun: overrides the port and linger variables of ranks
-// already rendered, which leaves the config file with the spec's ports.
-// Throws std::invalid_argument when metricsPorts does not have one port per
-// rank.
-void wireForLocalRun(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring);
-
-// Sets name=value in the rank's env, replacing an earlier value.
-void setEnv(api::RankProcess& rank, const std::string& name, const std::string& value);
-
 }  // namespace distbench::cli

@@ -16,9 +16,7 @@ RankProcess rank(const std::string& label, Role role, int number) {
   r.rankLabel = label;
   r.role = role;
   r.rank = number;
-  r.env = {{api::kEnvMasterPort, "29500"}, {api::kEnvMetricsPort, "9400"}, {"KEEP", "me"}};
   r.command = {"distbench-worker", "--role", api::toString(role)};
-  r.ports = {29500, 9400};
   return r;
 }
 
@@ -35,47 +33,27 @@ std::string env(const RankProcess& r, const std::string& name) {
   return found;
 }
 
-TEST(WireForLocalRun, PortsLingerAndProgress) {
-  std::vector<RankProcess> ranks = {rank("master", Role::Master, 0), rank("ps0", Role::ParameterServer, 1),
-                                    rank("trainer0", Role::Trainer, 2)};
+TEST(AddLocalFlags, ReportGoesToTheMasterOnlyDumpStateToEveryone) {
+  std::vector<RankProcess> ranks = {rank("master", Role::Master, 0),
+                                    rank("trainer0", Role::Trainer, 1)};
   LocalWiring wiring;
-  wiring.masterPort = 40000;
-  wiring.metricsPorts = {40001, 40002, 40003};
-  wiring.metricsLingerSeconds = 3;
-  wireForLocalRun(ranks, wiring);
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    EXPECT_EQ(env(ranks[i], api::kEnvMasterPort), "40000");
-    EXPECT_EQ(env(ranks[i], api::kEnvMetricsPort), std::to_string(40001 + i));
-    EXPECT_EQ(env(ranks[i], api::kEnvMetricsLinger), "3");
-    EXPECT_EQ(env(ranks[i], "DISTBENCH_PROGRESS"), "1");
-    EXPECT_EQ(env(ranks[i], "KEEP"), "me");
-  }
-  EXPECT_EQ(ranks[0].ports, (std::vector<int>{40000, 40001}));
-  EXPECT_EQ(ranks[2].ports, (std::vector<int>{40003}));
-  EXPECT_EQ(ranks[1].command.size(), 3u) << "no flags asked for, none added";
-}
-
-TEST(WireForLocalRun, ReportGoesToTheMasterOnlyDumpStateToEveryone) {
-  std::vector<RankProcess> ranks = {rank("master", Role::Master, 0), rank("trainer0", Role::Trainer, 1)};
-  LocalWiring wiring;
-  wiring.masterPort = 1;
-  wiring.metricsPorts = {2, 3};
   wiring.reportPath = "/tmp/r.json";
   wiring.dumpStateDir = "/tmp/state";
-  wireForLocalRun(ranks, wiring);
-  EXPECT_EQ(ranks[0].command, (std::vector<std::string>{"distbench-worker", "--role", "master", "--report",
-                                                        "/tmp/r.json", "--dump-state", "/tmp/state"}));
+  addLocalFlags(ranks, wiring);
+  EXPECT_EQ(ranks[0].command,
+            (std::vector<std::string>{"distbench-worker", "--role", "master", "--report",
+                                      "/tmp/r.json", "--dump-state", "/tmp/state"}));
   EXPECT_EQ(ranks[1].command, (std::vector<std::string>{"distbench-worker", "--role", "trainer",
                                                         "--dump-state", "/tmp/state"}));
 }
 
-TEST(WireForLocalRun, NeedsOneMetricsPortPerRank) {
-  std::vector<RankProcess> ranks = {rank("master", Role::Master, 0)};
-  LocalWiring wiring;
-  wiring.metricsPorts = {1, 2};
-  EXPECT_THROW(wireForLocalRun(ranks, wiring), std::invalid_argument);
+TEST(AddLocalFlags, NoneAskedForNoneAdded) {
+  std::vector<RankProcess> ranks = {rank("master", Role::Master, 0),
+                                    rank("ps0", Role::ParameterServer, 1)};
+  addLocalFlags(ranks, LocalWiring{});
+  EXPECT_EQ(ranks[0].command.size(), 3u);
+  EXPECT_EQ(ranks[1].command.size(), 3u);
 }
-
 
 // What `distbench run` does: the overrides go through the renderer, so the
 // config file the ranks read carries the ports their environment names.
@@ -109,6 +87,18 @@ TEST(RenderForLocalRun, ConfigAndEnvironmentAgree) {
   EXPECT_EQ(rendered.ranks[3].ports, (std::vector<int>{40004}));
   EXPECT_EQ(rendered.ranks[0].command.back(), "/tmp/r.json");
   EXPECT_EQ(rendered.ranks[1].command.size(), 3u) << "--report is the master's alone";
+}
+
+TEST(RenderForLocalRun, NeedsOneMetricsPortPerRank) {
+  api::DistBenchmark b;
+  b.metadata.name = "b";
+  b.spec.topology.trainers = 2;
+  b.spec.topology.parameterServers = 1;
+  LocalWiring wiring;
+  wiring.metricsPorts = {40001, 40002, 40003};  // four ranks
+  api::RenderOptions options;
+  options.masterAddr = "127.0.0.1";
+  EXPECT_THROW(renderForLocalRun(b, options, wiring), std::invalid_argument);
 }
 
 }  // namespace

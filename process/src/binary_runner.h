@@ -39,11 +39,3 @@ inline BinaryResult runCaptured(const std::string& command, const std::string& o
 }
 
 }  // namespace distbench::process
-
-// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
-// benchmark still name this cli::testing::; remove once they say process::.
-namespace distbench::cli::testing {
-using process::BinaryResult;
-using process::runCaptured;
-using process::slurp;
-}  // namespace distbench::cli::testing

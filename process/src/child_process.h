@@ -82,11 +82,3 @@ class ChildProcess {
 };
 
 }  // namespace distbench::process
-
-// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
-// benchmark still name this cli::; remove once they say process::.
-namespace distbench::cli {
-using process::ExitStatus;
-using process::SpawnError;
-using process::ChildProcess;
-}  // namespace distbench::cli

@@ -15,9 +15,3 @@ namespace distbench::process {
 std::vector<int> pickFreePorts(int count);
 
 }  // namespace distbench::process
-
-// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
-// benchmark still name this cli::; remove once they say process::.
-namespace distbench::cli {
-using process::pickFreePorts;
-}  // namespace distbench::cli

@@ -33,9 +33,3 @@ class LineSplitter {
 };
 
 }  // namespace distbench::process
-
-// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
-// benchmark still name this cli::; remove once they say process::.
-namespace distbench::cli {
-using process::LineSplitter;
-}  // namespace distbench::cli

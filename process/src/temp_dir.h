@@ -21,9 +21,3 @@ class TempDir {
 };
 
 }  // namespace distbench::process
-
-// Transitional: tests in operator/, worker/ and charts/ and the c10d floor
-// benchmark still name this cli::; remove once they say process::.
-namespace distbench::cli {
-using process::TempDir;
-}  // namespace distbench::cli

@@ -3,35 +3,27 @@
 // run time (the message names the rank at fault), 2 bad flags or config,
 // 128 + signal (143, 130) when SIGTERM or SIGINT ended it before its part of
 // the run was done, 0 when one ends the metrics linger (termination_watch.h).
+// What a rank does once everyone has joined is its kind's
+// (common/benchmark_kind.h); this file is what every kind shares.
 #include <ATen/Parallel.h>
 #include <torch/version.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 
-#include "collectives/collectives_benchmark.h"
-#include "collectives/collectives_metrics.h"
 #include "comm/rendezvous.h"
 #include "comm/termination_watch.h"
-#include "common/host_info.h"
+#include "common/benchmark_kind.h"
 #include "common/metrics.h"
-#include "common/report_builder.h"
 #include "common/result_summary.h"
-#include "common/result_table.h"
 #include "common/worker_identity.h"
-#include "ddp/ddp_benchmark.h"
-#include "ddp/ddp_metrics.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
-#include "hybrid/hybrid_metrics.h"
-#include "hybrid/master.h"
-#include "hybrid/parameter_server.h"
-#include "hybrid/trainer.h"
 
 namespace {
 
@@ -92,47 +84,8 @@ void checkTopology(const WorkerIdentity& id, const api::DistBenchmark& b) {
   }
 }
 
-void printInfo(const api::DistBenchmark& b) {
-  std::printf("* distbench version: %s\n", DISTBENCH_VERSION);
-  std::printf("* PyTorch (LibTorch) version: %s\n", TORCH_VERSION);
-  std::printf("* Distributed backend: %s\n", api::toString(b.spec.runtime.backend));
-  std::printf("* Device: %s\n", api::toString(b.spec.runtime.device));
-  const int T = b.spec.topology.trainers, P = b.spec.topology.parameterServers;
-  if (b.spec.benchmark.kind == api::BenchmarkKind::HybridDDPRPC) {
-    std::printf("* Topology: %d trainer%s, %d parameter server%s, 1 master\n\n", T,
-                T == 1 ? "" : "s", P, P == 1 ? "" : "s");
-  } else {
-    std::printf("* Topology: %d rank%s, 1 master\n\n", T, T == 1 ? "" : "s");
-  }
-}
-
-void printBanner(const api::DistBenchmark& b) {
-  std::printf("-------------------------------------------\n");
-  std::printf("                  Info                     \n");
-  std::printf("-------------------------------------------\n\n");
-  printInfo(b);
-  std::printf("-------------------------------------------\n");
-  std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
-  std::printf("-------------------------------------------\n");
-}
-
-// The DDP seed's banner, printed before the sweep so rows can follow as
-// they complete.
-void printSuiteBanner(const api::DistBenchmark& b, const char* title) {
-  std::printf("-----------------------------------\n");
-  std::printf("%s\n", title);
-  std::printf("-----------------------------------\n\n");
-  printInfo(b);
-  std::fflush(stdout);
-}
-
-void printNow(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
-
-void writeReportIfAsked(const Flags& flags, const report::Report& r) {
-  const std::string summary = writeTerminationMessage(r);
+void writeReportIfAsked(const Flags& flags, const report::Report& r, HeadlineRule headline) {
+  const std::string summary = writeTerminationMessage(r, headline);
   if (!summary.empty()) std::cerr << "master: result summary written to " << summary << "\n";
   if (flags.report.empty()) return;
   report::writeReportFile(flags.report, r);
@@ -140,89 +93,16 @@ void writeReportIfAsked(const Flags& flags, const report::Report& r) {
 }
 
 // What each kind needs of the device and backend, checked before anyone
-// joins: a rank that cannot run should say so, naming the field, rather than
-// measure something else.
-void checkRuntimeSupported(const api::DistBenchmark& b) {
-  const auto& runtime = b.spec.runtime;
-  if (runtime.device == api::Device::CPU && runtime.backend == api::Backend::Gloo) return;
-  if (b.spec.benchmark.kind == api::BenchmarkKind::HybridDDPRPC) {
-    throw UsageError("spec.runtime.device: " + std::string(api::toString(runtime.device)) + "/" +
-                     api::toString(runtime.backend) +
-                     " is not supported by HybridDDPRPC in this worker; use cpu with gloo");
+// joins: the kind's own limits first, then this build's.
+void checkRuntimeSupported(const api::RuntimeSpec& runtime, const KindEntry& kind) {
+  if (kind.unsupportedRuntime != nullptr) {
+    const std::string why = kind.unsupportedRuntime(runtime);
+    if (!why.empty()) throw UsageError(why);
   }
+  if (runtime.device == api::Device::CPU && runtime.backend == api::Backend::Gloo) return;
   throw UsageError("spec.runtime.backend: " + std::string(api::toString(runtime.backend)) + " on " +
                    api::toString(runtime.device) + ": this worker build (LibTorch " +
                    TORCH_VERSION + ") has only the CPU Gloo backend");
-}
-
-GroupsWanted groupsFor(api::BenchmarkKind kind) {
-  switch (kind) {
-    case api::BenchmarkKind::HybridDDPRPC:
-      return {true, true};
-    case api::BenchmarkKind::DDP:
-      return {false, false};  // one group per sweep row
-    case api::BenchmarkKind::Collectives:
-      return {false, true};
-  }
-  return {};
-}
-
-// A role's metrics live until the process exits: on a failure, threads the
-// role started (a parameter server's peer threads, Gloo's completion
-// callbacks) may still record after its code has unwound, and failFast
-// exits without waiting for them.
-template <typename RoleMetrics>
-RoleMetrics& keptUntilExit(const MetricsEndpoint& endpoint) {
-  return *new RoleMetrics(endpoint);
-}
-
-void runHybrid(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
-               Rendezvous& rendezvous, const MetricsEndpoint& metrics, bool progress) {
-  switch (id.role) {
-    case api::Role::Master: {
-      std::vector<TrainerResult> results = runHybridMaster(benchmark, rendezvous.global());
-      printBanner(benchmark);
-      printNow("\n" + formatResultTable(results));
-      writeReportIfAsked(flags, hybridReport(benchmark, results, readHostInfo()));
-      break;
-    }
-    case api::Role::ParameterServer:
-      runHybridParameterServer(id, rendezvous.global(),
-                               keptUntilExit<ParameterServerMetrics>(metrics),
-                               {benchmark.spec.benchmark.hybridDDPRPC, flags.dumpState});
-      break;
-    case api::Role::Trainer:
-      runHybridTrainer(id, benchmark, rendezvous, keptUntilExit<HybridTrainerMetrics>(metrics),
-                       {flags.dumpState, progress});
-      break;
-  }
-}
-
-void runDdp(const Flags& flags, const WorkerIdentity& id, const api::DistBenchmark& benchmark,
-            Rendezvous& rendezvous, const MetricsEndpoint& metrics) {
-  if (id.role == api::Role::Trainer) {
-    return runDdpTrainer(rendezvous, benchmark, keptUntilExit<DdpTrainerMetrics>(metrics));
-  }
-  printSuiteBanner(benchmark, "PyTorch distributed benchmark suite");
-  DdpMasterOutput out = runDdpMaster(rendezvous, benchmark, printNow);
-  report::Report r = reportEnvelope(benchmark, readHostInfo());
-  addDdpResults(r, benchmark.spec.benchmark.ddp, out.models, out.parameterCounts);
-  writeReportIfAsked(flags, r);
-}
-
-void runCollectives(const Flags& flags, const WorkerIdentity& id,
-                    const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
-                    const MetricsEndpoint& metrics) {
-  if (id.role == api::Role::Trainer) {
-    return runCollectivesRank(rendezvous, benchmark,
-                              keptUntilExit<CollectivesRankMetrics>(metrics));
-  }
-  printSuiteBanner(benchmark, "distbench collectives");
-  const std::vector<CollectiveResult> results = runCollectivesMaster(rendezvous, benchmark);
-  printNow(formatCollectivesTable(results, id.numTrainers));
-  report::Report r = reportEnvelope(benchmark, readHostInfo());
-  addCollectivesResults(r, id.numTrainers, results);
-  writeReportIfAsked(flags, r);
 }
 
 // "distbench-worker ps1": how this process names itself in messages.
@@ -249,42 +129,50 @@ std::string errorText(const std::exception& e) {
   TerminationWatch::installed()->exitWith(1, workerName() + ": error: " + errorText(e));
 }
 
+// The config --config or DISTBENCH_CONFIG names, checked against the
+// environment's topology.
+api::DistBenchmark loadBenchmark(const Flags& flags, const WorkerIdentity& id) {
+  const std::string configPath = flags.config.empty() ? id.configPath : flags.config;
+  if (configPath.empty()) throw UsageError("no config: pass --config or set DISTBENCH_CONFIG");
+  api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
+  checkTopology(id, benchmark);
+  return benchmark;
+}
+
+RendezvousTimeouts timeoutsOf(const api::RuntimeSpec& runtime) {
+  RendezvousTimeouts timeouts;
+  timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
+  timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);
+  return timeouts;
+}
+
 int run(const Flags& flags) {
   const WorkerIdentity id = identityFromEnvironment();
   TerminationWatch& watch = *TerminationWatch::installed();
   watch.setIdentity(id);
-  const std::string configPath = flags.config.empty() ? id.configPath : flags.config;
-  if (configPath.empty()) throw UsageError("no config: pass --config or set DISTBENCH_CONFIG");
-  const api::DistBenchmark benchmark = api::loadDistBenchmarkFile(configPath);
-  checkTopology(id, benchmark);
+  const api::DistBenchmark benchmark = loadBenchmark(flags, id);
   const auto& runtime = benchmark.spec.runtime;
-  checkRuntimeSupported(benchmark);
+  const KindEntry& kind = kindEntry(benchmark.spec.benchmark.kind);
+  checkRuntimeSupported(runtime, kind);
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
-  const api::BenchmarkKind kind = benchmark.spec.benchmark.kind;
 
   MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
-  RendezvousTimeouts timeouts;
-  timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
-  timeouts.peer = std::chrono::seconds(runtime.peerTimeoutSeconds);
-  Rendezvous rendezvous(id, timeouts, groupsFor(kind), [&] {
+  Rendezvous rendezvous(id, timeoutsOf(runtime), kind.groups, [&] {
     watch.watchVerdicts();
     std::cerr << id.label() << ": checked in; waiting for the other ranks\n";
   });
   std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
-  const bool progress = std::getenv(api::kEnvProgress) != nullptr;
+  const KindRun context{id,
+                        benchmark,
+                        rendezvous,
+                        metrics,
+                        flags.dumpState,
+                        /*progressLines=*/std::getenv(api::kEnvProgress) != nullptr};
   try {
-    switch (kind) {
-      case api::BenchmarkKind::HybridDDPRPC:
-        runHybrid(flags, id, benchmark, rendezvous, metrics, progress);
-        break;
-      case api::BenchmarkKind::DDP:
-        runDdp(flags, id, benchmark, rendezvous, metrics);
-        break;
-      case api::BenchmarkKind::Collectives:
-        runCollectives(flags, id, benchmark, rendezvous, metrics);
-        break;
+    if (std::optional<report::Report> masterReport = kind.run(context)) {
+      writeReportIfAsked(flags, *masterReport, kind.headline);
     }
   } catch (const std::exception& e) {
     failFast(e);

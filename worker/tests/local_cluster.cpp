@@ -18,12 +18,10 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   options.masterAddr = "127.0.0.1";
   options.workerBinary = DISTBENCH_WORKER_BINARY;
   options.configPath = dir_.path() + "/config.yaml";
-  api::RenderedBenchmark rendered = api::render(benchmark, options);
-  std::ofstream(options.configPath) << rendered.configYaml;
 
   stateDir_ = dir_.path() + "/state";
   reportPath_ = dir_.path() + "/report.json";
-  const int world = static_cast<int>(rendered.ranks.size());
+  const int world = static_cast<int>(api::worldSize(benchmark.spec));
   std::vector<int> ports = process::pickFreePorts(world + 1);
   cli::LocalWiring wiring;
   wiring.masterPort = ports[0];
@@ -31,7 +29,8 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   wiring.reportPath = reportPath_;
   wiring.dumpStateDir = stateDir_;
   wiring.metricsLingerSeconds = metricsLingerSeconds;
-  cli::wireForLocalRun(rendered.ranks, wiring);
+  const api::RenderedBenchmark rendered = cli::renderForLocalRun(benchmark, options, wiring);
+  std::ofstream(options.configPath) << rendered.configYaml;
 
   children_.resize(world);
   output_.resize(world);

@@ -1,14 +1,18 @@
-// The termination-message summary: the right headline per kind, and never
-// over Kubernetes' 4096 bytes.
+// The termination-message summary: the right headline per kind (each kind's
+// rule, as its KindEntry registers it), and never over Kubernetes' 4096 bytes.
 #include "common/result_summary.h"
 
 #include <cpprest/json.h>
 #include <gtest/gtest.h>
 
+#include "common/benchmark_kind.h"
+
 namespace distbench::worker {
 namespace {
 
 using web::json::value;
+
+HeadlineRule headlineOf(api::BenchmarkKind kind) { return kindEntry(kind).headline; }
 
 report::Series series(const std::string& group, const std::string& row, double seconds,
                       double work = 10) {
@@ -26,7 +30,7 @@ TEST(ResultSummary, HybridHeadlineIsTheAllRow) {
   r.series = {series("HybridDDPRPC", "Trainer0", 0.5), series("HybridDDPRPC", "Trainer1", 0.7),
               series("HybridDDPRPC", "All", 0.6, 20)};
   r.series[2].samples = {0.5, 0.6, 0.7};
-  const value v = value::parse(resultSummaryJson(r));
+  const value v = value::parse(resultSummaryJson(r, headlineOf(api::BenchmarkKind::HybridDDPRPC)));
   EXPECT_EQ(v.at("kind").as_string(), "HybridDDPRPC");
   EXPECT_EQ(v.at("p50").as_string(), "0.600s");
   EXPECT_EQ(v.at("headline").as_string(), "HybridDDPRPC All");
@@ -44,7 +48,7 @@ TEST(ResultSummary, DdpHeadlineIsTheLargestRowOfTheFirstModel) {
               series("resnet50 with batch size 32", "1M/2R", 0.12),
               series("resnet101 with batch size 32", "no ddp", 0.2)};
   r.series[1].ranks = 2;
-  const value v = value::parse(resultSummaryJson(r));
+  const value v = value::parse(resultSummaryJson(r, headlineOf(api::BenchmarkKind::DDP)));
   EXPECT_EQ(v.at("headline").as_string(), "resnet50 with batch size 32 1M/2R");
   EXPECT_EQ(v.at("p50").as_string(), "0.120s");
   // Per replica, as the table's ex/sec column.
@@ -60,7 +64,7 @@ TEST(ResultSummary, CollectivesHeadlineIsTheLargestAllreduceAndRowsStayUnderTheL
       r.series.push_back(series(group, std::to_string(bytes), bytes * 1e-9 + 1e-5, bytes));
     }
   }
-  const std::string json = resultSummaryJson(r);
+  const std::string json = resultSummaryJson(r, headlineOf(api::BenchmarkKind::Collectives));
   EXPECT_LE(json.size(), kTerminationMessageLimit);
   const value v = value::parse(json);
   EXPECT_EQ(v.at("headline").as_string(), "allreduce float32 67108864");

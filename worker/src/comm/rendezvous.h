@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 
+#include "comm/groups_wanted.h"
 #include "comm/process_group.h"
 #include "common/worker_identity.h"
 
@@ -22,14 +23,6 @@ namespace distbench::worker {
 struct RendezvousTimeouts {
   std::chrono::milliseconds rendezvous{300000};
   std::chrono::milliseconds peer{60000};
-};
-
-// Which Gloo groups to form once everyone has joined. The hybrid benchmark
-// needs both; DDP sweeps form their own groups per row, and collectives use
-// only the trainers' group.
-struct GroupsWanted {
-  bool global = true;
-  bool trainers = true;
 };
 
 class Rendezvous {

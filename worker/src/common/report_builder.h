@@ -1,7 +1,7 @@
 // Builds the run's report (docs/report-schema.md) from what the master
 // gathered: the envelope every kind shares, and the hybrid benchmark's
 // series. The DDP and Collectives kinds add theirs in ddp_results.h and
-// collectives_report.h.
+// collectives_benchmark.h (addCollectivesResults).
 #pragma once
 
 #include <string>

@@ -22,35 +22,6 @@ std::string seconds(double s) {
   return buffer;
 }
 
-// The series the printer column shows; see the header.
-size_t headline(const report::Report& r) {
-  if (r.kind == "HybridDDPRPC") {
-    for (size_t i = 0; i < r.series.size(); ++i)
-      if (r.series[i].row == "All") return i;
-  }
-  if (r.kind == "DDP") {
-    size_t best = 0;
-    for (size_t i = 0; i < r.series.size() && r.series[i].group == r.series[0].group; ++i) best = i;
-    return best;
-  }
-  if (r.kind == "Collectives") {
-    // The first allreduce group (else the first group); sizes ascend within
-    // a group, so its last row is the largest.
-    std::string group = r.series[0].group;
-    for (const report::Series& s : r.series) {
-      if (s.group.rfind("allreduce ", 0) == 0) {
-        group = s.group;
-        break;
-      }
-    }
-    size_t best = 0;
-    for (size_t i = 0; i < r.series.size(); ++i)
-      if (r.series[i].group == group) best = i;
-    return best;
-  }
-  return 0;
-}
-
 value row(const report::Series& s) {
   std::vector<double> sorted = s.samples;
   std::sort(sorted.begin(), sorted.end());
@@ -68,7 +39,7 @@ value row(const report::Series& s) {
 
 }  // namespace
 
-std::string resultSummaryJson(const report::Report& r, size_t limit) {
+std::string resultSummaryJson(const report::Report& r, HeadlineRule headline, size_t limit) {
   value out = value::object(true);
   out["kind"] = value::string(r.kind);
   if (r.series.empty()) {
@@ -77,7 +48,7 @@ std::string resultSummaryJson(const report::Report& r, size_t limit) {
     return out.serialize();
   }
   const size_t head = headline(r);
-  std::vector<double> headSamples = r.series[head].samples;
+  std::vector<double> headSamples = r.series.at(head).samples;
   std::sort(headSamples.begin(), headSamples.end());
   out["p50"] = value::string(seconds(report::percentileLinear(headSamples, 50)));
   out["headline"] = value::string(r.series[head].group + " " + r.series[head].row);
@@ -100,12 +71,12 @@ std::string resultSummaryJson(const report::Report& r, size_t limit) {
   return out.serialize();
 }
 
-std::string writeTerminationMessage(const report::Report& r) {
+std::string writeTerminationMessage(const report::Report& r, HeadlineRule headline) {
   const char* env = std::getenv(api::kEnvTerminationLog);
   std::string path = env != nullptr && *env != 0 ? env : "/dev/termination-log";
   if (env == nullptr && ::access(path.c_str(), W_OK) != 0) return "";
   std::ofstream out(path, std::ios::trunc);
-  out << resultSummaryJson(r);
+  out << resultSummaryJson(r, headline);
   return out ? path : "";
 }
 

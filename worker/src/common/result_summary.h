@@ -13,19 +13,23 @@ namespace distbench::worker {
 
 inline constexpr size_t kTerminationMessageLimit = 4096;
 
+// Which of a report's series the summary leads with: each kind's rule, in
+// its KindEntry (common/benchmark_kind.h). Called only on a report with at
+// least one series; returns an index into report.series.
+using HeadlineRule = size_t (*)(const report::Report& report);
+
 // {"kind":"DDP","p50":"0.376s","rows":[{"group":..,"row":..,"p50":..,"p75":..,
 //  "p90":..,"p95":..,"perSecond":..,"unit":"examples"}, ...],"truncated":false}
-// `p50` is the headline the printer column shows: the pooled `All` row of
-// the hybrid kind, the largest row of the first DDP model, the largest
-// allreduce of the first allreduce dtype (else of the first op) of
-// collectives. `perSecond` is the rate the tables print: the series' work
-// per sample over its p50.
-std::string resultSummaryJson(const report::Report& report, size_t limit = kTerminationMessageLimit);
+// `p50` is the headline the printer column shows, the series `headline`
+// picks. `perSecond` is the rate the tables print: the series' work per
+// sample over its p50.
+std::string resultSummaryJson(const report::Report& report, HeadlineRule headline,
+                              size_t limit = kTerminationMessageLimit);
 
 // Writes the summary where Kubernetes reads termination messages: the file
 // in $DISTBENCH_TERMINATION_LOG, else /dev/termination-log when it exists
 // (every container has one; a local run has none and writes nothing).
 // Returns the path written, or "".
-std::string writeTerminationMessage(const report::Report& report);
+std::string writeTerminationMessage(const report::Report& report, HeadlineRule headline);
 
 }  // namespace distbench::worker

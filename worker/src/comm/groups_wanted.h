@@ -1,0 +1,15 @@
+// Which Gloo groups the rendezvous forms once everyone has joined; each kind
+// says which it needs in its KindEntry (common/benchmark_kind.h). Apart from
+// rendezvous.h so that saying so needs no LibTorch header.
+#pragma once
+
+namespace distbench::worker {
+
+// The hybrid benchmark needs both; DDP sweeps form their own groups per row,
+// and collectives use only the trainers' group.
+struct GroupsWanted {
+  bool global = true;
+  bool trainers = true;
+};
+
+}  // namespace distbench::worker

@@ -1,0 +1,23 @@
+// What a master prints on stdout around its result table: the seeds'
+// banners, and text flushed as it comes, so a table that grows row by row
+// (the DDP sweep) shows each row when it completes.
+#pragma once
+
+#include <string>
+
+#include "distbench/api/benchmark_spec.h"
+
+namespace distbench::worker {
+
+// The seeds' info lines: versions, backend, device, then "* Topology: "
+// `topology` ("2 ranks, 1 master") and a blank line.
+void printInfo(const api::DistBenchmark& benchmark, const std::string& topology);
+
+// The DDP seed's banner, `title` over the info lines, for kinds whose ranks
+// are all trainers. Printed before the run so rows can follow as they
+// complete.
+void printSuiteBanner(const api::DistBenchmark& benchmark, const char* title);
+
+void printNow(const std::string& text);
+
+}  // namespace distbench::worker

@@ -4,14 +4,15 @@ Prometheus's HTTP API as Grafana draws a time-series panel (a range query,
 /api/v1/query_range, over the dashboard's time window), and checks that each
 parses and that every panel returns data in one of the given windows.
 
-  dashboard_queries.py URL DASHBOARD.json START:END [START:END...]
+  dashboard_queries.py [--only worker|operator] URL DASHBOARD.json START:END [START:END...]
 
 Each window is one benchmark run, from its apply to its Succeeded (Unix
 seconds). Dashboard variables: $benchmark -> .* (Grafana's "All"),
 $__rate_interval -> 1m (four times a 2 s scrape interval is Grafana's
 minimum; a minute spans a whole tiny run). A panel returns data when any of
 its expressions has a point in any window. Exit 1, naming the panels,
-otherwise.
+otherwise. --only: evaluate that kind's panels only (a local run has no
+operator).
 
 Why windows and not instants: a gang's ranks finish together and exit
 together after their metrics linger, and a target that goes away gets
@@ -51,17 +52,23 @@ def query_range(url, expr, window):
 
 
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    only = None
+    if args[:1] == ["--only"] and len(args) > 1:
+        only, args = args[1], args[2:]
+    if len(args) < 3 or only not in (None, "worker", "operator"):
         print(__doc__, file=sys.stderr)
         return 2
-    url, dashboard = sys.argv[1], sys.argv[2]
-    windows = [tuple(w.split(":", 1)) for w in sys.argv[3:]]
+    url, dashboard, window_args = args[0], args[1], args[2:]
+    windows = [tuple(w.split(":", 1)) for w in window_args]
     with open(dashboard) as f:
         d = json.load(f)
     failures = []
     for p in panels(d["panels"]):
         title = p.get("title", "?")
         kind = "operator" if any("distbench_operator_" in t.get("expr", "") for t in p["targets"]) else "worker"
+        if only and kind != only:
+            continue
         series = 0
         for t in p["targets"]:
             expr = t["expr"]
@@ -76,7 +83,7 @@ def main():
         status = "data" if series else "NO DATA"
         print(f"  [{kind:8}] {status:7} {series:4} series  {title}")
         if not series:
-            failures.append(f"{kind} panel '{title}' returns no data in any of the windows {sys.argv[3:]}")
+            failures.append(f"{kind} panel '{title}' returns no data in any of the windows {window_args}")
     for f in failures:
         print("FAILED: " + f, file=sys.stderr)
     return 1 if failures else 0

@@ -97,6 +97,7 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
       {kEnvMetricsPort, std::to_string(metricsPort)},
       {kEnvMetricsLinger, std::to_string(s.runtime.metricsLingerSeconds)},
   };
+  if (!options.metricsAddress.empty()) p.env.push_back({kEnvMetricsAddress, options.metricsAddress});
   if (options.progress) p.env.push_back({kEnvProgress, "1"});
   p.command = {options.workerBinary, "--config", options.configPath};
   // Only the master listens for rendezvous (it hosts the TCPStore).

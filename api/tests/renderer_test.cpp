@@ -124,8 +124,10 @@ TEST(RenderOptionsTest, OptionsReachEveryRank) {
   EXPECT_THAT(r.ranks[0].ports, ElementsAre(31000, 31001));
 
   options.masterAddr = "127.0.0.1";
+  options.metricsAddress = "127.0.0.1";
   for (const RankProcess& p : render(b, options).ranks) {
     EXPECT_EQ(envValue(p, kEnvMasterAddr), "127.0.0.1");
+    EXPECT_EQ(envValue(p, kEnvMetricsAddress), "127.0.0.1");
   }
 }
 

@@ -7,6 +7,7 @@ api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
   options.masterPort = wiring.masterPort;
   options.metricsPorts = wiring.metricsPorts;
   options.metricsLingerSeconds = wiring.metricsLingerSeconds;
+  options.metricsAddress = wiring.metricsAddress;
   options.progress = true;
   api::RenderedBenchmark rendered = api::render(benchmark, options);
   addLocalFlags(rendered.ranks, wiring);

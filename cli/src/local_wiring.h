@@ -13,6 +13,9 @@ struct LocalWiring {
   int masterPort = 0;             // MASTER_PORT, the same for every rank
   std::vector<int> metricsPorts;  // DISTBENCH_METRICS_PORT, one per rank, in order
   int metricsLingerSeconds = 0;
+  // DISTBENCH_METRICS_ADDRESS: ranks on one machine serve /metrics on
+  // loopback unless asked otherwise (`distbench run --metrics-address`).
+  std::string metricsAddress = "127.0.0.1";
   std::string reportPath;         // appended as --report to the master; empty: none
   std::string dumpStateDir;       // appended as --dump-state to every rank; empty: none
 };

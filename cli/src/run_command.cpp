@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include <arpa/inet.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "arg_parser.h"
 #include "commands.h"
@@ -17,6 +19,7 @@
 #include "free_ports.h"
 #include "local_launcher.h"
 #include "local_wiring.h"
+#include "prometheus_targets.h"
 #include "run_output.h"
 #include "signal_watcher.h"
 #include "temp_dir.h"
@@ -39,7 +42,12 @@ flags:
   --no-report               write no report
   --dump-state DIR          pass --dump-state DIR to every rank
   --metrics-linger SECONDS  keep each rank's /metrics up this long after it
-                            finishes (default: 0)
+                            finishes (default: 0; 10 with --prometheus-sd)
+  --prometheus-sd FILE      keep FILE a Prometheus file_sd target list of the
+                            ranks' /metrics (labels benchmark, role, rank)
+                            while the run lasts; an empty list after
+  --metrics-address ADDR    the IPv4 address the ranks' /metrics listen on
+                            (default: 127.0.0.1; 0.0.0.0 for every interface)
   --timeout SECONDS         stop the whole run after this long (default: 3600)
   --grace-period SECONDS    between SIGTERM and SIGKILL when stopping ranks (default: 5)
 
@@ -49,6 +57,10 @@ run timed out; 2 bad command line, spec or worker path (nothing was started);
 )USAGE";
 
 namespace {
+
+// Five scrape intervals of docs/prometheus/prometheus.yml (2 s): rate() needs
+// two scrapes of a histogram's last values, on a machine that may be busy.
+constexpr int kLingerForAScraper = 10;
 
 std::chrono::milliseconds toMillis(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(std::llround(seconds * 1000.0)));
@@ -67,6 +79,8 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
                                  {"--no-report", false},
                                  {"--dump-state", true},
                                  {"--metrics-linger", true},
+                                 {"--prometheus-sd", true},
+                                 {"--metrics-address", true},
                                  {"--timeout", true},
                                  {"--grace-period", true}})
                           .parse(args);
@@ -92,8 +106,21 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
     if (dir->empty()) throw UsageError("--dump-state needs a directory");
     settings.dumpStateDir = *dir;
   }
+  if (auto file = parsed.value("--prometheus-sd")) {
+    if (file->empty()) throw UsageError("--prometheus-sd needs a file name");
+    settings.prometheusSdPath = *file;
+    settings.metricsLingerSeconds = kLingerForAScraper;
+  }
   if (auto linger = parsed.value("--metrics-linger")) {
     settings.metricsLingerSeconds = parseNonNegativeIntFlag("--metrics-linger", *linger);
+  }
+  if (auto address = parsed.value("--metrics-address")) {
+    in_addr parsedAddress{};
+    if (::inet_pton(AF_INET, address->c_str(), &parsedAddress) != 1) {
+      throw UsageError("--metrics-address needs an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '" +
+                       *address + "'");
+    }
+    settings.metricsAddress = *address;
   }
   if (auto timeout = parsed.value("--timeout")) {
     double seconds = parseSecondsFlag("--timeout", *timeout);
@@ -153,6 +180,7 @@ int runCommand(const std::vector<std::string>& args) {
   wiring.masterPort = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
   wiring.metricsLingerSeconds = settings.metricsLingerSeconds;
+  wiring.metricsAddress = settings.metricsAddress;
   if (settings.writeReport) {
     std::string report = settings.reportPath.empty() ? benchmark->metadata.name + "-report.json"
                                                      : settings.reportPath;
@@ -182,7 +210,24 @@ int runCommand(const std::vector<std::string>& args) {
              plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
              std::to_string(wiring.masterPort));
 
+  // "0.0.0.0" is where ranks listen, not an address to reach them at.
+  const std::string metricsHost =
+      settings.metricsAddress == "0.0.0.0" ? "127.0.0.1" : settings.metricsAddress;
+  std::optional<PrometheusTargetsFile> targets;
+  if (!settings.prometheusSdPath.empty()) {
+    try {
+      targets.emplace(settings.prometheusSdPath,
+                      prometheusTargetsJson(benchmark->metadata.name, rendered.ranks,
+                                            wiring.metricsPorts, metricsHost));
+    } catch (const std::exception& e) {
+      std::cerr << "distbench: --prometheus-sd: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    output.log("distbench: Prometheus targets in " + settings.prometheusSdPath);
+  }
+
   LaunchOptions launchOptions;
+  launchOptions.metricsHost = metricsHost;
   launchOptions.gracePeriod = settings.gracePeriod;
   launchOptions.timeout = settings.timeout;
   launchOptions.interruptFd = signals.fd();

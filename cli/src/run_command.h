@@ -16,8 +16,12 @@ struct RunSettings {
   bool writeReport = true;
   std::string reportPath;    // empty: "<name>-report.json" in the current directory
   std::string dumpStateDir;  // empty: no --dump-state
-  // No scraper watches a local run, so nothing is lost by exiting at once.
+  // Without --prometheus-sd no scraper watches a local run, so nothing is
+  // lost by exiting at once; with it, long enough for the last scrapes at
+  // the shipped config's 2 s interval. --metrics-linger overrides either.
   int metricsLingerSeconds = 0;
+  std::string prometheusSdPath;              // --prometheus-sd; empty: none
+  std::string metricsAddress = "127.0.0.1";  // --metrics-address, an IPv4 address
   std::chrono::milliseconds timeout{std::chrono::hours(1)};
   std::chrono::milliseconds gracePeriod{std::chrono::seconds(5)};
   bool help = false;

@@ -59,6 +59,8 @@ TEST(ParseRunArgs, Defaults) {
   EXPECT_TRUE(s.reportPath.empty());
   EXPECT_TRUE(s.workerBinary.empty());
   EXPECT_EQ(s.metricsLingerSeconds, 0);
+  EXPECT_TRUE(s.prometheusSdPath.empty());
+  EXPECT_EQ(s.metricsAddress, "127.0.0.1");
   EXPECT_EQ(s.timeout, std::chrono::seconds(3600));
   EXPECT_EQ(s.gracePeriod, std::chrono::seconds(5));
 }
@@ -77,7 +79,22 @@ TEST(ParseRunArgs, EveryFlag) {
   EXPECT_FALSE(parseRunArgs({"x.yaml", "--no-report"}).writeReport);
 }
 
+// A scraper needs the last values to stay up a little; an explicit linger wins.
+TEST(ParseRunArgs, PrometheusTargetsLingerUnlessToldOtherwise) {
+  RunSettings s = parseRunArgs({"x.yaml", "--prometheus-sd", "/tmp/t.json"});
+  EXPECT_EQ(s.prometheusSdPath, "/tmp/t.json");
+  EXPECT_EQ(s.metricsLingerSeconds, 10);
+  EXPECT_EQ(parseRunArgs({"x.yaml", "--metrics-linger", "3", "--prometheus-sd", "t.json"})
+                .metricsLingerSeconds,
+            3);
+  EXPECT_EQ(parseRunArgs({"x.yaml", "--metrics-address", "0.0.0.0"}).metricsAddress, "0.0.0.0");
+}
+
 TEST(ParseRunArgs, ErrorsNameTheFlag) {
+  EXPECT_EQ(usageError({"x.yaml", "--metrics-address", "localhost"}),
+            "--metrics-address needs an IPv4 address such as 127.0.0.1 or 0.0.0.0, not "
+            "'localhost'");
+  EXPECT_EQ(usageError({"x.yaml", "--prometheus-sd", ""}), "--prometheus-sd needs a file name");
   EXPECT_EQ(usageError({"x.yaml", "--frobnicate"}), "unknown flag --frobnicate");
   EXPECT_EQ(usageError({"x.yaml", "--timeout", "soon"}),
             "--timeout needs a number of seconds >= 0, not 'soon'");

@@ -82,6 +82,7 @@ TEST(RenderForLocalRun, ConfigAndEnvironmentAgree) {
     EXPECT_EQ(env(r, api::kEnvMetricsPort), std::to_string(40001 + i));
     EXPECT_EQ(env(r, api::kEnvMetricsLinger), std::to_string(config.metricsLingerSeconds));
     EXPECT_EQ(env(r, api::kEnvProgress), "1");
+    EXPECT_EQ(env(r, api::kEnvMetricsAddress), "127.0.0.1") << "local /metrics on loopback";
   }
   EXPECT_EQ(rendered.ranks[0].ports, (std::vector<int>{40000, 40001}));
   EXPECT_EQ(rendered.ranks[3].ports, (std::vector<int>{40004}));

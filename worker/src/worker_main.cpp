@@ -156,7 +156,8 @@ int run(const Flags& flags) {
   checkRuntimeSupported(runtime, kind);
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
-  MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort);
+  MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort,
+                          id.metricsAddress);
   Rendezvous rendezvous(id, timeoutsOf(runtime), kind.groups, [&] {
     watch.watchVerdicts();
     std::cerr << id.label() << ": checked in; waiting for the other ranks\n";

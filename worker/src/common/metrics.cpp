@@ -51,7 +51,7 @@ struct MetricsEndpoint::Impl {
 };
 
 MetricsEndpoint::MetricsEndpoint(const std::string& benchmark, const std::string& role, int rank,
-                                 int port)
+                                 int port, const std::string& address)
     : impl_(std::make_unique<Impl>()) {
   auto& m = *impl_;
   m.labels = {{"benchmark", benchmark}, {"role", role}, {"rank", std::to_string(rank)}};
@@ -64,15 +64,14 @@ MetricsEndpoint::MetricsEndpoint(const std::string& benchmark, const std::string
       .Set(1);
 
   if (port > 0) {
-    const std::string address = "0.0.0.0:" + std::to_string(port);
+    const std::string listen = address + ":" + std::to_string(port);
     try {
-      m.exposer = std::make_unique<prometheus::Exposer>(address);
+      m.exposer = std::make_unique<prometheus::Exposer>(listen);
     } catch (const std::exception& e) {
-      throw std::runtime_error("metrics: cannot serve on port " + std::to_string(port) + ": " +
-                               e.what());
+      throw std::runtime_error("metrics: cannot serve on " + listen + ": " + e.what());
     }
     m.exposer->RegisterCollectable(m.registry);
-    m.endpoint = "http://" + address + "/metrics";
+    m.endpoint = "http://" + listen + "/metrics";
   }
 }
 

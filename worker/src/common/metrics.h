@@ -18,8 +18,10 @@ namespace distbench::worker {
 
 class MetricsEndpoint {
  public:
-  // port 0: record, but serve nothing. Throws if the port cannot be bound.
-  MetricsEndpoint(const std::string& benchmark, const std::string& role, int rank, int port);
+  // port 0: record, but serve nothing. Else serve on address:port (address
+  // "0.0.0.0": every interface). Throws if the port cannot be bound.
+  MetricsEndpoint(const std::string& benchmark, const std::string& role, int rank, int port,
+                  const std::string& address = "0.0.0.0");
   ~MetricsEndpoint();
   MetricsEndpoint(const MetricsEndpoint&) = delete;
   MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;

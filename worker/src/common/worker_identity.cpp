@@ -90,6 +90,7 @@ WorkerIdentity identityFromEnvironment() {
   id.metricsPort = toInt(api::kEnvMetricsPort, optionalEnv(api::kEnvMetricsPort, "0"), 0);
   id.metricsLingerSeconds =
       toInt(api::kEnvMetricsLinger, optionalEnv(api::kEnvMetricsLinger, "0"), 0);
+  id.metricsAddress = optionalEnv(api::kEnvMetricsAddress, "0.0.0.0");
   // In a pod the downward API gives POD_IP; locally every rank is on loopback.
   std::string fallbackBind = "127.0.0.1";
   if (!isLoopback(id.masterAddr)) {

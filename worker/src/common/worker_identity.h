@@ -20,6 +20,7 @@ struct WorkerIdentity {
   std::string configPath;
   std::string benchmarkName;
   int metricsPort = 0;  // 0: no /metrics endpoint
+  std::string metricsAddress = "0.0.0.0";  // where /metrics listens
   int metricsLingerSeconds = 0;
   std::string bindAddress;  // where this rank's Gloo device listens
 

@@ -50,6 +50,9 @@ struct RenderOptions {
   // master's. render() throws std::invalid_argument on a wrong count.
   std::vector<int> metricsPorts;
   std::optional<int> metricsLingerSeconds;  // unset: the spec's
+  // The address /metrics listens on (DISTBENCH_METRICS_ADDRESS). Empty: every
+  // interface, what pods need; ranks on one host need no more than loopback.
+  std::string metricsAddress;
   bool progress = false;                    // sets DISTBENCH_PROGRESS=1
 };
 

@@ -20,6 +20,10 @@ inline constexpr const char* kEnvConfig = "DISTBENCH_CONFIG";
 inline constexpr const char* kEnvBenchmarkName = "DISTBENCH_BENCHMARK";
 inline constexpr const char* kEnvMetricsPort = "DISTBENCH_METRICS_PORT";
 inline constexpr const char* kEnvMetricsLinger = "DISTBENCH_METRICS_LINGER_SECONDS";
+// Set by the renderer only when RenderOptions::metricsAddress is (`distbench
+// run`: 127.0.0.1). Unset, as in pods, /metrics listens on every interface,
+// since a scraper reaches a pod at its IP.
+inline constexpr const char* kEnvMetricsAddress = "DISTBENCH_METRICS_ADDRESS";
 
 // Set by `distbench run` only: a terminal is watching, so HybridDDPRPC
 // trainers print "@@distbench-progress" lines. Any value turns it on.

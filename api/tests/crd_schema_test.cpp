@@ -546,7 +546,9 @@ void checkStructural(const YAML::Node& schema, const std::string& path) {
   const bool preserve = schema["x-kubernetes-preserve-unknown-fields"].IsDefined();
   EXPECT_TRUE(schema["type"] || intOrString || preserve) << "no type";
   // Unknown fields under spec are pruned, never kept: the library would refuse them.
-  if (preserve) EXPECT_THAT(path, ::testing::StartsWith("status.results"));
+  if (preserve) {
+    EXPECT_THAT(path, ::testing::StartsWith("status.results"));
+  }
   const std::string type = typeOf(schema);
   for (const char* keyword : {"minimum", "maximum", "default"}) {
     if (schema[keyword] && (type == "integer" || type == "number")) {
@@ -556,7 +558,9 @@ void checkStructural(const YAML::Node& schema, const std::string& path) {
     }
   }
   if (type == "string") {
-    if (schema["default"]) EXPECT_TRUE(readsAsString(schema["default"])) << "default";
+    if (schema["default"]) {
+      EXPECT_TRUE(readsAsString(schema["default"])) << "default";
+    }
     for (const YAML::Node& value : schema["enum"]) {
       EXPECT_TRUE(readsAsString(value)) << "enum value " << value.Scalar();
     }
@@ -887,7 +891,9 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
     const std::string type = typeOf(schema);
     if (type == "string" && !schema["enum"]) {
       const std::size_t minLength = schema["minLength"] ? schema["minLength"].as<std::size_t>() : 0;
-      if (minLength > 0) EXPECT_TRUE(rejected(path, quoted(std::string(minLength - 1, 'x'))));
+      if (minLength > 0) {
+        EXPECT_TRUE(rejected(path, quoted(std::string(minLength - 1, 'x'))));
+      }
       EXPECT_TRUE(accepted(path, quoted(std::string(minLength, 'x'))));
       // A 1.20 server's validator takes "" for null and refuses it unless the
       // field is nullable, so a string that may be empty must be; null then
@@ -910,7 +916,9 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
       for (std::size_t i = 0; i < n; ++i) list.push_back(YAML::Clone(defaults[i]));
       return list;
     };
-    if (minItems > 0) EXPECT_TRUE(rejected(path, firstOf(minItems - 1)));
+    if (minItems > 0) {
+      EXPECT_TRUE(rejected(path, firstOf(minItems - 1)));
+    }
     EXPECT_TRUE(accepted(path, firstOf(minItems)));
     // A set refuses repeats; any other list takes them.
     YAML::Node repeated = firstOf(1);

@@ -423,8 +423,9 @@ void collectExprs(const web::json::value& panels,
   for (const auto& p : panels.as_array()) {
     const std::string title = p.has_field("title") ? p.at("title").as_string() : "";
     EXPECT_TRUE(p.has_field("id")) << "panel " << title;
-    if (p.has_field("id"))
+    if (p.has_field("id")) {
       EXPECT_TRUE(ids.insert(p.at("id").as_integer()).second) << "duplicate panel id in " << title;
+    }
     EXPECT_TRUE(p.has_field("gridPos")) << "panel " << title;
     if (p.has_field("panels")) collectExprs(p.at("panels"), out, ids);
     if (!p.has_field("targets")) continue;
@@ -472,14 +473,16 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
                       << "` | type |\"): " << expr;
         continue;
       }
-      if (seriesOfHistogram)
+      if (seriesOfHistogram) {
         EXPECT_EQ(found->second, "histogram")
             << "panel \"" << panel << "\" uses " << name << " of a " << found->second;
+      }
       used.insert(base);
     }
-    if (expr.find("histogram_quantile") != std::string::npos)
+    if (expr.find("histogram_quantile") != std::string::npos) {
       EXPECT_NE(expr.find("_bucket"), std::string::npos)
           << "panel \"" << panel << "\": histogram_quantile over no buckets: " << expr;
+    }
   }
 
   // What the dashboard is for: worker latency histograms and the operator.
@@ -551,7 +554,9 @@ class ChartCluster : public ::testing::Test {
     cluster_->writeKubeconfig(kubeconfig_);
     for (const std::string& ns : std::vector<std::string>{kNamespace, "bench"}) {
       BinaryResult res = kubectl({"get", "namespace", ns});
-      if (res.exitCode != 0) ASSERT_EQ(kubectl({"create", "namespace", ns}).exitCode, 0) << ns;
+      if (res.exitCode != 0) {
+        ASSERT_EQ(kubectl({"create", "namespace", ns}).exitCode, 0) << ns;
+      }
     }
   }
   BinaryResult kubectl(std::vector<std::string> args) const {

@@ -17,11 +17,6 @@ std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 
 std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(rank); }
 
-std::chrono::milliseconds remaining(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-  return std::max(left, std::chrono::milliseconds(1));
-}
-
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
                                              std::chrono::milliseconds timeout) {
   c10d::TCPStoreOptions options;

@@ -65,7 +65,6 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
 
 DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
                              const std::function<void(const std::string&)>& print) {
-  const WorkerIdentity& id = rendezvous.identity();
   const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
   RunControl control(rendezvous);
   const std::vector<SweepRow> rows = sweepOf(benchmark);

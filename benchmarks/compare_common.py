@@ -6,10 +6,14 @@ header, running a command with its output logged to files and a timeout,
 deriving a DistBenchmark YAML from `distbench render`, checking up front that
 both sides can start, the failure report and the common command-line flags.
 
+Also what both read from distbench's JSON report (docs/report-schema.md,
+schema version 2): percentiles recomputed from a series' samples.
+
 Standard library only. Not a script: the compare scripts put their own
 directory on sys.path and import it.
 """
 
+import math
 import os
 import platform
 import re
@@ -75,6 +79,60 @@ def print_machine(python_docs, distbench_docs, torch_probe=None,
     print(f"torch:   python side {torch_py or '?'} (torch.__version__), "
           f"distbench side LibTorch {torch_db or '?'}; "
           f"distbench {distbench_version or '?'}")
+
+
+# --------------------------------------------------------------------------
+# distbench's report
+# --------------------------------------------------------------------------
+
+REPORT_SCHEMA_VERSION = 2
+
+
+class BadReport(Exception):
+    """A report lacks what a compare script reads from it."""
+
+
+def percentile(samples, p):
+    """numpy.percentile(samples, p) with its default linear interpolation,
+    computed as report/src/percentiles.cpp does (numpy's _lerp: from the
+    nearer end, so p100 is exactly the maximum)."""
+    xs = sorted(float(x) for x in samples)
+    if not xs:
+        return float("nan")
+    pos = (len(xs) - 1) * p / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    t = pos - lo
+    diff = xs[hi] - xs[lo]
+    return xs[hi] - diff * (1.0 - t) if t >= 0.5 else xs[lo] + diff * t
+
+
+def check_schema(doc, where):
+    """BadReport unless doc is a distbench report of the schema read here."""
+    version = doc.get("schemaVersion") if isinstance(doc, dict) else None
+    if version != REPORT_SCHEMA_VERSION:
+        raise BadReport(f"{where}: schemaVersion is {version!r}; this script "
+                        f"reads version {REPORT_SCHEMA_VERSION} "
+                        f"(docs/report-schema.md)")
+
+
+def report_series(doc, index, where, group=None, row=None):
+    """doc["series"][index], checked to be a non-empty series of that group
+    and row when they are given."""
+    series = doc.get("series")
+    if not isinstance(series, list):
+        raise BadReport(f"{where}: no series array")
+    if not isinstance(index, int) or not 0 <= index < len(series):
+        raise BadReport(f"{where}: series index {index!r} out of range "
+                        f"(0..{len(series) - 1})")
+    s = series[index]
+    for field, want in (("group", group), ("row", row)):
+        if want is not None and s.get(field) != want:
+            raise BadReport(f"{where}: series[{index}].{field} is "
+                            f"{s.get(field)!r}, expected {want!r}")
+    if not s.get("samples"):
+        raise BadReport(f"{where}: series[{index}] has no samples")
+    return s
 
 
 # --------------------------------------------------------------------------

@@ -33,10 +33,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_common import (REPO, RunFailed, add_binary_args,  # noqa: E402
-                            add_output_args, finish, make_workdir, preflight,
+from compare_common import (REPO, BadReport, RunFailed,  # noqa: E402
+                            add_binary_args, add_output_args, check_schema,
+                            finish, make_workdir, percentile, preflight,
                             print_columns, print_machine, render_yaml,
-                            run_logged)
+                            report_series, run_logged)
 
 PYTHON_SCRIPT = REPO / "benchmarks" / "python" / "hybrid_ddp_rpc_baseline.py"
 KNOWN_PRESETS = ("tutorial", "default")
@@ -78,7 +79,11 @@ def run_topology(args, preset, workdir):
         py = json.load(f)
     with open(db_json) as f:
         db = json.load(f)
+    # Read both now, so that a report this script cannot read fails this
+    # preset (reported, directory kept) rather than the table at the end.
     return {"preset": preset, "python": py, "distbench": db,
+            "pythonStats": python_stats(py, str(py_json)),
+            "distbenchStats": distbench_stats(db, str(db_json)),
             "pythonWall": py_wall, "distbenchWall": db_wall}
 
 
@@ -86,22 +91,36 @@ def run_topology(args, preset, workdir):
 # Reading the reports
 # --------------------------------------------------------------------------
 
-def python_stats(doc):
-    a = doc["all"]
-    return {"p50": a["p50"], "p95": a["p95"], "count": a.get("count"),
-            "trainers": doc["topology"]["trainers"],
-            "ps": doc["topology"]["parameterServers"],
-            "model": (doc["config"]["num_embeddings"],
-                      doc["config"]["embedding_dim"],
-                      [str(x) for x in doc["config"]["dense_layers"]]),
-            "epochs": (doc["config"]["epochs"], doc["config"]["warmup"])}
+def python_stats(doc, where):
+    try:
+        a = doc["all"]
+        return {"p50": a["p50"], "p95": a["p95"], "count": a.get("count"),
+                "trainers": doc["topology"]["trainers"],
+                "ps": doc["topology"]["parameterServers"],
+                "model": (doc["config"]["num_embeddings"],
+                          doc["config"]["embedding_dim"],
+                          [str(x) for x in doc["config"]["dense_layers"]]),
+                "epochs": (doc["config"]["epochs"], doc["config"]["warmup"])}
+    except (KeyError, TypeError) as e:
+        raise BadReport(f"{where}: no {e} in the Python baseline's JSON")
 
 
-def distbench_stats(doc):
-    s = doc["results"]["all"]["summary"]
+def distbench_stats(doc, where):
+    """The pooled `All` row of a HybridDDPRPC report (schema 2): the series
+    results.all.series points at, percentiles recomputed from its samples
+    (the samples are the measurement; `summary` is derived from them)."""
+    check_schema(doc, where)
+    try:
+        index = doc["results"]["all"]["series"]
+    except (KeyError, TypeError):
+        raise BadReport(f"{where}: no results.all.series (is it a "
+                        f"HybridDDPRPC report?)")
+    samples = report_series(doc, index, where, group="HybridDDPRPC",
+                            row="All")["samples"]
     h = doc.get("config", {}).get("spec", {}).get("benchmark", {}) \
            .get("hybridDDPRPC", {})
-    return {"p50": s["p50"], "p95": s["p95"], "count": s.get("count"),
+    return {"p50": percentile(samples, 50), "p95": percentile(samples, 95),
+            "count": len(samples),
             "trainers": doc["topology"]["trainers"],
             "ps": doc["topology"]["parameterServers"],
             "model": (h.get("numEmbeddings"), h.get("embeddingDim"),
@@ -116,7 +135,7 @@ def print_table(results):
     rows = []
     warnings = []
     for r in results:
-        py, db = python_stats(r["python"]), distbench_stats(r["distbench"])
+        py, db = r["pythonStats"], r["distbenchStats"]
         for key in ("trainers", "ps", "model", "epochs"):
             if py[key] != db[key]:
                 warnings.append(f"{r['preset']}: {key} differs: python "
@@ -127,7 +146,7 @@ def print_table(results):
                      f"{speedup:.2f}x", f"{py['p95']:.4f}", f"{db['p95']:.4f}"))
     print_columns(header, rows)
     for r in results:
-        py, db = python_stats(r["python"]), distbench_stats(r["distbench"])
+        py, db = r["pythonStats"], r["distbenchStats"]
         print(f"  {r['preset']}: {db['epochs'][0]} measured epochs "
               f"(+{db['epochs'][1]} warm-up) per trainer; pooled samples "
               f"python {py['count']}, distbench {db['count']}; wall "
@@ -192,7 +211,7 @@ def main(argv=None):
         except RunFailed as e:
             failure = e
             break
-        except (OSError, ValueError, KeyError) as e:
+        except (BadReport, OSError, ValueError, KeyError, TypeError) as e:
             failure = RunFailed(["(reading the reports of", preset, ")"],
                                 "bad report", Path(os.devnull),
                                 f"{type(e).__name__}: {e}")

@@ -17,7 +17,8 @@ PACKAGES=(
   libcpprest-dev libssl-dev libyaml-cpp-dev prometheus-cpp-dev
   # tests and micro-benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  # PyTorch's Python side, for benchmarks/compare_hybrid.py; torchvision for
+  # PyTorch's Python side: the baselines of benchmarks/compare_*.py, which
+  # ctest runs (label benchmark); torchvision also for
   # worker/tests/data/dump_torchvision_params.py
   python3-torch python3-torchvision python3-numpy
   # scraping /metrics by hand

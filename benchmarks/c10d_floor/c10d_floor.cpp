@@ -6,6 +6,7 @@
 // than its lookups' round trip plus its dense allreduce: this is that floor.
 //
 // usage: distbench-c10d-floor [--ranks N] [--floats A,B,...] [--iterations K]
+// (--help prints the flags; a bad flag exits 2 before any rank starts)
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <sys/wait.h>
@@ -13,7 +14,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -31,10 +34,44 @@ double microseconds(Clock::time_point start, int iterations) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / iterations;
 }
 
-std::vector<int64_t> parseSizes(const std::string& text) {
+constexpr const char* kUsage =
+    "usage: distbench-c10d-floor [--ranks N] [--floats A,B,...] [--iterations K]\n"
+    "\n"
+    "Times c10d Gloo with no benchmark around it: N ranks forked on loopback, a\n"
+    "4 KiB ping-pong between ranks 0 and 1, then bare allreduce calls of each size.\n"
+    "\n"
+    "  --ranks N          ranks, >= 2 (default 8)\n"
+    "  --floats A,B,...   allreduce sizes in float32 elements (default 8,2200,175000)\n"
+    "  --iterations K     calls timed per measurement, >= 1 (default 200)\n"
+    "  --help             this text\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A whole decimal integer in [minimum, maximum], or a UsageError naming the flag.
+long long parseInteger(const std::string& flag, const std::string& text, long long minimum,
+                       long long maximum = std::numeric_limits<int>::max()) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw UsageError(flag + ": not an integer: '" + text + "'");
+  if (v < minimum || v > maximum)
+    throw UsageError(flag + " must be between " + std::to_string(minimum) + " and " +
+                     std::to_string(maximum));
+  return v;
+}
+
+std::vector<int64_t> parseSizes(const std::string& flag, const std::string& text) {
   std::vector<int64_t> sizes;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) sizes.push_back(std::stoll(item));
+  for (std::string item; std::getline(in, item, ',');)
+    sizes.push_back(parseInteger(flag, item, 1, std::numeric_limits<int64_t>::max()));
+  if (sizes.empty()) throw UsageError(flag + ": no sizes given");
   return sizes;
 }
 
@@ -85,21 +122,27 @@ int runRank(int rank, int world, int port, const std::vector<int64_t>& sizes, in
 int main(int argc, char** argv) {
   int world = 8, iterations = 200;
   std::vector<int64_t> sizes{8, 2200, 175000};  // tiny, tutorial-ish, default dense stack
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    if (flag == "--ranks")
-      world = std::stoi(argv[i + 1]);
-    else if (flag == "--floats")
-      sizes = parseSizes(argv[i + 1]);
-    else if (flag == "--iterations")
-      iterations = std::stoi(argv[i + 1]);
-    else {
-      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
-      return 2;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      if (flag != "--ranks" && flag != "--floats" && flag != "--iterations")
+        throw UsageError("unknown flag " + flag);
+      if (i + 1 >= argc) throw UsageError(flag + " needs a value");
+      const std::string value = argv[++i];
+      if (flag == "--ranks")
+        world = static_cast<int>(parseInteger(flag, value, 2, 1024));
+      else if (flag == "--floats")
+        sizes = parseSizes(flag, value);
+      else
+        iterations = static_cast<int>(parseInteger(flag, value, 1));
     }
-  }
-  if (world < 2) {
-    std::fprintf(stderr, "--ranks must be ≥ 2\n");
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "distbench-c10d-floor: %s\nsee 'distbench-c10d-floor --help'\n",
+                 error.what());
     return 2;
   }
   const int port = distbench::process::pickFreePorts(1)[0];

@@ -9,6 +9,7 @@
 // Goals (issue 3): p50 of 1 ≤ 200 ms, 2 ≤ 10 s, 3 ≤ 40 MB.
 //
 //   distbench-operator-bench [--runs 20] [--burst 100] [--workers 4]
+// (--help prints the flags; a bad flag exits 2 before anything starts)
 #include <cpprest/http_client.h>
 #include <cstdlib>
 #include <iterator>
@@ -25,6 +26,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,6 +46,37 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int kChildrenPerBenchmark = 17 + 2 + 1;
+
+constexpr const char* kUsage =
+    "usage: distbench-operator-bench [--runs N] [--burst N] [--workers N]\n"
+    "\n"
+    "Starts etcd and kube-apiserver on loopback (the operator tests' fixture; see\n"
+    "scripts/install-kube-apiserver.sh), runs the built distbench-operator as a\n"
+    "process and measures create -> children latency, a burst of creates, the\n"
+    "operator's memory and its reconcile latency quantiles.\n"
+    "\n"
+    "  --runs N      benchmarks created one at a time for the latency (default 20)\n"
+    "  --burst N     benchmarks created at once (default 100)\n"
+    "  --workers N   the operator's --workers (default 4)\n"
+    "  --help        this text\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A whole decimal integer in [1, 100000], or a UsageError naming the flag.
+int positiveFlag(const std::string& flag, const std::string& text) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw UsageError(flag + ": not an integer: '" + text + "'");
+  if (v < 1 || v > 100000) throw UsageError(flag + " must be between 1 and 100000");
+  return static_cast<int>(v);
+}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);
@@ -200,16 +233,25 @@ long rssKb(int pid, const char* field) {
 
 int main(int argc, char** argv) {
   int runs = 20, burst = 100, workers = 4;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    const int v = std::stoi(argv[i + 1]);
-    if (flag == "--runs") runs = v;
-    else if (flag == "--burst") burst = v;
-    else if (flag == "--workers") workers = v;
-    else {
-      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
-      return 2;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string flag = argv[i];
+      if (flag == "--help" || flag == "-h") {
+        std::fputs(kUsage, stdout);
+        return 0;
+      }
+      int* target = flag == "--runs"      ? &runs
+                    : flag == "--burst"   ? &burst
+                    : flag == "--workers" ? &workers
+                                          : nullptr;
+      if (!target) throw UsageError("unknown flag " + flag);
+      if (i + 1 >= argc) throw UsageError(flag + " needs a value");
+      *target = positiveFlag(flag, argv[++i]);
     }
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "distbench-operator-bench: %s\nsee 'distbench-operator-bench --help'\n",
+                 error.what());
+    return 2;
   }
   kubetest::KubeTestCluster cluster;
   const std::string dir = cluster.directory();

@@ -1,0 +1,455 @@
+#!/usr/bin/python3
+"""Runs one benchmark script or binary in a short mode and checks its output.
+
+ctest's `benchmark` label (benchmarks/tests/CMakeLists.txt) calls this once
+per scenario, so that a change to the report schema, a binary's flags or a
+script's output breaks the build instead of the next person who reproduces a
+figure of docs/performance.md. The figures themselves mean nothing in a short
+run and are not compared with anything: what is checked is structure (exit
+status, the rows and columns the docs describe, numbers that parse and are
+positive, sample counts that match the settings, no `warning:` line) and that
+what a script prints agrees with the report it read.
+
+    check_benchmark.py help BINARY...
+    check_benchmark.py unknown-flag BINARY...
+    check_benchmark.py compare-hybrid    --python PY --distbench BIN --workdir DIR
+    check_benchmark.py compare-ddp       --python PY --distbench BIN --workdir DIR
+    check_benchmark.py compare-allreduce --python PY --distbench BIN --floor BIN --workdir DIR
+    check_benchmark.py c10d-floor        --floor BIN
+    check_benchmark.py operator-bench    --operator-bench BIN
+
+Exit status 0 when every check passed, 1 otherwise (each failed check is
+printed), 2 for a bad command line. Standard library only.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = HERE.parent
+sys.path.insert(0, str(BENCHMARKS))
+from compare_common import percentile  # noqa: E402
+
+NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+
+# The short modes. Each is the smallest form of what docs/performance.md
+# runs: a few epochs or iterations, the smallest topology and sizes.
+HYBRID_PRESET, HYBRID_TRAINERS, HYBRID_PS = "tutorial", 2, 1
+HYBRID_EPOCHS, HYBRID_WARMUP = 3, 1
+DDP_SPEC = HERE / "ddp-short.yaml"  # resnet18, batch 2, 32x32, 10 classes, 2 ranks
+DDP_MODEL, DDP_BATCH, DDP_IMAGE = "resnet18", 2, 32
+DDP_ITERATIONS, DDP_WARMUP, DDP_REPEAT = 3, 1, 1
+DDP_ROWS = (("no ddp", 1), ("1M/1R", 1), ("1M/2R", 2))  # (label, ranks)
+ALLREDUCE_BYTES, ALLREDUCE_RANKS, ALLREDUCE_ITERATIONS, ALLREDUCE_REPEAT = 1 << 20, 2, 5, 2
+FLOOR_RANKS, FLOOR_FLOATS, FLOOR_ITERATIONS = 2, (8, 2200), 20
+OPERATOR_RUNS, OPERATOR_BURST, OPERATOR_WORKERS = 2, 5, 2
+SCRIPT_TIMEOUT = 240  # seconds per command the compare scripts run
+
+
+class Checks:
+    """Collects failed checks; a scenario reports all of them at once."""
+
+    def __init__(self):
+        self.failed = []
+
+    def that(self, ok, message):
+        if not ok:
+            self.failed.append(message)
+        return ok
+
+    def match(self, pattern, text, what):
+        """The first match of pattern (re.M) in text, or None and a failure."""
+        m = re.search(pattern, text, re.M)
+        self.that(m is not None, f"no {what} (expected a line matching {pattern!r})")
+        return m
+
+    def positive(self, text, what):
+        try:
+            v = float(text)
+        except (TypeError, ValueError):
+            self.failed.append(f"{what}: {text!r} is not a number")
+            return float("nan")
+        self.that(math.isfinite(v) and v > 0, f"{what}: {v} is not a positive number")
+        return v
+
+
+def printed_ratio(c, printed, num, den, digits, ratio_digits, what):
+    """Checks that printed (the text of a ratio with ratio_digits decimals)
+    is num / den, where num and den are what the table shows with digits
+    decimals: the script divides the unrounded figures."""
+    half, ratio_half = 0.5 * 10.0 ** -digits, 0.5 * 10.0 ** -ratio_digits
+    lo = (num - half) / (den + half) - ratio_half
+    hi = (num + half) / max(den - half, 1e-12) + ratio_half
+    c.that(lo <= float(printed) <= hi, f"{what}: {printed} is not {num} / {den}")
+
+
+def run(cmd, timeout):
+    """Run cmd, echo its output (for ctest's log) and return
+    (exit status, stdout, stderr, wall seconds)."""
+    print(f"$ {' '.join(shlex.quote(str(c)) for c in cmd)}", flush=True)
+    start = time.perf_counter()
+    try:
+        p = subprocess.run([str(c) for c in cmd], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, errors="replace",
+                           timeout=timeout)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = "timed out"
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+    wall = time.perf_counter() - start
+    for name, text in (("stdout", out), ("stderr", err)):
+        if text.strip():
+            print(f"--- {name} ---\n{text.rstrip()}")
+    print(f"--- exit status {rc}, {wall:.1f} s ---", flush=True)
+    return rc, out, err, wall
+
+
+def fresh_dir(path):
+    path = Path(path)
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
+def table(text, header):
+    """Rows (lists of stripped cells) of the print_columns table whose header
+    cells are `header`; None when the header line is not there."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if [c.strip() for c in line.split(" | ")] == list(header):
+            rows = []
+            for row in lines[i + 2:]:
+                if " | " not in row:
+                    break
+                rows.append([c.strip() for c in row.split(" | ")])
+            return rows
+    return None
+
+
+def no_warnings(c, text):
+    for line in text.splitlines():
+        c.that(not line.startswith("warning:"), f"unexpected {line!r}")
+
+
+def machine_header(c, text):
+    c.match(r"^machine: [0-9]+ CPUs \(nproc\), ", text, "machine line")
+    m = c.match(r"^torch: +python side (\S+) \(torch.__version__\), distbench side "
+                r"LibTorch (\S+); distbench (\S+)$", text, "torch versions line")
+    if m:
+        c.that("?" not in m.groups(), f"a version is unknown: {m.group(0)!r}")
+
+
+# --------------------------------------------------------------------------
+# Command-line contract of every binary
+# --------------------------------------------------------------------------
+
+def scenario_help(args, c):
+    for binary in args.binaries:
+        name = Path(binary).name
+        rc, out, err, wall = run([binary, "--help"], 60)
+        c.that(rc == 0, f"{name} --help: exit status {rc}, expected 0")
+        first = out.splitlines()[0] if out.strip() else ""
+        # The first line: a benchmark that ran instead would print its
+        # results there.
+        c.that(first.startswith(f"usage: {name}"),
+               f"{name} --help: first line of stdout is {first!r}, expected "
+               f"'usage: {name} ...'")
+        c.that(not err.strip(), f"{name} --help: wrote to stderr")
+
+
+def scenario_unknown_flag(args, c):
+    flag = "--no-such-flag"
+    for binary in args.binaries:
+        name = Path(binary).name
+        rc, out, err, wall = run([binary, flag], 60)
+        c.that(rc == 2, f"{name} {flag}: exit status {rc}, expected 2")
+        c.that(flag in err, f"{name} {flag}: stderr does not name {flag}")
+        c.that(not out.strip(), f"{name} {flag}: wrote to stdout (did it run?)")
+
+
+# --------------------------------------------------------------------------
+# compare_hybrid.py
+# --------------------------------------------------------------------------
+
+HYBRID_HEADER = ("topology", "python p50 s/epoch", "distbench p50 s/epoch",
+                 "speed-up (python/distbench)", "python p95 s/epoch",
+                 "distbench p95 s/epoch")
+
+
+def scenario_compare_hybrid(args, c):
+    workdir = fresh_dir(args.workdir)
+    rc, out, err, wall = run(
+        [args.python, BENCHMARKS / "compare_hybrid.py", "--presets", HYBRID_PRESET,
+         "--epochs", HYBRID_EPOCHS, "--warmup", HYBRID_WARMUP,
+         "--distbench", args.distbench, "--python", args.python,
+         "--out", workdir, "--timeout", SCRIPT_TIMEOUT], SCRIPT_TIMEOUT * 3)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    machine_header(c, out)
+    no_warnings(c, out)
+    rows = table(out, HYBRID_HEADER)
+    if not c.that(rows is not None, f"no table with the columns {HYBRID_HEADER}"):
+        return
+    label = f"{HYBRID_PRESET} ({HYBRID_TRAINERS}T/{HYBRID_PS}PS)"
+    c.that([r[0] for r in rows] == [label],
+           f"table rows {[r[0] for r in rows]}, expected [{label!r}]")
+    if not rows or len(rows[0]) != len(HYBRID_HEADER):
+        c.that(False, f"malformed row {rows[:1]}")
+        return
+    row = rows[0]
+    py50, db50 = c.positive(row[1], "python p50"), c.positive(row[2], "distbench p50")
+    c.positive(row[4], "python p95")
+    db95 = c.positive(row[5], "distbench p95")
+    m = re.fullmatch(rf"({NUMBER})x", row[3])
+    if c.that(m is not None, f"speed-up {row[3]!r} is not N.NNx"):
+        printed_ratio(c, m.group(1), py50, db50, 4, 2, "speed-up")
+    samples = HYBRID_TRAINERS * HYBRID_EPOCHS
+    c.match(rf"^  {HYBRID_PRESET}: {HYBRID_EPOCHS} measured epochs \(\+{HYBRID_WARMUP} "
+            rf"warm-up\) per trainer; pooled samples python {samples}, distbench "
+            rf"{samples}; wall python {NUMBER} s, distbench {NUMBER} s$",
+            out, "per-preset line with matching epochs and sample counts")
+
+    # The distbench column is the report's pooled All series (schema 2).
+    report = workdir / f"{HYBRID_PRESET}-distbench.json"
+    try:
+        doc = json.loads(report.read_text())
+    except (OSError, ValueError) as e:
+        c.that(False, f"{report}: {e}")
+        return
+    c.that(doc.get("schemaVersion") == 2, f"{report}: schemaVersion "
+           f"{doc.get('schemaVersion')!r}, expected 2 (docs/report-schema.md)")
+    try:
+        series = doc["series"][doc["results"]["all"]["series"]]
+    except (KeyError, IndexError, TypeError) as e:
+        c.that(False, f"{report}: no series at results.all.series ({e!r})")
+        return
+    c.that((series.get("group"), series.get("row")) == ("HybridDDPRPC", "All"),
+           f"{report}: results.all.series is {series.get('group')!r}/"
+           f"{series.get('row')!r}, expected HybridDDPRPC/All")
+    c.that(len(series.get("samples", [])) == samples,
+           f"{report}: All has {len(series.get('samples', []))} samples, "
+           f"expected {samples}")
+    for p, printed in ((50, db50), (95, db95)):
+        want = percentile(series.get("samples", []), p)
+        c.that(f"{want:.4f}" == f"{printed:.4f}",
+               f"distbench p{p} printed {printed:.4f}, the All series' samples "
+               f"give {want:.4f}")
+        summary = series.get("summary", {}).get(f"p{p}")
+        if summary is not None:  # optional: readers may recompute it
+            c.that(abs(summary - want) <= 1e-12 * max(1.0, abs(want)),
+                   f"{report}: All summary.p{p} {summary} differs from the "
+                   f"samples' {want} (report/src/percentiles.cpp)")
+
+
+# --------------------------------------------------------------------------
+# compare_ddp.py
+# --------------------------------------------------------------------------
+
+DDP_HEADER = ("row", "python p50 s/iter", "distbench p50 s/iter",
+              "ratio (python/distbench)", "python p95", "distbench p95",
+              "samples py/db")
+
+
+def scenario_compare_ddp(args, c):
+    workdir = fresh_dir(args.workdir)
+    rc, out, err, wall = run(
+        [args.python, BENCHMARKS / "compare_ddp.py", "--spec", DDP_SPEC,
+         "--iterations", DDP_ITERATIONS, "--warmup", DDP_WARMUP,
+         "--repeat", DDP_REPEAT, "--distbench", args.distbench,
+         "--python", args.python, "--out", workdir,
+         "--timeout", SCRIPT_TIMEOUT], SCRIPT_TIMEOUT * 6)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    machine_header(c, out)
+    no_warnings(c, out)
+    c.match(rf"^Benchmark: {DDP_MODEL} with batch size {DDP_BATCH} \(image {DDP_IMAGE}, "
+            rf"{DDP_ITERATIONS} measured \+ {DDP_WARMUP} warm-up iterations per rank, ",
+            out, "Benchmark line with the short mode's settings")
+    rows = table(out, DDP_HEADER)
+    if not c.that(rows is not None, f"no table with the columns {DDP_HEADER}"):
+        return
+    labels = [label for label, _ in DDP_ROWS]
+    c.that([r[0] for r in rows] == labels,
+           f"table rows {[r[0] for r in rows]}, expected {labels}")
+    for row, (label, ranks) in zip(rows, DDP_ROWS):
+        if not c.that(len(row) == len(DDP_HEADER), f"{label}: malformed row {row}"):
+            continue
+        py50, db50, _, _ = (c.positive(row[i], f"{label} {DDP_HEADER[i]}")
+                            for i in (1, 2, 4, 5))
+        if DDP_REPEAT > 1:
+            c.that(re.fullmatch(rf"{NUMBER}x \[{NUMBER}-{NUMBER}\]", row[3]) is not None,
+                   f"{label}: ratio {row[3]!r} is not 'N.NNx [A.AA-B.BB]' "
+                   f"(median [range] of {DDP_REPEAT} runs)")
+        else:
+            m = re.fullmatch(rf"({NUMBER})x", row[3])
+            if c.that(m is not None, f"{label}: ratio {row[3]!r} is not 'N.NNx'"):
+                printed_ratio(c, m.group(1), py50, db50, 4, 2, f"{label} ratio")
+        n = ranks * DDP_ITERATIONS
+        c.that(row[6] == f"{n}/{n}", f"{label}: samples {row[6]!r}, expected {n}/{n}")
+    median_of = f" \\(median of {DDP_REPEAT} runs\\)" if DDP_REPEAT > 1 else ""
+    c.match(rf"^DDP overhead = p50\(1M/2R\) / p50\(no ddp\){median_of}: "
+            rf"python {NUMBER}x, distbench {NUMBER}x$", out, "DDP overhead line")
+    for rep in range(1, DDP_REPEAT + 1):
+        report = workdir / f"rep{rep}-distbench.json"
+        try:
+            doc = json.loads(report.read_text())
+        except (OSError, ValueError) as e:
+            c.that(False, f"{report}: {e}")
+            continue
+        c.that(doc.get("schemaVersion") == 2, f"{report}: schemaVersion "
+               f"{doc.get('schemaVersion')!r}, expected 2")
+
+
+# --------------------------------------------------------------------------
+# compare_allreduce.py
+# --------------------------------------------------------------------------
+
+def scenario_compare_allreduce(args, c):
+    workdir = fresh_dir(args.workdir)
+    rc, out, err, wall = run(
+        [args.python, BENCHMARKS / "compare_allreduce.py", "--bytes", ALLREDUCE_BYTES,
+         "--ranks", ALLREDUCE_RANKS, "--iterations", ALLREDUCE_ITERATIONS,
+         "--repeat", ALLREDUCE_REPEAT, "--distbench", args.distbench,
+         "--floor", args.floor, "--out", workdir, "--timeout", SCRIPT_TIMEOUT],
+        SCRIPT_TIMEOUT * 2 * ALLREDUCE_REPEAT)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    ratios = []
+    for i in range(1, ALLREDUCE_REPEAT + 1):
+        m = c.match(rf"^run {i}: distbench busbw ({NUMBER}) GB/s \(p50 ({NUMBER}) ms\), "
+                    rf"bare loop busbw ({NUMBER}) GB/s \(mean ({NUMBER}) ms\), "
+                    rf"ratio ({NUMBER})$", out, f"run {i} line")
+        if m:
+            db, _, bare, _, r = (c.positive(v, f"run {i} figure") for v in m.groups())
+            printed_ratio(c, m.group(5), db, bare, 3, 3, f"run {i} ratio")
+            ratios.append(r)
+    m = c.match(rf"^median ratio distbench/bare over {ALLREDUCE_REPEAT} runs: ({NUMBER}) "
+                rf"\(allreduce float32, {ALLREDUCE_BYTES} B, {ALLREDUCE_RANKS} ranks\)$",
+                out, "median line")
+    if m and len(ratios) == ALLREDUCE_REPEAT:
+        c.that(abs(float(m.group(1)) - statistics.median(ratios)) <= 0.0011,
+               f"median {m.group(1)} is not the median of {ratios}")
+
+
+# --------------------------------------------------------------------------
+# The benchmark binaries
+# --------------------------------------------------------------------------
+
+def scenario_c10d_floor(args, c):
+    rc, out, err, wall = run(
+        [args.floor, "--ranks", FLOOR_RANKS, "--floats", ",".join(map(str, FLOOR_FLOATS)),
+         "--iterations", FLOOR_ITERATIONS], 240)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    m = c.match(rf"^ping-pong 4 KiB, rank 0 <-> 1: +({NUMBER}) us round trip$", out,
+                "ping-pong line")
+    if m:
+        c.positive(m.group(1), "ping-pong round trip")
+    for floats in FLOOR_FLOATS:
+        m = c.match(rf"^allreduce +{floats} floats, +{FLOOR_RANKS} ranks: +({NUMBER}) us$",
+                    out, f"allreduce line for {floats} floats")
+        if m:
+            c.positive(m.group(1), f"allreduce {floats} floats")
+
+
+def scenario_operator_bench(args, c):
+    rc, out, err, wall = run(
+        [args.operator_bench, "--runs", OPERATOR_RUNS, "--burst", OPERATOR_BURST,
+         "--workers", OPERATOR_WORKERS], 400)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    c.match(rf"^create -> all 20 children of a 17-pod benchmark \({OPERATOR_RUNS} runs, "
+            rf"one at a time\):$", out, "create latency heading")
+    m = c.match(rf"^  p50 ({NUMBER}) ms +p90 ({NUMBER}) ms +min ({NUMBER}) ms +"
+                rf"max ({NUMBER}) ms", out, "create latency quantiles")
+    if m:
+        p50, p90, lo, hi = (float(v) for v in m.groups())
+        c.that(lo <= p50 <= p90 <= hi, f"quantiles out of order: {m.group(0)!r}")
+        c.that(hi > 0, "create latency max is 0")
+    c.match(rf"^{OPERATOR_BURST} benchmarks created at once \({OPERATOR_BURST * 17} pods, "
+            rf"{OPERATOR_BURST * 20} objects; POSTs took {NUMBER} s\):$", out,
+            "burst heading")
+    m = c.match(rf"^  all children present in ({NUMBER}) s ", out,
+                "burst line saying all children are present")
+    if m:
+        c.positive(m.group(1), "burst seconds")
+    m = c.match(rf"^operator memory: VmRSS ({NUMBER}) MB idle, ({NUMBER}) MB with "
+                rf"{OPERATOR_BURST} benchmarks \({OPERATOR_BURST * 17} pods cached\); "
+                rf"peak VmHWM ({NUMBER}) MB", out, "memory line")
+    if m:
+        for v, what in zip(m.groups(), ("idle", "loaded", "peak")):
+            c.positive(v, f"operator memory {what}")
+    # histogramQuantile prints -1000 ms when the operator exported no buckets.
+    c.match(rf"^reconcile duration over the whole run \(operator histogram\): "
+            rf"p50 {NUMBER} ms +p99 {NUMBER} ms$", out,
+            "reconcile quantiles from the operator's histogram")
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+SCENARIOS = {
+    "help": scenario_help,
+    "unknown-flag": scenario_unknown_flag,
+    "compare-hybrid": scenario_compare_hybrid,
+    "compare-ddp": scenario_compare_ddp,
+    "compare-allreduce": scenario_compare_allreduce,
+    "c10d-floor": scenario_c10d_floor,
+    "operator-bench": scenario_operator_bench,
+}
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("scenario", choices=sorted(SCENARIOS))
+    ap.add_argument("binaries", nargs="*", metavar="BINARY",
+                    help="help, unknown-flag: the binaries to run")
+    ap.add_argument("--python", default="/usr/bin/python3",
+                    help="interpreter for the compare scripts and their "
+                         "baselines (needs torch, torchvision, numpy)")
+    ap.add_argument("--distbench", help="the distbench binary")
+    ap.add_argument("--floor", help="the distbench-c10d-floor binary")
+    ap.add_argument("--operator-bench", help="the distbench-operator-bench binary")
+    ap.add_argument("--workdir", help="compare scripts: their --out directory "
+                                      "(emptied first, kept afterwards)")
+    args = ap.parse_args(argv)
+    needs = {
+        "help": ["binaries"], "unknown-flag": ["binaries"],
+        "compare-hybrid": ["distbench", "workdir"],
+        "compare-ddp": ["distbench", "workdir"],
+        "compare-allreduce": ["distbench", "floor", "workdir"],
+        "c10d-floor": ["floor"], "operator-bench": ["operator_bench"],
+    }[args.scenario]
+    for name in needs:
+        if not getattr(args, name):
+            ap.error(f"{args.scenario} needs "
+                     f"{'BINARY...' if name == 'binaries' else '--' + name.replace('_', '-')}")
+    if args.binaries and args.scenario not in ("help", "unknown-flag"):
+        ap.error(f"{args.scenario} takes no BINARY arguments")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    c = Checks()
+    start = time.perf_counter()
+    SCENARIOS[args.scenario](args, c)
+    took = time.perf_counter() - start
+    if c.failed:
+        print(f"\n{args.scenario}: {len(c.failed)} check(s) failed ({took:.1f} s):")
+        for f in c.failed:
+            print(f"  FAIL {f}")
+        return 1
+    print(f"\n{args.scenario}: all checks passed ({took:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "distbench/api/benchmark_spec.h"
 #include "distbench/api/worker_env.h"
-#include "hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {
@@ -108,9 +108,9 @@ WorkerIdentity identityFromEnvironment() {
                              ": must be 1 + DISTBENCH_NUM_PS + DISTBENCH_NUM_TRAINERS = " +
                              std::to_string(ranks));
   }
-  if (ranks > kMaxRanks) {
+  if (ranks > api::kMaxWorldSize) {
     throw std::runtime_error("environment variable WORLD_SIZE=" + std::to_string(id.worldSize) +
-                             ": at most " + std::to_string(kMaxRanks) + " ranks");
+                             ": at most " + std::to_string(api::kMaxWorldSize) + " ranks");
   }
   if (id.rank >= id.worldSize) {
     throw std::runtime_error("environment variable RANK=" + std::to_string(id.rank) +

@@ -11,7 +11,6 @@
 
 namespace distbench::worker {
 
-inline constexpr int64_t kMaxRanks = 4096;                   // master + PS + trainers
 inline constexpr int64_t kMaxWireBagIndices = int64_t{1} << 20;  // per lookup
 inline constexpr int64_t kMaxWireEmbeddingDim = int64_t{1} << 16;
 inline constexpr int64_t kMaxWireNumEmbeddings = int64_t{1} << 31;  // rows per shard

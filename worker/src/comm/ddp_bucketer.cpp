@@ -5,6 +5,7 @@
 #include <torch/csrc/autograd/variable.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -44,6 +45,7 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
       numel += parameters_[k].numel();
     }
     bucket.flat = at::zeros({numel}, at::kFloat);
+    bucket.completedNs = std::make_shared<std::atomic<int64_t>>(0);
   }
 
   for (size_t k = 0; k < n; ++k) {
@@ -72,8 +74,11 @@ void GradientBucketer::prepareForBackward() {
   for (auto& p : parameters_) p.mutable_grad().reset();
   std::fill(seen_.begin(), seen_.end(), false);
   nextToLaunch_ = 0;
-  std::lock_guard<std::mutex> lock(eventsMutex_);
-  events_.clear();
+  {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    events_.clear();
+  }
+  backwardStart_ = std::chrono::steady_clock::now();
 }
 
 void GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
@@ -87,6 +92,9 @@ void GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
     events_.push_back({Event::Kind::GradientReady, static_cast<int>(k)});
   }
   Bucket& bucket = buckets_[bucketOf_[k]];
+  if (bucket.pending == bucket.parameters.size()) {
+    bucket.firstGradientAt = std::chrono::steady_clock::now();
+  }
   at::Tensor slice = bucket.flat.narrow(0, bucket.offsets[slotOf_[k]], grad.numel());
   // Pre-divide, as torch's Reducer does, so the sum is already the average.
   at::mul_out(slice, grad.reshape({-1}), 1.0 / group_.size());
@@ -102,16 +110,17 @@ void GradientBucketer::launchReadyBuckets() {
       events_.push_back({Event::Kind::AllreduceLaunched, static_cast<int>(b)});
     }
     bucket.launchedAt = std::chrono::steady_clock::now();
+    bucket.completedNs->store(0, std::memory_order_relaxed);
     bucket.op = group_.allreduceSum(bucket.flat);
-    if (observer_) {
-      auto start = bucket.launchedAt;
-      int64_t bytes = bucket.flat.numel() * static_cast<int64_t>(sizeof(float));
-      auto observer = observer_;
-      bucket.op.onCompletion([start, bytes, observer] {
-        std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
-        observer(d.count(), bytes);
-      });
-    }
+    auto start = bucket.launchedAt;
+    int64_t bytes = bucket.flat.numel() * static_cast<int64_t>(sizeof(float));
+    bucket.op.onCompletion([start, bytes, observer = observer_, done = bucket.completedNs] {
+      const auto now = std::chrono::steady_clock::now();
+      done->store(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch())
+                      .count(),
+                  std::memory_order_release);
+      if (observer) observer(std::chrono::duration<double>(now - start).count(), bytes);
+    });
   }
 }
 
@@ -142,6 +151,26 @@ std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() cons
 std::vector<GradientBucketer::Event> GradientBucketer::lastStepEvents() const {
   std::lock_guard<std::mutex> lock(eventsMutex_);
   return events_;
+}
+
+std::vector<BucketTiming> GradientBucketer::lastStepTimeline() const {
+  auto since = [this](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(t - backwardStart_).count();
+  };
+  std::vector<BucketTiming> out;
+  for (const auto& b : buckets_) {
+    BucketTiming t;
+    t.parameters = b.parameters.size();
+    t.bytes = b.flat.numel() * static_cast<int64_t>(sizeof(float));
+    t.firstGradient = since(b.firstGradientAt);
+    t.launched = since(b.launchedAt);
+    const int64_t ns = b.completedNs->load(std::memory_order_acquire);
+    t.completed = ns == 0 ? std::numeric_limits<double>::quiet_NaN()
+                          : since(std::chrono::steady_clock::time_point(
+                                std::chrono::steady_clock::duration(ns)));
+    out.push_back(t);
+  }
+  return out;
 }
 
 }  // namespace distbench::worker

@@ -9,15 +9,29 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "comm/process_group.h"
 
 namespace distbench::worker {
+
+// One bucket in one backward pass, in seconds from prepareForBackward():
+// when its first gradient arrived, when its allreduce was launched (its last
+// gradient arrived, or the bucket before it launched), and when the
+// allreduce completed (NaN if its completion callback has not run yet).
+struct BucketTiming {
+  size_t parameters = 0;
+  int64_t bytes = 0;
+  double firstGradient = 0;
+  double launched = 0;
+  double completed = 0;
+};
 
 class GradientBucketer {
  public:
@@ -47,6 +61,9 @@ class GradientBucketer {
   std::vector<std::vector<size_t>> bucketParameterIndices() const;
   // The order gradients arrived and buckets launched in the last backward.
   std::vector<Event> lastStepEvents() const;
+  // Per bucket in launch order, the last backward's timeline. Call after
+  // finishBackward(), from the thread that runs backward.
+  std::vector<BucketTiming> lastStepTimeline() const;
 
  private:
   struct Bucket {
@@ -55,7 +72,10 @@ class GradientBucketer {
     at::Tensor flat;
     size_t pending = 0;
     PendingOp op;
+    std::chrono::steady_clock::time_point firstGradientAt;
     std::chrono::steady_clock::time_point launchedAt;
+    // Written by the communication thread's completion callback.
+    std::shared_ptr<std::atomic<int64_t>> completedNs;
   };
 
   void onGradient(size_t parameter, const at::Tensor& grad);
@@ -70,6 +90,7 @@ class GradientBucketer {
   std::vector<bool> seen_;
   std::vector<unsigned> hookHandles_;
   size_t nextToLaunch_ = 0;
+  std::chrono::steady_clock::time_point backwardStart_;
   mutable std::mutex eventsMutex_;
   std::vector<Event> events_;
 };

@@ -42,7 +42,8 @@ DdpPhaseSamples DdpPhaseSamples::unflatten(const std::vector<double>& flat, int 
 
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& modelName,
                           int rank, ProcessGroup* group, TrainingMetrics* metrics,
-                          const std::function<void()>& betweenIterations) {
+                          const std::function<void()>& betweenIterations,
+                          const BucketTimelineSink& buckets) {
   const api::DDPSpec& ddp = spec.benchmark.ddp;
   at::manual_seed(static_cast<uint64_t>(spec.benchmark.seed + rank));
   std::shared_ptr<ImageModel> model = makeImageModel(modelName, ddp.numClasses);
@@ -94,6 +95,7 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     samples.backward.push_back(seconds(forwardDone, backwardDone));
     samples.allreduceWait.push_back(seconds(backwardDone, allreduceDone));
     samples.optimizerStep.push_back(seconds(allreduceDone, end));
+    if (bucketer && buckets) buckets(bucketer->lastStepTimeline());
     if (metrics != nullptr) {
       metrics->observeIteration(samples.iteration.back());
       metrics->observeForward(samples.forward.back());

@@ -132,5 +132,37 @@ TEST(GradientBucketer, UnusedParameterIsReported) {
   });
 }
 
+// Autograd hands the bucket's view on as .grad (gradient_as_bucket_view): a
+// bucket's gradients lie back to back in one tensor, and the same memory
+// serves every step.
+TEST(GradientBucketer, GradientsAreViewsOfTheirBucket) {
+  runRanks(2, "views", [](int rank, ProcessGroup& group) {
+    auto model = stack({16, 32, 8, 4}, 7);
+    GradientBucketer bucketer(model->parameters(), group, 25.0);
+    bucketer.broadcastParameters(0);
+    const std::vector<torch::Tensor> params = model->parameters();
+    std::vector<std::vector<const void*>> addresses;
+    for (int step = 0; step < 3; ++step) {
+      torch::Tensor loss = model->forward(torch::randn({3, 16}) + rank).pow(2).sum();
+      bucketer.prepareForBackward();
+      loss.backward();
+      bucketer.finishBackward();
+      std::vector<const void*> at;
+      for (const auto& bucket : bucketer.bucketParameterIndices()) {
+        for (size_t i = 1; i < bucket.size(); ++i) {
+          const torch::Tensor& before = params[bucket[i - 1]].grad();
+          EXPECT_EQ(static_cast<const char*>(params[bucket[i]].grad().data_ptr()),
+                    static_cast<const char*>(before.data_ptr()) + before.nbytes())
+              << "step " << step << ": parameter " << bucket[i] << " does not follow "
+              << bucket[i - 1];
+        }
+      }
+      for (const auto& p : params) at.push_back(p.grad().data_ptr());
+      addresses.push_back(at);
+    }
+    EXPECT_EQ(addresses[1], addresses[2]);
+  });
+}
+
 }  // namespace
 }  // namespace distbench::worker

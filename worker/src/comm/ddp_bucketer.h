@@ -1,10 +1,12 @@
 // distbench's DistributedDataParallel for the dense part. LibTorch has no C++
 // DDP and Debian's c10d::Reducer is unusable, so: gradients land in flat
-// buckets (which ones: bucket_assignment.h); a gradient hook copies each
-// gradient in, pre-divided by the world size, and the moment a bucket is
-// full its allreduce is launched, so communication overlaps the rest of
-// backward. Buckets launch strictly in order: every rank must issue
-// collectives in the same sequence.
+// buckets (which ones: bucket_assignment.h); a hook on each parameter's
+// gradient copies it in, pre-divided by the world size, and hands autograd
+// the bucket's view in its place, so the parameter's .grad is that view
+// (torch's gradient_as_bucket_view) and the tensor autograd computed is
+// freed at once. The moment a bucket is full its allreduce is launched, so
+// communication overlaps the rest of backward. Buckets launch strictly in
+// order: every rank must issue collectives in the same sequence.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -14,7 +16,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "comm/process_group.h"
@@ -53,22 +54,24 @@ class GradientBucketer {
   void broadcastParameters(int rootRank);
   // Before each backward pass.
   void prepareForBackward();
-  // After backward: waits for every bucket and installs the averaged
-  // gradients as each parameter's .grad. Throws if a parameter got none.
+  // After backward: waits for every bucket, after which each parameter's
+  // .grad (a view into its bucket) holds the averaged gradient. Throws if a
+  // parameter got none.
   void finishBackward();
 
   size_t bucketCount() const { return buckets_.size(); }
   std::vector<std::vector<size_t>> bucketParameterIndices() const;
-  // The order gradients arrived and buckets launched in the last backward.
+  // The last backward, as seen by the thread that ran it; call these after
+  // finishBackward(), from that thread. The order gradients arrived and
+  // buckets launched in:
   std::vector<Event> lastStepEvents() const;
-  // Per bucket in launch order, the last backward's timeline. Call after
-  // finishBackward(), from the thread that runs backward.
+  // Per bucket in launch order, the timeline:
   std::vector<BucketTiming> lastStepTimeline() const;
 
  private:
   struct Bucket {
     std::vector<size_t> parameters;
-    std::vector<int64_t> offsets;  // into flat, per parameter
+    int64_t numel = 0;
     at::Tensor flat;
     size_t pending = 0;
     PendingOp op;
@@ -78,20 +81,22 @@ class GradientBucketer {
     std::shared_ptr<std::atomic<int64_t>> completedNs;
   };
 
-  void onGradient(size_t parameter, const at::Tensor& grad);
+  // Buckets for `groups` (bucket_assignment.h's result), fresh flat tensors.
+  void buildBuckets(const std::vector<std::vector<size_t>>& groups);
+  at::Tensor onGradient(size_t parameter, const at::Tensor& grad);
   void launchReadyBuckets();
 
   std::vector<at::Tensor> parameters_;
   ProcessGroup& group_;
-  AllreduceObserver observer_;
+  std::shared_ptr<const AllreduceObserver> observer_;
+  std::vector<int64_t> bytes_;
   std::vector<Bucket> buckets_;
   std::vector<size_t> bucketOf_;
-  std::vector<size_t> slotOf_;
+  std::vector<int64_t> offsetOf_;  // into its bucket's flat tensor
   std::vector<bool> seen_;
   std::vector<unsigned> hookHandles_;
   size_t nextToLaunch_ = 0;
   std::chrono::steady_clock::time_point backwardStart_;
-  mutable std::mutex eventsMutex_;
   std::vector<Event> events_;
 };
 

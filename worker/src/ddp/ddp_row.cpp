@@ -72,8 +72,9 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     if (i == ddp.warmupIterations && group != nullptr) group->barrier();
     if (betweenIterations) betweenIterations();
     const auto start = Clock::now();
-    // With DDP the bucketer owns .grad (views into its buckets) and resets it
-    // before backward; zero_grad would try to detach those views.
+    // With DDP the bucketer owns .grad (views into its buckets) and replaces
+    // it as each gradient arrives; zero_grad would detach and zero those
+    // views, a pass over the model's gradients for nothing.
     if (!bucketer) optimizer.zero_grad();
     const at::Tensor loss = torch::nn::functional::cross_entropy(model->forward(images), targets);
     const auto forwardDone = Clock::now();

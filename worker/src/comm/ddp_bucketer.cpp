@@ -17,6 +17,7 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
                                    double bucketCapMB, AllreduceObserver observer)
     : parameters_(std::move(parameters)),
       group_(group),
+      bucketCapMB_(bucketCapMB),
       observer_(observer ? std::make_shared<const AllreduceObserver>(std::move(observer))
                          : nullptr) {
   const size_t n = parameters_.size();
@@ -24,6 +25,7 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
   offsetOf_.assign(n, 0);
   seen_.assign(n, false);
   events_.reserve(2 * n);
+  arrival_.reserve(n);
 
   bytes_.resize(n);
   // Last first, as gradients arrive: an error names the first to arrive.
@@ -35,7 +37,7 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
     }
     bytes_[k] = p.numel() * static_cast<int64_t>(p.element_size());
   }
-  buildBuckets(computeBucketAssignment(bytes_, bucketCapMB));
+  buildBuckets(computeBucketAssignment(bytes_, bucketCapMB_));
 
   for (size_t k = 0; k < n; ++k) {
     hookHandles_.push_back(parameters_[k].register_hook(
@@ -79,6 +81,8 @@ void GradientBucketer::prepareForBackward() {
   std::fill(seen_.begin(), seen_.end(), false);
   nextToLaunch_ = 0;
   events_.clear();
+  arrival_.clear();
+  timeline_.clear();
   backwardStart_ = std::chrono::steady_clock::now();
 }
 
@@ -97,6 +101,7 @@ at::Tensor GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
   }
   seen_[k] = true;
   events_.push_back({Event::Kind::GradientReady, static_cast<int>(k)});
+  arrival_.push_back(k);
   Bucket& bucket = buckets_[bucketOf_[k]];
   if (bucket.pending == bucket.parameters.size()) {
     bucket.firstGradientAt = std::chrono::steady_clock::now();
@@ -147,6 +152,39 @@ void GradientBucketer::finishBackward() {
   // Completion callbacks run before a wait returns (c10d completes the
   // future, then the work).
   for (auto& bucket : buckets_) bucket.op.wait();
+  if (!rebuilt_) {
+    rebuilt_ = true;
+    timeline_ = lastStepTimeline();
+    rebuildInArrivalOrder();
+  }
+}
+
+// Autograd's order is a property of the graph, so replicas of one model see
+// the same order, but nothing guarantees it (a rank-dependent forward, or
+// threads); buckets that differ between ranks would pair allreduces of
+// different tensors. So every rank builds rank 0's order.
+void GradientBucketer::rebuildInArrivalOrder() {
+  std::vector<size_t> order = arrival_;
+  if (group_.size() > 1) {
+    at::Tensor wire = at::empty({static_cast<int64_t>(order.size())}, at::kLong);
+    int64_t* data = wire.data_ptr<int64_t>();
+    for (size_t i = 0; i < order.size(); ++i) data[i] = static_cast<int64_t>(order[i]);
+    group_.broadcast(wire, 0).wait();
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (data[i] < 0) throw std::runtime_error("DDP bucketer: rank 0 sent a bad order");
+      order[i] = static_cast<size_t>(data[i]);
+    }
+  }
+  // Fresh storage even when the assignment is unchanged, as the Reducer's
+  // rebuild does; it also matters to the allocator. The first buckets'
+  // storage, freed once each gradient's next hook drops the view that .grad
+  // still holds, is the largest block the process frees; glibc then raises
+  // its mmap threshold to that block's size (up to 32 MiB) and its trim
+  // threshold to twice that, so the heap stops being trimmed at the end of
+  // an iteration and faulted in again during the next (ResNet-18 at 25 MB,
+  // one rank: 11,000 page faults an iteration without, none with; see
+  // docs/performance.md).
+  buildBuckets(computeBucketAssignment(bytes_, bucketCapMB_, order));
 }
 
 std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() const {
@@ -158,6 +196,7 @@ std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() cons
 std::vector<GradientBucketer::Event> GradientBucketer::lastStepEvents() const { return events_; }
 
 std::vector<BucketTiming> GradientBucketer::lastStepTimeline() const {
+  if (!timeline_.empty()) return timeline_;
   auto since = [this](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(t - backwardStart_).count();
   };

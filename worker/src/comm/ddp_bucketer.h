@@ -6,7 +6,10 @@
 // (torch's gradient_as_bucket_view) and the tensor autograd computed is
 // freed at once. The moment a bucket is full its allreduce is launched, so
 // communication overlaps the rest of backward. Buckets launch strictly in
-// order: every rank must issue collectives in the same sequence.
+// order: every rank must issue collectives in the same sequence. After the
+// first backward the buckets are rebuilt in the order gradients really
+// arrived, as torch's Reducer does; rank 0's order, broadcast to the others,
+// so every rank builds the same buckets.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -56,7 +59,8 @@ class GradientBucketer {
   void prepareForBackward();
   // After backward: waits for every bucket, after which each parameter's
   // .grad (a view into its bucket) holds the averaged gradient. Throws if a
-  // parameter got none.
+  // parameter got none. After the first backward, also rebuilds the buckets
+  // in arrival order (a collective on the first call: every rank calls it).
   void finishBackward();
 
   size_t bucketCount() const { return buckets_.size(); }
@@ -65,7 +69,8 @@ class GradientBucketer {
   // finishBackward(), from that thread. The order gradients arrived and
   // buckets launched in:
   std::vector<Event> lastStepEvents() const;
-  // Per bucket in launch order, the timeline:
+  // Per bucket in launch order, the timeline (of the buckets the backward
+  // used: on the first call, those before the rebuild):
   std::vector<BucketTiming> lastStepTimeline() const;
 
  private:
@@ -85,9 +90,11 @@ class GradientBucketer {
   void buildBuckets(const std::vector<std::vector<size_t>>& groups);
   at::Tensor onGradient(size_t parameter, const at::Tensor& grad);
   void launchReadyBuckets();
+  void rebuildInArrivalOrder();
 
   std::vector<at::Tensor> parameters_;
   ProcessGroup& group_;
+  double bucketCapMB_;
   std::shared_ptr<const AllreduceObserver> observer_;
   std::vector<int64_t> bytes_;
   std::vector<Bucket> buckets_;
@@ -96,8 +103,11 @@ class GradientBucketer {
   std::vector<bool> seen_;
   std::vector<unsigned> hookHandles_;
   size_t nextToLaunch_ = 0;
+  bool rebuilt_ = false;
   std::chrono::steady_clock::time_point backwardStart_;
   std::vector<Event> events_;
+  std::vector<size_t> arrival_;       // parameters, in the order gradients came
+  std::vector<BucketTiming> timeline_;  // filled by finishBackward()
 };
 
 }  // namespace distbench::worker

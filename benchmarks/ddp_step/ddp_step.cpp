@@ -4,13 +4,16 @@
 // N ranks on loopback (N = 0: the `no ddp` row, the plain model) and prints,
 // from every rank's measured iterations pooled, the p50 of each phase; with
 // --buckets, rank 0's per-bucket timeline (p50 over the measured
-// iterations, milliseconds from the start of backward).
+// iterations, milliseconds from the start of backward). Also the minor page
+// faults per measured iteration (getrusage), which is where most of a
+// ResNet-18 iteration's time can go on glibc's allocator.
 //
 // usage: distbench-ddp-step [--ranks N] [--model M] [--batch B] [--image S]
 //                           [--iterations K] [--warmup W] [--bucket-cap-mb C]
 //                           [--threads T] [--buckets]
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,19 +74,36 @@ int runRank(int rank, const Options& o, int port) {
   if (o.buckets && rank == 0) {
     sink = [&](const std::vector<BucketTiming>& t) { timelines.push_back(t); };
   }
+  // Minor page faults over the measured iterations: counted from the call
+  // before the first of them.
+  int calls = 0;
+  long faultsBefore = 0;
+  auto minorFaults = [] {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+  };
+  auto between = [&] {
+    if (calls++ == ddp.warmupIterations) faultsBefore = minorFaults();
+  };
   DdpPhaseSamples s = distbench::worker::runDdpRow(o.spec, ddp.models.at(0), rank, group.get(),
-                                                   nullptr, {}, sink);
+                                                   nullptr, between, sink);
+  const double faults = static_cast<double>(minorFaults() - faultsBefore) / ddp.iterations;
   std::vector<double> flat = s.flatten();
+  flat.push_back(faults);
   std::vector<uint8_t> bytes(reinterpret_cast<uint8_t*>(flat.data()),
                              reinterpret_cast<uint8_t*>(flat.data() + flat.size()));
   store->set("samples/" + std::to_string(rank), bytes);
   if (rank != 0) return 0;
 
   DdpPhaseSamples all;
+  double faultsPerRank = 0;
   for (int r = 0; r < world; ++r) {
     std::vector<uint8_t> got = store->get("samples/" + std::to_string(r));
     std::vector<double> values(got.size() / sizeof(double));
     std::copy(got.begin(), got.end(), reinterpret_cast<uint8_t*>(values.data()));
+    faultsPerRank += values.back() / world;
+    values.pop_back();
     DdpPhaseSamples one = DdpPhaseSamples::unflatten(values, ddp.iterations);
     auto append = [](std::vector<double>& to, const std::vector<double>& from) {
       to.insert(to.end(), from.begin(), from.end());
@@ -102,6 +122,7 @@ int runRank(int rank, const Options& o, int port) {
               "  step      %8.2f\n",
               1e3 * p50(all.iteration), 1e3 * p50(all.forward), 1e3 * p50(all.backward),
               1e3 * p50(all.allreduceWait), 1e3 * p50(all.optimizerStep));
+  std::printf("  page faults per iteration and rank: %.0f\n", faultsPerRank);
   if (!timelines.empty()) {
     std::printf("rank 0 buckets (launch order), p50 ms from the start of backward:\n"
                 "  bucket  params      MB   first grad   launched   allreduce done\n");

@@ -98,7 +98,12 @@ def python_stats(doc):
 
 
 def distbench_stats(doc):
-    s = doc["results"]["all"]["summary"]
+    # The report keeps each row's samples and summary in doc["series"];
+    # results.all names its entry (older reports held the summary inline).
+    entry = doc["results"]["all"]
+    if "series" in entry:
+        entry = doc["series"][entry["series"]]
+    s = entry["summary"]
     h = doc.get("config", {}).get("spec", {}).get("benchmark", {}) \
            .get("hybridDDPRPC", {})
     return {"p50": s["p50"], "p95": s["p95"], "count": s.get("count"),

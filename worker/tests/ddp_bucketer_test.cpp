@@ -179,8 +179,8 @@ TEST(GradientBucketer, GradientsAreViewsOfTheirBucket) {
       torch::Tensor loss = model->forward(torch::randn({3, 16}) + rank).pow(2).sum();
       bucketer.prepareForBackward();
       loss.backward();
-      bucketer.finishBackward();
-      std::vector<const void*> at;
+      // Checked before finishBackward, which would install views itself if
+      // AccumulateGrad had copied them.
       for (const auto& bucket : bucketer.bucketParameterIndices()) {
         for (size_t i = 1; i < bucket.size(); ++i) {
           const torch::Tensor& before = params[bucket[i - 1]].grad();
@@ -190,6 +190,8 @@ TEST(GradientBucketer, GradientsAreViewsOfTheirBucket) {
               << bucket[i - 1];
         }
       }
+      bucketer.finishBackward();
+      std::vector<const void*> at;
       for (const auto& p : params) at.push_back(p.grad().data_ptr());
       addresses.push_back(at);
     }

@@ -152,6 +152,18 @@ void GradientBucketer::finishBackward() {
   // Completion callbacks run before a wait returns (c10d completes the
   // future, then the work).
   for (auto& bucket : buckets_) bucket.op.wait();
+  // AccumulateGrad has taken each hook's view as .grad. Should it ever copy
+  // instead (a LibTorch that clones where 1.13 steals), the copy was made
+  // before the allreduce: install the view, so .grad is the average anyway.
+  for (const auto& bucket : buckets_) {
+    const float* base = bucket.flat.data_ptr<float>();
+    for (size_t k : bucket.parameters) {
+      at::Tensor& p = parameters_[k];
+      if (!p.grad().defined() || p.grad().data_ptr() != base + offsetOf_[k]) {
+        p.mutable_grad() = bucket.flat.as_strided(p.sizes(), p.strides(), offsetOf_[k]);
+      }
+    }
+  }
   if (!rebuilt_) {
     rebuilt_ = true;
     timeline_ = lastStepTimeline();

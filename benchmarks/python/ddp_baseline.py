@@ -39,6 +39,10 @@ Deliberate differences from the seed, each matching distbench's design:
   * Iterations are timed with time.perf_counter (the seed: time.time).
   * Rows are given explicitly (--ranks 1,2): no ranks-per-machine doubling.
 
+With --phases each rank also times the phases of its measured iterations
+(forward and loss, zero_grad, backward with DDP's wait, step) and counts its
+minor page faults (getrusage), to set beside distbench-ddp-step's.
+
 Run:  /usr/bin/python3 benchmarks/python/ddp_baseline.py --model resnet18 \
           --batch-size 16 --image-size 64 --ranks 1,2 --warmup 3 --iterations 10
 """
@@ -48,9 +52,11 @@ import datetime
 import os
 import platform
 import queue
+import resource
 import sys
 import time
 
+import numpy as np
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
@@ -95,24 +101,43 @@ def _run_rank(rank, cfg, row, results):
                     broadcast_buffers=False)
 
     samples = []
+    # --phases: when each phase of a measured iteration ended, and the
+    # page faults (minor) the measured iterations took.
+    phases = {"forward": [], "zeroGrad": [], "backward": [], "step": []}
+    faults = 0
     warmup = cfg["warmup"]
+    timed = cfg["phases"]
+    clock = time.perf_counter
     for i in range(warmup + cfg["iterations"]):
         if i == warmup and row["ddp"]:
             dist.barrier()  # replicas start the measured iterations together
-        start = time.perf_counter()
+        if timed and i == warmup:
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        start = clock()
         output = model(inputs)
         loss = criterion(output, target)
+        t_forward = clock() if timed else 0.0
         optimizer.zero_grad()
-        loss.backward()
+        t_zero = clock() if timed else 0.0
+        loss.backward()  # with DDP: and the wait for the last allreduce
+        t_backward = clock() if timed else 0.0
         optimizer.step()
-        elapsed = time.perf_counter() - start
+        end = clock()
         if i >= warmup:
-            samples.append(elapsed)
+            samples.append(end - start)
+            if timed:
+                phases["forward"].append(t_forward - start)
+                phases["zeroGrad"].append(t_zero - t_forward)
+                phases["backward"].append(t_backward - t_zero)
+                phases["step"].append(end - t_backward)
+    if timed:
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+        phases["pageFaultsPerIteration"] = faults / cfg["iterations"]
 
     if row["ddp"]:
         dist.barrier()
         dist.destroy_process_group()
-    results.put((rank, samples))
+    results.put((rank, samples, phases if timed else None))
 
 
 def run_row(cfg, row):
@@ -129,15 +154,15 @@ def run_row(cfg, row):
     # is flushed), and notice a rank that died.
     while len(got) < n:
         try:
-            rank, samples = results.get(timeout=0.5)
-            got[rank] = samples
+            rank, samples, phases = results.get(timeout=0.5)
+            got[rank] = (samples, phases)
         except queue.Empty:
             # join(0) raises ProcessRaisedException / ProcessExitedException
             # (after terminating the others) if any rank failed.
             if procs.join(timeout=0) and len(got) < n:
                 try:
-                    rank, samples = results.get(timeout=5)
-                    got[rank] = samples
+                    rank, samples, phases = results.get(timeout=5)
+                    got[rank] = (samples, phases)
                     continue
                 except queue.Empty:
                     raise RuntimeError(f"row {row['label']}: ranks exited "
@@ -145,7 +170,7 @@ def run_row(cfg, row):
     while not procs.join():
         pass
     wall = time.perf_counter() - start
-    return [got[r] for r in range(n)], wall
+    return [got[r][0] for r in range(n)], [got[r][1] for r in range(n)], wall
 
 
 # --------------------------------------------------------------------------
@@ -161,6 +186,17 @@ def _table_row(row, batch_size, samples):
     # The seed's "   2 GPUs --    1M/2G:" with ranks for GPUs.
     return ("%4d ranks -- %8s:" % (row["ranks"], row["label"]) +
             percentile_cells(samples, batch_size))
+
+
+def _phase_line(phases):
+    """--phases: p50 ms of each phase (every rank pooled) and page faults."""
+    cells = []
+    for name in ("forward", "zeroGrad", "backward", "step"):
+        pooled = [s for r in phases for s in r[name]]
+        cells.append(f"{name} {1e3 * float(np.percentile(pooled, 50)):.2f}")
+    faults = sum(r["pageFaultsPerIteration"] for r in phases) / len(phases)
+    return ("%23s  p50 ms: " % "" + ", ".join(cells) +
+            f"; page faults/iteration/rank {faults:.0f}")
 
 
 def _row_label(n, per_machine):
@@ -229,6 +265,11 @@ def _parse_args(argv):
                          "seed's manual_seed(rank))")
     ap.add_argument("--init-timeout", type=float, default=300.0,
                     help="seconds for the gloo rendezvous")
+    ap.add_argument("--phases", action="store_true",
+                    help="also time each phase of an iteration (forward and "
+                         "loss, zero_grad, backward with DDP's wait, step) "
+                         "and count page faults; printed under each row and "
+                         "written to the JSON rows as \"phases\"")
     ap.add_argument("--json", metavar="PATH", help="write results as JSON")
     args = ap.parse_args(argv)
 
@@ -250,6 +291,7 @@ def _parse_args(argv):
         "ranks_per_machine": args.ranks_per_machine,
         "intra_op_threads": args.intra_op_threads, "seed": args.seed,
         "init_timeout": args.init_timeout, "json": args.json,
+        "phases": args.phases,
     }
 
 
@@ -281,7 +323,7 @@ def main(argv=None):
     out_rows = []
     for row in rows:
         try:
-            per_rank, wall = run_row(cfg, row)
+            per_rank, phases, wall = run_row(cfg, row)
         except Exception as e:  # ProcessRaisedException / ProcessExitedException
             print(f"error: row {row['label']} failed: {e}", file=sys.stderr)
             return 1
@@ -293,6 +335,9 @@ def main(argv=None):
                          "summary": summary(pooled, cfg["batch_size"],
                                             "ratePerSecond", (99,)),
                          "wallSeconds": wall})
+        if cfg["phases"]:
+            out_rows[-1]["phases"] = phases
+            print(_phase_line(phases), flush=True)
 
     if cfg["json"]:
         doc = {

@@ -69,5 +69,29 @@ TEST(BucketAssignment, EveryTensorInExactlyOneBucket) {
   }
 }
 
+// After the first backward the bucketer passes the order gradients really
+// arrived in; the same policy then follows that order.
+TEST(BucketAssignment, FollowsAGivenArrivalOrder) {
+  const std::vector<int64_t> bytes{2 * MiB, 2 * KiB, 128 * KiB, 256, 32 * KiB, 512};
+  // The default order is the reverse of the parameters'.
+  EXPECT_EQ(computeBucketAssignment(bytes, 25, {5, 4, 3, 2, 1, 0}),
+            computeBucketAssignment(bytes, 25));
+  // Tensor 0 (2 MiB) comes first: alone over the first cap, then the rest.
+  const std::vector<std::vector<size_t>> expected{{0}, {1, 3, 5, 2, 4}};
+  EXPECT_EQ(computeBucketAssignment(bytes, 25, {0, 1, 3, 5, 2, 4}), expected);
+  // The last bucket is split by arrival too: its latest tensors go.
+  const std::vector<std::vector<size_t>> split{{4, 5, 0}, {3}, {2, 1}};
+  EXPECT_EQ(computeBucketAssignment({256 * KiB, 4 * KiB, 16 * KiB, 2 * MiB, 16 * KiB, 32}, 25,
+                                    {4, 5, 0, 3, 2, 1}),
+            split);
+}
+
+TEST(BucketAssignment, RejectsAnOrderThatIsNotAPermutation) {
+  const std::vector<int64_t> bytes{KiB, KiB, KiB};
+  EXPECT_THROW(computeBucketAssignment(bytes, 25, {0, 1}), std::invalid_argument);
+  EXPECT_THROW(computeBucketAssignment(bytes, 25, {0, 1, 1}), std::invalid_argument);
+  EXPECT_THROW(computeBucketAssignment(bytes, 25, {0, 1, 3}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace distbench::worker

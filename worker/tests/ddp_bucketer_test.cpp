@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include "comm/bucket_assignment.h"
 #include "comm/process_group.h"
 #include "thread_ranks.h"
 
@@ -130,6 +131,178 @@ TEST(GradientBucketer, UnusedParameterIsReported) {
           << e.what();
     }
   });
+}
+
+// Parameters a.w, a.b, b.w, b.b of two 8 -> 8 layers, as leaves, so a test
+// can apply them in any order and keep hook-free copies for reference.
+std::vector<torch::Tensor> twoLayers(uint64_t seed) {
+  torch::manual_seed(seed);
+  std::vector<torch::Tensor> p;
+  for (int layer = 0; layer < 2; ++layer) {
+    p.push_back(torch::randn({8, 8}).requires_grad_());
+    p.push_back(torch::randn({8}).requires_grad_());
+  }
+  return p;
+}
+
+std::vector<torch::Tensor> hookFreeCopies(const std::vector<torch::Tensor>& params) {
+  std::vector<torch::Tensor> out;
+  for (const auto& p : params) out.push_back(p.detach().clone().requires_grad_());
+  return out;
+}
+
+std::vector<int64_t> byteSizes(const std::vector<torch::Tensor>& params) {
+  std::vector<int64_t> bytes;
+  for (const auto& p : params) bytes.push_back(p.numel() * 4);
+  return bytes;
+}
+
+std::vector<size_t> arrivalOrder(const std::vector<GradientBucketer::Event>& events) {
+  std::vector<size_t> order;
+  for (const auto& e : events) {
+    if (e.kind == GradientBucketer::Event::Kind::GradientReady) order.push_back(e.index);
+  }
+  return order;
+}
+
+// Autograd hands the bucket's view on as .grad (gradient_as_bucket_view): a
+// bucket's gradients lie back to back in one tensor, and once the buckets
+// are rebuilt the same memory serves every later step.
+TEST(GradientBucketer, GradientsAreViewsOfTheirBucket) {
+  runRanks(2, "views", [](int rank, ProcessGroup& group) {
+    auto model = stack({16, 32, 8, 4}, 7);
+    GradientBucketer bucketer(model->parameters(), group, 25.0);
+    bucketer.broadcastParameters(0);
+    const std::vector<torch::Tensor> params = model->parameters();
+    std::vector<std::vector<const void*>> addresses;
+    for (int step = 0; step < 3; ++step) {
+      torch::Tensor loss = model->forward(torch::randn({3, 16}) + rank).pow(2).sum();
+      bucketer.prepareForBackward();
+      loss.backward();
+      // Checked before finishBackward, which would install views itself if
+      // AccumulateGrad had copied them.
+      for (const auto& bucket : bucketer.bucketParameterIndices()) {
+        for (size_t i = 1; i < bucket.size(); ++i) {
+          const torch::Tensor& before = params[bucket[i - 1]].grad();
+          EXPECT_EQ(static_cast<const char*>(params[bucket[i]].grad().data_ptr()),
+                    static_cast<const char*>(before.data_ptr()) + before.nbytes())
+              << "step " << step << ": parameter " << bucket[i] << " does not follow "
+              << bucket[i - 1];
+        }
+      }
+      bucketer.finishBackward();
+      std::vector<const void*> at;
+      for (const auto& p : params) at.push_back(p.grad().data_ptr());
+      addresses.push_back(at);
+    }
+    EXPECT_EQ(addresses[1], addresses[2]);
+    // The rebuild after the first step gives the buckets fresh storage,
+    // whether or not the assignment changed (see rebuildInArrivalOrder).
+    EXPECT_NE(addresses[0][0], addresses[1][0]);
+  });
+}
+
+// y = a(b(x)) with a registered first: a's gradients come first, the
+// reverse of what the first buckets assume. After one backward the buckets
+// follow the real order, and each launches as its last gradient arrives.
+TEST(GradientBucketer, RebuildsBucketsInArrivalOrder) {
+  runRanks(1, "rebuild", [](int, ProcessGroup& group) {
+    const std::vector<torch::Tensor> p = twoLayers(3);
+    const double cap = 0.0002;  // 209 bytes: about one tensor a bucket
+    GradientBucketer bucketer(p, group, cap);
+    EXPECT_EQ(bucketer.bucketParameterIndices(), computeBucketAssignment(byteSizes(p), cap));
+    auto step = [&] {
+      torch::Tensor x = torch::randn({4, 8});
+      torch::Tensor loss =
+          torch::nn::functional::linear(torch::nn::functional::linear(x, p[2], p[3]), p[0], p[1])
+              .pow(2)
+              .sum();
+      bucketer.prepareForBackward();
+      loss.backward();
+      bucketer.finishBackward();
+      return bucketer.lastStepEvents();
+    };
+    const std::vector<size_t> arrived = arrivalOrder(step());
+    ASSERT_EQ(arrived.size(), 4u);
+    EXPECT_LT(arrived[0], 2u) << "a's gradients should come first";
+    const auto rebuilt = computeBucketAssignment(byteSizes(p), cap, arrived);
+    EXPECT_NE(rebuilt, computeBucketAssignment(byteSizes(p), cap));
+    EXPECT_EQ(bucketer.bucketParameterIndices(), rebuilt);
+
+    // Every bucket now launches the moment its own last gradient arrives.
+    const std::vector<GradientBucketer::Event> events = step();
+    size_t bucket = 0, filled = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+      if (events[i].kind == GradientBucketer::Event::Kind::GradientReady) {
+        ASSERT_LT(bucket, rebuilt.size());
+        EXPECT_EQ(static_cast<size_t>(events[i].index), rebuilt[bucket][filled]);
+        if (++filled == rebuilt[bucket].size()) {
+          ASSERT_LT(i + 1, events.size());
+          EXPECT_EQ(events[i + 1].kind, GradientBucketer::Event::Kind::AllreduceLaunched);
+          EXPECT_EQ(events[i + 1].index, static_cast<int>(bucket));
+          ++bucket;
+          filled = 0;
+        }
+      }
+    }
+    EXPECT_EQ(bucket, rebuilt.size());
+  });
+}
+
+// The ranks' gradients arrive in different orders (each computes the two
+// branches the other way round, and autograd runs the later one first).
+// Buckets built from each rank's own order would pair allreduces of
+// different tensors; every rank takes rank 0's, and training stays correct.
+TEST(GradientBucketer, RanksAgreeOnRankZerosArrivalOrder) {
+  const double cap = 0.0002;
+  std::vector<std::vector<size_t>> arrived(2);
+  std::vector<std::vector<std::vector<size_t>>> buckets(2);
+  std::vector<std::vector<std::vector<torch::Tensor>>> ddpGrads(2), localGrads(2);
+  runRanks(2, "agree", [&](int rank, ProcessGroup& group) {
+    const std::vector<torch::Tensor> p = twoLayers(11);  // same on both ranks
+    GradientBucketer bucketer(p, group, cap);
+    auto loss = [rank](const torch::Tensor& x, const std::vector<torch::Tensor>& w) {
+      torch::Tensor a, b;
+      if (rank == 0) a = torch::nn::functional::linear(x, w[0], w[1]);
+      b = torch::nn::functional::linear(x, w[2], w[3]);
+      if (rank != 0) a = torch::nn::functional::linear(x, w[0], w[1]);
+      return (a.tanh() + b).pow(2).sum();
+    };
+    for (int step = 0; step < 3; ++step) {
+      torch::manual_seed(100 * step + rank);
+      torch::Tensor x = torch::randn({4, 8});
+      const std::vector<torch::Tensor> copies = hookFreeCopies(p);
+      loss(x, copies).backward();
+      std::vector<torch::Tensor> local, ddp;
+      for (const auto& c : copies) local.push_back(c.grad().clone());
+      localGrads[rank].push_back(local);
+
+      torch::Tensor l = loss(x, p);
+      bucketer.prepareForBackward();
+      l.backward();
+      bucketer.finishBackward();
+      if (step == 0) {
+        arrived[rank] = arrivalOrder(bucketer.lastStepEvents());
+        buckets[rank] = bucketer.bucketParameterIndices();
+      }
+      for (const auto& t : p) ddp.push_back(t.grad().clone());
+      ddpGrads[rank].push_back(ddp);
+    }
+  });
+  ASSERT_EQ(arrived[0].size(), 4u);
+  ASSERT_NE(arrived[0], arrived[1]) << "the test needs the ranks' orders to differ";
+  const std::vector<int64_t> bytes{256, 32, 256, 32};
+  EXPECT_EQ(buckets[0], computeBucketAssignment(bytes, cap, arrived[0]));
+  EXPECT_EQ(buckets[1], buckets[0]);
+  for (size_t step = 0; step < 3; ++step) {
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_TRUE(torch::equal(ddpGrads[0][step][i], ddpGrads[1][step][i]))
+          << "step " << step << ": replicas differ at " << i;
+      torch::Tensor mean = (localGrads[0][step][i] + localGrads[1][step][i]) / 2;
+      EXPECT_TRUE(torch::allclose(ddpGrads[0][step][i], mean, 1e-5, 1e-6))
+          << "step " << step << ", parameter " << i;
+    }
+  }
 }
 
 }  // namespace

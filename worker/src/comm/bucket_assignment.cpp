@@ -1,6 +1,8 @@
 #include "comm/bucket_assignment.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace distbench::worker {
 namespace {
@@ -36,12 +38,26 @@ void splitLastBucket(std::vector<std::vector<size_t>>& buckets,
 }  // namespace
 
 std::vector<std::vector<size_t>> computeBucketAssignment(const std::vector<int64_t>& tensorBytes,
-                                                         double bucketCapMB) {
+                                                         double bucketCapMB,
+                                                         const std::vector<size_t>& order) {
+  if (order.size() != tensorBytes.size()) {
+    throw std::invalid_argument("bucket assignment: the order names " +
+                                std::to_string(order.size()) + " tensors, expected " +
+                                std::to_string(tensorBytes.size()));
+  }
+  std::vector<bool> named(order.size(), false);
+  for (size_t k : order) {
+    if (k >= order.size() || named[k]) {
+      throw std::invalid_argument("bucket assignment: the order is not a permutation (tensor " +
+                                  std::to_string(k) + ")");
+    }
+    named[k] = true;
+  }
   const int64_t firstCap = capBytes(std::min(kFirstBucketCapMB, bucketCapMB));
   const int64_t cap = capBytes(bucketCapMB);
   std::vector<std::vector<size_t>> buckets;
   int64_t bytes = 0;
-  for (size_t k = tensorBytes.size(); k-- > 0;) {
+  for (size_t k : order) {
     const int64_t limit = buckets.size() <= 1 ? firstCap : cap;
     if (buckets.empty() || (bytes > 0 && bytes + tensorBytes[k] > limit)) {
       buckets.emplace_back();
@@ -52,6 +68,13 @@ std::vector<std::vector<size_t>> computeBucketAssignment(const std::vector<int64
   }
   splitLastBucket(buckets, tensorBytes, firstCap);
   return buckets;
+}
+
+std::vector<std::vector<size_t>> computeBucketAssignment(const std::vector<int64_t>& tensorBytes,
+                                                         double bucketCapMB) {
+  std::vector<size_t> reverse(tensorBytes.size());
+  for (size_t i = 0; i < reverse.size(); ++i) reverse[i] = reverse.size() - 1 - i;
+  return computeBucketAssignment(tensorBytes, bucketCapMB, reverse);
 }
 
 }  // namespace distbench::worker

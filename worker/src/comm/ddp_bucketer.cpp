@@ -5,6 +5,7 @@
 #include <torch/csrc/autograd/variable.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -14,13 +15,19 @@ namespace distbench::worker {
 
 GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGroup& group,
                                    double bucketCapMB, AllreduceObserver observer)
-    : parameters_(std::move(parameters)), group_(group), observer_(std::move(observer)) {
+    : parameters_(std::move(parameters)),
+      group_(group),
+      bucketCapMB_(bucketCapMB),
+      observer_(observer ? std::make_shared<const AllreduceObserver>(std::move(observer))
+                         : nullptr) {
   const size_t n = parameters_.size();
   bucketOf_.assign(n, 0);
-  slotOf_.assign(n, 0);
+  offsetOf_.assign(n, 0);
   seen_.assign(n, false);
+  events_.reserve(2 * n);
+  arrival_.reserve(n);
 
-  std::vector<int64_t> bytes(n);
+  bytes_.resize(n);
   // Last first, as gradients arrive: an error names the first to arrive.
   for (size_t k = n; k-- > 0;) {
     const auto& p = parameters_[k];
@@ -28,27 +35,13 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
       throw std::invalid_argument("DDP bucketer: parameter " + std::to_string(k) +
                                   " is not a contiguous float tensor");
     }
-    bytes[k] = p.numel() * static_cast<int64_t>(p.element_size());
+    bytes_[k] = p.numel() * static_cast<int64_t>(p.element_size());
   }
-  const std::vector<std::vector<size_t>> groups = computeBucketAssignment(bytes, bucketCapMB);
-  buckets_.resize(groups.size());
-  for (size_t b = 0; b < groups.size(); ++b) {
-    Bucket& bucket = buckets_[b];
-    int64_t numel = 0;
-    for (size_t slot = 0; slot < groups[b].size(); ++slot) {
-      size_t k = groups[b][slot];
-      bucket.parameters.push_back(k);
-      bucket.offsets.push_back(numel);
-      bucketOf_[k] = b;
-      slotOf_[k] = slot;
-      numel += parameters_[k].numel();
-    }
-    bucket.flat = at::zeros({numel}, at::kFloat);
-  }
+  buildBuckets(computeBucketAssignment(bytes_, bucketCapMB_));
 
   for (size_t k = 0; k < n; ++k) {
-    hookHandles_.push_back(
-        parameters_[k].register_hook([this, k](const at::Tensor& grad) { onGradient(k, grad); }));
+    hookHandles_.push_back(parameters_[k].register_hook(
+        [this, k](const at::Tensor& grad) { return onGradient(k, grad); }));
   }
 }
 
@@ -56,6 +49,24 @@ GradientBucketer::~GradientBucketer() {
   for (size_t k = 0; k < hookHandles_.size(); ++k) {
     parameters_[k].remove_hook(hookHandles_[k]);
   }
+}
+
+void GradientBucketer::buildBuckets(const std::vector<std::vector<size_t>>& groups) {
+  std::vector<Bucket> buckets(groups.size());
+  for (size_t b = 0; b < groups.size(); ++b) {
+    Bucket& bucket = buckets[b];
+    bucket.parameters = groups[b];
+    for (size_t k : groups[b]) {
+      bucketOf_[k] = b;
+      offsetOf_[k] = bucket.numel;
+      bucket.numel += parameters_[k].numel();
+    }
+    // Every element is written (by its gradient's hook) before the bucket's
+    // allreduce reads it.
+    bucket.flat = at::empty({bucket.numel}, at::kFloat);
+    bucket.completedNs = std::make_shared<std::atomic<int64_t>>(0);
+  }
+  buckets_ = std::move(buckets);
 }
 
 void GradientBucketer::broadcastParameters(int rootRank) {
@@ -66,52 +77,66 @@ void GradientBucketer::broadcastParameters(int rootRank) {
 }
 
 void GradientBucketer::prepareForBackward() {
-  for (auto& bucket : buckets_) {
-    bucket.pending = bucket.parameters.size();
-  }
-  for (auto& p : parameters_) p.mutable_grad().reset();
+  for (auto& bucket : buckets_) bucket.pending = bucket.parameters.size();
   std::fill(seen_.begin(), seen_.end(), false);
   nextToLaunch_ = 0;
-  std::lock_guard<std::mutex> lock(eventsMutex_);
   events_.clear();
+  arrival_.clear();
+  timeline_.clear();
+  backwardStart_ = std::chrono::steady_clock::now();
 }
 
-void GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
+// Runs on the autograd thread, before the parameter's AccumulateGrad. The
+// gradient goes into the bucket, pre-divided by the world size as torch's
+// Reducer does (so the sum is already the average). The returned view of
+// the bucket replaces it: with .grad reset, AccumulateGrad takes the view
+// as .grad without a copy (no one else holds it), and autograd's own tensor
+// is freed here, while backward still runs, so the allocator hands its
+// memory to the next gradient instead of holding a model's worth of
+// gradients until the step ends.
+at::Tensor GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
   if (seen_[k]) {
     throw std::runtime_error("DDP bucketer: parameter " + std::to_string(k) +
                              " received two gradients in one backward pass");
   }
   seen_[k] = true;
-  {
-    std::lock_guard<std::mutex> lock(eventsMutex_);
-    events_.push_back({Event::Kind::GradientReady, static_cast<int>(k)});
-  }
+  events_.push_back({Event::Kind::GradientReady, static_cast<int>(k)});
+  arrival_.push_back(k);
   Bucket& bucket = buckets_[bucketOf_[k]];
-  at::Tensor slice = bucket.flat.narrow(0, bucket.offsets[slotOf_[k]], grad.numel());
-  // Pre-divide, as torch's Reducer does, so the sum is already the average.
-  at::mul_out(slice, grad.reshape({-1}), 1.0 / group_.size());
+  if (bucket.pending == bucket.parameters.size()) {
+    bucket.firstGradientAt = std::chrono::steady_clock::now();
+  }
+  at::Tensor& param = parameters_[k];
+  at::Tensor view = bucket.flat.as_strided(param.sizes(), param.strides(), offsetOf_[k]);
+  if (group_.size() == 1) {
+    view.copy_(grad);  // x * 1.0 == x: the same values, without the multiply
+  } else {
+    at::mul_out(view, grad, 1.0 / group_.size());
+  }
+  param.mutable_grad().reset();
   if (--bucket.pending == 0) launchReadyBuckets();
+  return view;
 }
 
 void GradientBucketer::launchReadyBuckets() {
   while (nextToLaunch_ < buckets_.size() && buckets_[nextToLaunch_].pending == 0) {
     const size_t b = nextToLaunch_++;
     Bucket& bucket = buckets_[b];
-    {
-      std::lock_guard<std::mutex> lock(eventsMutex_);
-      events_.push_back({Event::Kind::AllreduceLaunched, static_cast<int>(b)});
-    }
+    events_.push_back({Event::Kind::AllreduceLaunched, static_cast<int>(b)});
     bucket.launchedAt = std::chrono::steady_clock::now();
+    bucket.completedNs->store(0, std::memory_order_relaxed);
     bucket.op = group_.allreduceSum(bucket.flat);
-    if (observer_) {
-      auto start = bucket.launchedAt;
-      int64_t bytes = bucket.flat.numel() * static_cast<int64_t>(sizeof(float));
-      auto observer = observer_;
-      bucket.op.onCompletion([start, bytes, observer] {
-        std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
-        observer(d.count(), bytes);
-      });
-    }
+    auto start = bucket.launchedAt;
+    int64_t bytes = bucket.numel * static_cast<int64_t>(sizeof(float));
+    // Shared pointers, not this: a failed run can destroy the bucketer while
+    // an allreduce is still in flight.
+    bucket.op.onCompletion([start, bytes, observer = observer_, done = bucket.completedNs] {
+      const auto now = std::chrono::steady_clock::now();
+      done->store(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch())
+                      .count(),
+                  std::memory_order_release);
+      if (observer) (*observer)(std::chrono::duration<double>(now - start).count(), bytes);
+    });
   }
 }
 
@@ -124,13 +149,54 @@ void GradientBucketer::finishBackward() {
     throw std::runtime_error("DDP bucketer: no gradient for parameter(s) " + missing +
                              " in this backward pass; every parameter must take part");
   }
+  // Completion callbacks run before a wait returns (c10d completes the
+  // future, then the work).
   for (auto& bucket : buckets_) bucket.op.wait();
-  for (auto& bucket : buckets_) {
-    for (size_t slot = 0; slot < bucket.parameters.size(); ++slot) {
-      at::Tensor& p = parameters_[bucket.parameters[slot]];
-      p.mutable_grad() = bucket.flat.narrow(0, bucket.offsets[slot], p.numel()).view(p.sizes());
+  // AccumulateGrad has taken each hook's view as .grad. Should it ever copy
+  // instead (a LibTorch that clones where 1.13 steals), the copy was made
+  // before the allreduce: install the view, so .grad is the average anyway.
+  for (const auto& bucket : buckets_) {
+    const float* base = bucket.flat.data_ptr<float>();
+    for (size_t k : bucket.parameters) {
+      at::Tensor& p = parameters_[k];
+      if (!p.grad().defined() || p.grad().data_ptr() != base + offsetOf_[k]) {
+        p.mutable_grad() = bucket.flat.as_strided(p.sizes(), p.strides(), offsetOf_[k]);
+      }
     }
   }
+  if (!rebuilt_) {
+    rebuilt_ = true;
+    timeline_ = lastStepTimeline();
+    rebuildInArrivalOrder();
+  }
+}
+
+// Autograd's order is a property of the graph, so replicas of one model see
+// the same order, but nothing guarantees it (a rank-dependent forward, or
+// threads); buckets that differ between ranks would pair allreduces of
+// different tensors. So every rank builds rank 0's order.
+void GradientBucketer::rebuildInArrivalOrder() {
+  std::vector<size_t> order = arrival_;
+  if (group_.size() > 1) {
+    at::Tensor wire = at::empty({static_cast<int64_t>(order.size())}, at::kLong);
+    int64_t* data = wire.data_ptr<int64_t>();
+    for (size_t i = 0; i < order.size(); ++i) data[i] = static_cast<int64_t>(order[i]);
+    group_.broadcast(wire, 0).wait();
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (data[i] < 0) throw std::runtime_error("DDP bucketer: rank 0 sent a bad order");
+      order[i] = static_cast<size_t>(data[i]);
+    }
+  }
+  // Fresh storage even when the assignment is unchanged, as the Reducer's
+  // rebuild does; it also matters to the allocator. The first buckets'
+  // storage, freed once each gradient's next hook drops the view that .grad
+  // still holds, is the largest block the process frees; glibc then raises
+  // its mmap threshold to that block's size (up to 32 MiB) and its trim
+  // threshold to twice that, so the heap stops being trimmed at the end of
+  // an iteration and faulted in again during the next (ResNet-18 at 25 MB,
+  // one rank: 11,000 page faults an iteration without, none with; see
+  // docs/performance.md).
+  buildBuckets(computeBucketAssignment(bytes_, bucketCapMB_, order));
 }
 
 std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() const {
@@ -139,9 +205,27 @@ std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() cons
   return out;
 }
 
-std::vector<GradientBucketer::Event> GradientBucketer::lastStepEvents() const {
-  std::lock_guard<std::mutex> lock(eventsMutex_);
-  return events_;
+std::vector<GradientBucketer::Event> GradientBucketer::lastStepEvents() const { return events_; }
+
+std::vector<BucketTiming> GradientBucketer::lastStepTimeline() const {
+  if (!timeline_.empty()) return timeline_;
+  auto since = [this](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(t - backwardStart_).count();
+  };
+  std::vector<BucketTiming> out;
+  for (const auto& b : buckets_) {
+    BucketTiming t;
+    t.parameters = b.parameters.size();
+    t.bytes = b.numel * static_cast<int64_t>(sizeof(float));
+    t.firstGradient = since(b.firstGradientAt);
+    t.launched = since(b.launchedAt);
+    const int64_t ns = b.completedNs->load(std::memory_order_acquire);
+    t.completed = ns == 0 ? std::numeric_limits<double>::quiet_NaN()
+                          : since(std::chrono::steady_clock::time_point(
+                                std::chrono::steady_clock::duration(ns)));
+    out.push_back(t);
+  }
+  return out;
 }
 
 }  // namespace distbench::worker

@@ -42,7 +42,8 @@ DdpPhaseSamples DdpPhaseSamples::unflatten(const std::vector<double>& flat, int 
 
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& modelName,
                           int rank, ProcessGroup* group, TrainingMetrics* metrics,
-                          const std::function<void()>& betweenIterations) {
+                          const std::function<void()>& betweenIterations,
+                          const BucketTimelineSink& buckets) {
   const api::DDPSpec& ddp = spec.benchmark.ddp;
   at::manual_seed(static_cast<uint64_t>(spec.benchmark.seed + rank));
   std::shared_ptr<ImageModel> model = makeImageModel(modelName, ddp.numClasses);
@@ -71,8 +72,9 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     if (i == ddp.warmupIterations && group != nullptr) group->barrier();
     if (betweenIterations) betweenIterations();
     const auto start = Clock::now();
-    // With DDP the bucketer owns .grad (views into its buckets) and resets it
-    // before backward; zero_grad would try to detach those views.
+    // With DDP the bucketer owns .grad (views into its buckets) and replaces
+    // it as each gradient arrives; zero_grad would detach and zero those
+    // views, a pass over the model's gradients for nothing.
     if (!bucketer) optimizer.zero_grad();
     const at::Tensor loss = torch::nn::functional::cross_entropy(model->forward(images), targets);
     const auto forwardDone = Clock::now();
@@ -94,6 +96,7 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     samples.backward.push_back(seconds(forwardDone, backwardDone));
     samples.allreduceWait.push_back(seconds(backwardDone, allreduceDone));
     samples.optimizerStep.push_back(seconds(allreduceDone, end));
+    if (bucketer && buckets) buckets(bucketer->lastStepTimeline());
     if (metrics != nullptr) {
       metrics->observeIteration(samples.iteration.back());
       metrics->observeForward(samples.forward.back());

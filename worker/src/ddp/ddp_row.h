@@ -16,6 +16,7 @@ namespace distbench::worker {
 
 class ProcessGroup;
 class TrainingMetrics;
+struct BucketTiming;
 
 struct DdpPhaseSamples {
   std::vector<double> iteration;      // forward + loss + backward + allreduce wait + step
@@ -29,13 +30,18 @@ struct DdpPhaseSamples {
   static DdpPhaseSamples unflatten(const std::vector<double>& flat, int iterations);
 };
 
+// Gets the bucketer's per-bucket timeline after every measured iteration.
+using BucketTimelineSink = std::function<void(const std::vector<BucketTiming>&)>;
+
 // `group` null: the `no ddp` baseline, the plain model. Otherwise the
 // model's gradients go through the project's DDP bucketer over `group`.
 // `betweenIterations`, if set, runs untimed before every iteration: a row
 // can run for minutes with no peer to notice a failure elsewhere, so it is
-// where the caller checks whether the run was called off.
+// where the caller checks whether the run was called off. `buckets`, if set
+// (DDP rows only), runs untimed after every measured iteration.
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& model, int rank,
                           ProcessGroup* group, TrainingMetrics* metrics,
-                          const std::function<void()>& betweenIterations = {});
+                          const std::function<void()>& betweenIterations = {},
+                          const BucketTimelineSink& buckets = {});
 
 }  // namespace distbench::worker

@@ -143,6 +143,15 @@ int runRank(int rank, const Options& o, int port) {
 
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: distbench-ddp-step [--ranks N] [--model M] [--batch B] [--image S]\n"
+    "                          [--iterations K] [--warmup W] [--bucket-cap-mb C]\n"
+    "                          [--threads T] [--buckets]\n"
+    "  One DDP sweep row on N forked ranks on loopback (N = 0: no ddp), for perf:\n"
+    "  the p50 of each phase, page faults per iteration, and with --buckets\n"
+    "  rank 0's per-bucket timeline. Defaults: 1 rank, resnet18, batch 16, 64 px,\n"
+    "  20 iterations after 3 warm-up.\n";
+
 int main(int argc, char** argv) {
   Options o;
   auto& ddp = o.spec.benchmark.ddp;
@@ -151,35 +160,48 @@ int main(int argc, char** argv) {
   ddp.imageSize = 64;
   ddp.warmupIterations = 3;
   ddp.iterations = 20;
+  const std::vector<std::string> valued = {"--ranks",  "--model",      "--batch",
+                                           "--image",  "--iterations", "--warmup",
+                                           "--bucket-cap-mb", "--threads"};
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
     if (flag == "--buckets") {
       o.buckets = true;
       continue;
     }
+    if (std::find(valued.begin(), valued.end(), flag) == valued.end()) {
+      std::fprintf(stderr, "distbench-ddp-step: unknown flag %s\n%s", flag.c_str(), kUsage);
+      return 2;
+    }
     if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s needs a value\n", flag.c_str());
+      std::fprintf(stderr, "distbench-ddp-step: %s needs a value\n", flag.c_str());
       return 2;
     }
     std::string value = argv[++i];
-    if (flag == "--ranks")
-      o.ranks = std::stoi(value);
-    else if (flag == "--model")
-      ddp.models = {value};
-    else if (flag == "--batch")
-      ddp.batchSize = std::stoi(value);
-    else if (flag == "--image")
-      ddp.imageSize = std::stoi(value);
-    else if (flag == "--iterations")
-      ddp.iterations = std::stoi(value);
-    else if (flag == "--warmup")
-      ddp.warmupIterations = std::stoi(value);
-    else if (flag == "--bucket-cap-mb")
-      o.spec.benchmark.bucketCapMB = std::stod(value);
-    else if (flag == "--threads")
-      o.threads = std::stoi(value);
-    else {
-      std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+    try {
+      if (flag == "--ranks")
+        o.ranks = std::stoi(value);
+      else if (flag == "--model")
+        ddp.models = {value};
+      else if (flag == "--batch")
+        ddp.batchSize = std::stoi(value);
+      else if (flag == "--image")
+        ddp.imageSize = std::stoi(value);
+      else if (flag == "--iterations")
+        ddp.iterations = std::stoi(value);
+      else if (flag == "--warmup")
+        ddp.warmupIterations = std::stoi(value);
+      else if (flag == "--bucket-cap-mb")
+        o.spec.benchmark.bucketCapMB = std::stod(value);
+      else if (flag == "--threads")
+        o.threads = std::stoi(value);
+    } catch (const std::exception&) {
+      std::fprintf(stderr, "distbench-ddp-step: %s needs a number, not '%s'\n", flag.c_str(),
+                   value.c_str());
       return 2;
     }
   }

@@ -19,10 +19,11 @@ inline std::string scrape(int port) {
   return response.extract_string().get();
 }
 
-// The port a rank announced in its log ("metrics at http://0.0.0.0:PORT").
+// The port a rank announced in its log ("metrics at http://127.0.0.1:PORT":
+// ranks rendered for one machine serve on loopback).
 inline int metricsPort(const std::string& output) {
   std::smatch m;
-  EXPECT_TRUE(std::regex_search(output, m, std::regex("metrics at http://0\\.0\\.0\\.0:(\\d+)")))
+  EXPECT_TRUE(std::regex_search(output, m, std::regex("metrics at http://127\\.0\\.0\\.1:(\\d+)")))
       << output;
   return m.empty() ? 0 : std::stoi(m[1]);
 }

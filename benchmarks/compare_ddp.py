@@ -43,7 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_common import (REPO, RunFailed, add_binary_args,  # noqa: E402
-                            add_output_args, finish, make_workdir, preflight,
+                            add_output_args, finish, make_workdir, percentile,
+                            preflight,
                             print_columns, print_machine, quote, render_yaml,
                             run_logged)
 
@@ -58,17 +59,6 @@ class BadReport(Exception):
 # --------------------------------------------------------------------------
 # Statistics
 # --------------------------------------------------------------------------
-
-def percentile(samples, p):
-    """numpy.percentile(samples, p) with its default linear interpolation."""
-    xs = sorted(float(x) for x in samples)
-    if not xs:
-        return float("nan")
-    pos = (len(xs) - 1) * p / 100.0
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
 
 def median(values):
     values = [v for v in values if not math.isnan(v)]

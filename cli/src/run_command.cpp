@@ -70,6 +70,60 @@ std::string plural(std::size_t n, const char* singular, const char* pluralForm) 
   return std::to_string(n) + " " + (n == 1 ? singular : pluralForm);
 }
 
+// Free ports for the store and each rank's /metrics (the spec's fixed ones
+// would collide on one machine), and the flags that reach the ranks.
+LocalWiring wiringFor(const RunSettings& settings, const api::DistBenchmark& benchmark) {
+  LocalWiring wiring;
+  const auto world = static_cast<int>(api::worldSize(benchmark.spec));
+  std::vector<int> ports = process::pickFreePorts(world + 1);
+  wiring.masterPort = ports[0];
+  wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
+  wiring.metricsLingerSeconds = settings.metricsLingerSeconds;
+  wiring.metricsAddress = settings.metricsAddress;
+  if (settings.writeReport) {
+    std::string report = settings.reportPath.empty() ? benchmark.metadata.name + "-report.json"
+                                                     : settings.reportPath;
+    // Absolute, so the path in our messages is the one the master writes.
+    wiring.reportPath = std::filesystem::absolute(report).string();
+  }
+  wiring.dumpStateDir = settings.dumpStateDir;
+  return wiring;
+}
+
+bool writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+// "distbench: running tutorial (HybridDDPRPC) locally: 1 master, 1 parameter
+// server, 2 trainers; rendezvous 127.0.0.1:PORT"
+std::string runningLine(const api::DistBenchmark& benchmark, int masterPort) {
+  const api::TopologySpec& topology = benchmark.spec.topology;
+  const std::string servers =
+      topology.parameterServers == 0
+          ? ""
+          : plural(topology.parameterServers, "parameter server", "parameter servers") + ", ";
+  return "distbench: running " + benchmark.metadata.name + " (" +
+         api::toString(benchmark.spec.benchmark.kind) + ") locally: 1 master, " + servers +
+         plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
+         std::to_string(masterPort);
+}
+
+void logSuccess(TerminalOutput& output, std::size_t ranks, double seconds,
+                const std::string& reportPath) {
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f s", seconds);
+  output.log("distbench: all " + std::to_string(ranks) + " ranks finished in " + took);
+  if (reportPath.empty()) return;
+  if (std::filesystem::exists(reportPath)) {
+    output.log("distbench: report written to " + reportPath);
+  } else {
+    output.log("distbench: the master wrote no report to " + reportPath);
+  }
+}
+
 }  // namespace
 
 RunSettings parseRunArgs(const std::vector<std::string>& args) {
@@ -174,41 +228,15 @@ int runCommand(const std::vector<std::string>& args) {
   renderOptions.workerBinary = worker;
   renderOptions.configPath = tempDir.path() + "/config.yaml";
 
-  LocalWiring wiring;
-  const auto world = static_cast<int>(api::worldSize(benchmark->spec));
-  std::vector<int> ports = process::pickFreePorts(world + 1);
-  wiring.masterPort = ports[0];
-  wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
-  wiring.metricsLingerSeconds = settings.metricsLingerSeconds;
-  wiring.metricsAddress = settings.metricsAddress;
-  if (settings.writeReport) {
-    std::string report = settings.reportPath.empty() ? benchmark->metadata.name + "-report.json"
-                                                     : settings.reportPath;
-    // Absolute, so the path in our messages is the one the master writes.
-    wiring.reportPath = std::filesystem::absolute(report).string();
-  }
-  wiring.dumpStateDir = settings.dumpStateDir;
+  const LocalWiring wiring = wiringFor(settings, *benchmark);
   api::RenderedBenchmark rendered = renderForLocalRun(*benchmark, renderOptions, wiring);
-  {
-    std::ofstream config(renderOptions.configPath);
-    config << rendered.configYaml;
-    config.close();
-    if (!config) {
-      std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
-      return kExitFailed;
-    }
+  if (!writeFile(renderOptions.configPath, rendered.configYaml)) {
+    std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
+    return kExitFailed;
   }
 
-  const api::TopologySpec& topology = benchmark->spec.topology;
   TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
-  const std::string servers =
-      topology.parameterServers == 0
-          ? ""
-          : plural(topology.parameterServers, "parameter server", "parameter servers") + ", ";
-  output.log("distbench: running " + benchmark->metadata.name + " (" +
-             api::toString(benchmark->spec.benchmark.kind) + ") locally: 1 master, " + servers +
-             plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
-             std::to_string(wiring.masterPort));
+  output.log(runningLine(*benchmark, wiring.masterPort));
 
   // "0.0.0.0" is where ranks listen, not an address to reach them at.
   const std::string metricsHost =
@@ -236,17 +264,7 @@ int runCommand(const std::vector<std::string>& args) {
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   if (result.outcome == LaunchOutcome::Succeeded) {
-    char took[32];
-    std::snprintf(took, sizeof took, "%.1f s", elapsed);
-    output.log("distbench: all " + std::to_string(rendered.ranks.size()) + " ranks finished in " +
-               took);
-    if (!wiring.reportPath.empty()) {
-      if (std::filesystem::exists(wiring.reportPath)) {
-        output.log("distbench: report written to " + wiring.reportPath);
-      } else {
-        output.log("distbench: the master wrote no report to " + wiring.reportPath);
-      }
-    }
+    logSuccess(output, rendered.ranks.size(), elapsed, wiring.reportPath);
   }
   output.clearStatus();
   return result.exitCode;

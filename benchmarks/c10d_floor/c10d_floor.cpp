@@ -24,6 +24,7 @@
 
 #include "free_ports.h"
 #include "comm/process_group.h"
+#include "integer_flag.h"
 
 using distbench::worker::ProcessGroup;
 using Clock = std::chrono::steady_clock;
@@ -52,18 +53,7 @@ struct UsageError : std::runtime_error {
 // A whole decimal integer in [minimum, maximum], or a UsageError naming the flag.
 long long parseInteger(const std::string& flag, const std::string& text, long long minimum,
                        long long maximum = std::numeric_limits<int>::max()) {
-  size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw UsageError(flag + ": not an integer: '" + text + "'");
-  if (v < minimum || v > maximum)
-    throw UsageError(flag + " must be between " + std::to_string(minimum) + " and " +
-                     std::to_string(maximum));
-  return v;
+  return distbench::bench::integerFlag<UsageError>(flag, text, minimum, maximum);
 }
 
 std::vector<int64_t> parseSizes(const std::string& flag, const std::string& text) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "informer.h"
+#include "integer_flag.h"
 #include "kube_client.h"
 #include "kube_config.h"
 #include "kube_test_cluster.h"
@@ -66,16 +67,7 @@ struct UsageError : std::runtime_error {
 
 // A whole decimal integer in [1, 100000], or a UsageError naming the flag.
 int positiveFlag(const std::string& flag, const std::string& text) {
-  size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw UsageError(flag + ": not an integer: '" + text + "'");
-  if (v < 1 || v > 100000) throw UsageError(flag + " must be between 1 and 100000");
-  return static_cast<int>(v);
+  return static_cast<int>(distbench::bench::integerFlag<UsageError>(flag, text, 1, 100000));
 }
 
 std::string readFile(const std::string& path) {

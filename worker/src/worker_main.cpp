@@ -179,6 +179,11 @@ int run(const Flags& flags) {
     failFast(e);
   }
   watch.workDone();
+  if (id.metricsLingerSeconds > 0 && !metrics.endpoint().empty()) {
+    // Said only after workDone(): from this line on a SIGTERM ends the rank with status 0.
+    std::cerr << id.label() << ": run complete; serving metrics " << id.metricsLingerSeconds
+              << " s more for a scraper\n";
+  }
   metrics.linger(id.metricsLingerSeconds);
   return 0;
 }

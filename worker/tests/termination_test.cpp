@@ -155,7 +155,9 @@ TEST(Termination, DuringTheMetricsLingerEndsItWithStatusZero) {
   api::DistBenchmark b = collectives();
   b.spec.benchmark.collectives.iterations = 2;
   LocalCluster cluster(b, {}, /*metricsLingerSeconds=*/60);
-  ASSERT_TRUE(cluster.waitForOutput(0, "report written", seconds(120))) << cluster.allOutput();
+  // "report written" comes before the rank marks its work done; this line after.
+  ASSERT_TRUE(cluster.waitForOutput(0, "serving metrics 60 s more", seconds(120)))
+      << cluster.allOutput();
   cluster.kill(0, SIGTERM);
   const auto took = cluster.waitExit(0, kOwnExit);
   ASSERT_TRUE(took.has_value()) << cluster.allOutput();

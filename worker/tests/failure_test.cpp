@@ -39,19 +39,27 @@ TEST(Failures, MissingRankEndsEveryOtherWithinTheRendezvousTimeout) {
   b.spec.runtime.rendezvousTimeoutSeconds = 4;
   const int missing = 4;  // trainer1
   LocalCluster cluster(b, {missing});
+  // Timed from the last check-in, so a slow LibTorch start on a loaded
+  // machine is not counted against the timeout.
+  for (int r = 0; r < missing; ++r) {
+    ASSERT_TRUE(cluster.waitForOutput(r, "checked in", seconds(60))) << cluster.allOutput();
+  }
   const auto took = cluster.waitAll(seconds(30));
   expectAllFailedNaming(cluster, missing, "missing trainer1 (rank 4)");
-  // The timeout plus process start-up, not the 30 s test limit.
-  EXPECT_LT(took, std::chrono::milliseconds(4000 + 8000)) << cluster.allOutput();
+  expectAllFailedNaming(cluster, missing, "timed out after 4 s");
+  EXPECT_LT(took, std::chrono::milliseconds(4000 + 4000)) << cluster.allOutput();
 }
 
 TEST(Failures, MissingMasterIsNamedByEveryRank) {
   api::DistBenchmark b = failureBenchmark();
   b.spec.runtime.rendezvousTimeoutSeconds = 3;
   LocalCluster cluster(b, {0});
-  const auto took = cluster.waitAll(seconds(30));
+  const auto took = cluster.waitAll(seconds(60));
   expectAllFailedNaming(cluster, 0, "master (rank 0)");
-  EXPECT_LT(took, std::chrono::milliseconds(3000 + 8000)) << cluster.allOutput();
+  // Nothing is printed before a rank reaches the master, so this includes
+  // process start-up: the bound only tells the configured 3 s from the
+  // default timeout or a hang.
+  EXPECT_LT(took, std::chrono::milliseconds(3000 + 20000)) << cluster.allOutput();
 }
 
 TEST(Failures, KilledParameterServerEndsTrainersAndMaster) {

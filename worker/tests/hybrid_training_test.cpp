@@ -1,4 +1,5 @@
 // Whole benchmarks on loopback: real distbench-worker processes, real Gloo.
+#include <cpprest/json.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -128,6 +129,40 @@ INSTANTIATE_TEST_SUITE_P(
              api::toString(c.mode) + "_" + api::toString(c.psMode);
     });
 
+// Every trainer's results carry all six phases over the measured epochs,
+// each taking time; and, being disjoint parts of a batch, their means add up
+// to no more than the trainer's mean seconds per batch.
+void expectPhases(const report::Report& r, const api::HybridDDPRPCSpec& spec) {
+  const web::json::value results = web::json::value::parse(r.resultsJson);
+  const auto& trainers = results.at("trainers").as_array();
+  ASSERT_EQ(trainers.size(), static_cast<size_t>(r.trainers));
+  for (const auto& t : trainers) {
+    const std::string name = t.at("name").as_string();
+    const auto& series = r.series.at(t.at("series").as_integer());
+    ASSERT_EQ(series.row, name);
+    ASSERT_TRUE(t.has_object_field("phases")) << name << ": " << r.resultsJson;
+    const auto& phases = t.at("phases").as_object();
+    EXPECT_EQ(phases.size(), 6u) << name;
+    double sumOfMeans = 0;
+    for (const char* phase :
+         {"lookup", "forward", "backward", "push", "allreduceWait", "optimizerStep"}) {
+      ASSERT_TRUE(t.at("phases").has_object_field(phase)) << name << " has no " << phase;
+      const auto& summary = t.at("phases").at(phase);
+      EXPECT_EQ(summary.at("count").as_integer(), spec.epochs) << name << " " << phase;
+      EXPECT_GT(summary.at("p50").as_double(), 0) << name << " " << phase;
+      EXPECT_LE(summary.at("min").as_double(), summary.at("max").as_double())
+          << name << " " << phase;
+      sumOfMeans += summary.at("mean").as_double();
+    }
+    double epochMean = 0;
+    for (double s : series.samples) epochMean += s / static_cast<double>(series.samples.size());
+    const double perBatch = epochMean / spec.batchesPerEpoch;
+    EXPECT_GT(sumOfMeans, 0) << name;
+    EXPECT_LE(sumOfMeans, perBatch * (1 + 1e-9) + 1e-9)
+        << name << ": phases add up to more than a batch takes";
+  }
+}
+
 TEST(HybridTraining, MasterPrintsTheTableAndWritesTheReport) {
   api::DistBenchmark b = smallBenchmark(2, 1);
   LocalCluster cluster(b);
@@ -153,6 +188,7 @@ TEST(HybridTraining, MasterPrintsTheTableAndWritesTheReport) {
   EXPECT_EQ(r.series[2].samples.size(), 2 * r.series[0].samples.size());
   EXPECT_GT(r.series[0].workPerSample, 0);
   EXPECT_DOUBLE_EQ(r.series[2].workPerSample, r.series[0].workPerSample + r.series[1].workPerSample);
+  expectPhases(r, b.spec.benchmark.hybridDDPRPC);
 }
 
 // The peer timeout bounds each wait on a peer, not the run: a benchmark that

@@ -1,4 +1,4 @@
-// The parameter-server protocol's header layouts, word by word: these are
+// The parameter-server protocol's message layouts, word by word: these are
 // the wire format, so a change here breaks every rank of a mixed build.
 #include "hybrid/wire.h"
 
@@ -6,6 +6,9 @@
 
 #include <set>
 #include <string>
+#include <vector>
+
+#include "hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {
@@ -104,7 +107,11 @@ TEST(Wire, ReplyAndSignalLayouts) {
 }
 
 TEST(Wire, TrainerToMasterLayouts) {
-  const Header epoch{op(Op::EpochDone), 1, 4, 800, doubleBits(0.25), 1, 0, 0};
+  // A header and one word per phase, for heartbeats too: the master's one
+  // receive must fit either.
+  EXPECT_EQ(kReportBytes, 64 + 6 * 8);
+  const ReportMessage epoch{
+      op(Op::EpochDone), 1, 4, 800, doubleBits(0.25), 1, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ((EpochDoneReport{1, 4, 800, 0.25, true}.encode()), epoch);
   const EpochDoneReport e = EpochDoneReport::decode(epoch);
   EXPECT_EQ(e.trainer, 1);
@@ -112,12 +119,53 @@ TEST(Wire, TrainerToMasterLayouts) {
   EXPECT_EQ(e.examples, 800);
   EXPECT_EQ(e.seconds, 0.25);
   EXPECT_TRUE(e.warmup);
-  EXPECT_FALSE(EpochDoneReport::decode({op(Op::EpochDone), 1, 4, 800, 0, 0, 0, 0}).warmup);
+  EXPECT_EQ(opOf(epoch), Op::EpochDone);
+  ReportMessage measured = epoch;
+  measured[5] = 0;
+  EXPECT_FALSE(EpochDoneReport::decode(measured).warmup);
 
-  const Header beat{op(Op::Heartbeat), 1, 99, 0, 0, 0, 0, 0};
+  const ReportMessage beat{op(Op::Heartbeat), 1, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ((HeartbeatReport{1, 99}.encode()), beat);
   EXPECT_EQ(HeartbeatReport::decode(beat).trainer, 1);
   EXPECT_EQ(HeartbeatReport::decode(beat).step, 99);
+  EXPECT_EQ(opOf(beat), Op::Heartbeat);
+}
+
+// The phases follow the header as double bits, in Phase order; the report's
+// keys are in the same order.
+TEST(Wire, EpochDoneCarriesThePhases) {
+  EpochDoneReport r{2, 7, 640, 1.5, false};
+  for (int p = 0; p < kPhaseCount; ++p) r.phases[p] = 0.001 * (p + 1) + 1e-9;
+  const ReportMessage m = r.encode();
+  for (int p = 0; p < kPhaseCount; ++p) {
+    EXPECT_EQ(m[kHeaderWords + p], doubleBits(r.phases[p])) << kPhaseNames[p];
+  }
+  const EpochDoneReport back = EpochDoneReport::decode(m);
+  EXPECT_EQ(back.trainer, 2);
+  EXPECT_EQ(back.epoch, 7);
+  EXPECT_EQ(back.examples, 640);
+  EXPECT_EQ(back.seconds, 1.5);
+  EXPECT_FALSE(back.warmup);
+  EXPECT_EQ(back.phases, r.phases);  // bit for bit
+
+  EXPECT_EQ(static_cast<int>(Phase::Lookup), 0);
+  EXPECT_EQ(static_cast<int>(Phase::OptimizerStep), kPhaseCount - 1);
+  const std::vector<std::string> names(kPhaseNames.begin(), kPhaseNames.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"lookup", "forward", "backward", "push",
+                                             "allreduceWait", "optimizerStep"}));
+}
+
+// What the trainer sends is what the master reads, in a buffer of the one
+// size the master receives.
+TEST(Wire, ReportsTravelInOneBufferSize) {
+  EpochDoneReport r{0, 3, 96, 0.5, false};
+  for (int p = 0; p < kPhaseCount; ++p) r.phases[p] = 1.0 / (p + 3);
+  for (const ReportMessage& words : {r.encode(), HeartbeatReport{0, 12}.encode()}) {
+    const at::Tensor message = packReport(words);
+    EXPECT_EQ(message.numel(), kReportBytes);
+    EXPECT_EQ(readReport(message), words);
+  }
+  EXPECT_EQ(EpochDoneReport::decode(readReport(packReport(r.encode()))).phases, r.phases);
 }
 
 }  // namespace

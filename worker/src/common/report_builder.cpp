@@ -4,6 +4,7 @@
 #include <torch/version.h>
 
 #include "distbench/api/spec_yaml.h"
+#include "distbench/report/report_json.h"
 
 namespace distbench::worker {
 
@@ -65,6 +66,15 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
     ref["name"] = value::string(t.name);
     ref["rank"] = value::number(t.rank);
     ref["series"] = value::number(static_cast<int>(r.series.size()));
+    if (!t.phases.empty()) {
+      value phases = value::object(true);
+      for (const PhaseSamples& p : t.phases) {
+        // No measured epoch leaves nothing to summarize; the series' own
+        // check then says so.
+        if (!p.seconds.empty()) phases[p.name] = value::parse(report::summaryToJson(p.seconds));
+      }
+      ref["phases"] = phases;
+    }
     trainerRefs[i] = ref;
     all.workPerSample += t.examplesPerEpoch;
     all.samples.insert(all.samples.end(), t.epochSeconds.begin(), t.epochSeconds.end());

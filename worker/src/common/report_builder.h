@@ -16,7 +16,8 @@ namespace distbench::worker {
 // Versions, backend, device, host, topology, seed, config: no series yet.
 report::Report reportEnvelope(const api::DistBenchmark& benchmark, const report::Host& host);
 
-// One series per trainer and the pooled `All`, as the result table has them.
+// One series per trainer and the pooled `All`, as the result table has them;
+// in `results`, each trainer's step phases (TrainerResult::phases).
 report::Report hybridReport(const api::DistBenchmark& benchmark,
                             const std::vector<TrainerResult>& trainers, const report::Host& host);
 

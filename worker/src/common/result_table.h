@@ -22,11 +22,19 @@ std::string formatText(const char* fmt, Args... args) {
   return buffer;
 }
 
+// One phase of a training step over the measured epochs: per epoch, the
+// mean seconds per batch spent in it.
+struct PhaseSamples {
+  std::string name;  // the report's key: "lookup", "forward", ...
+  std::vector<double> seconds;
+};
+
 struct TrainerResult {
   std::string name;             // "Trainer0"
   int rank = 0;                 // global rank
   double examplesPerEpoch = 0;  // mean over measured epochs
   std::vector<double> epochSeconds;
+  std::vector<PhaseSamples> phases{};  // in step order; for the report, not the table
 };
 
 std::string formatTableHeader();

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "comm/peer_error.h"
@@ -41,14 +42,18 @@ void sendToTrainers(ProcessGroup& global, const api::TopologySpec& topology, Op 
 }
 
 // What the master accepts from `trainer` (known by the sender's rank): its
-// heartbeats, and its epoch reports in order, each once, none past the last.
-bool isExpected(const Header& h, int trainer, int epochsSeen, int total) {
-  switch (opOf(h)) {
+// heartbeats, and its epoch reports in order, each once, none past the last,
+// with times the report can hold (JSON has no NaN or infinity).
+bool isExpected(const ReportMessage& m, int trainer, int epochsSeen, int total) {
+  switch (opOf(m)) {
     case Op::Heartbeat:
-      return HeartbeatReport::decode(h).trainer == trainer;
+      return HeartbeatReport::decode(m).trainer == trainer;
     case Op::EpochDone: {
-      const EpochDoneReport report = EpochDoneReport::decode(h);
-      return report.trainer == trainer && report.epoch == epochsSeen && report.epoch < total;
+      const EpochDoneReport report = EpochDoneReport::decode(m);
+      const auto isTime = [](double s) { return std::isfinite(s) && s >= 0; };
+      return report.trainer == trainer && report.epoch == epochsSeen && report.epoch < total &&
+             isTime(report.seconds) &&
+             std::all_of(report.phases.begin(), report.phases.end(), isTime);
     }
     default:
       return false;
@@ -100,6 +105,7 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
   for (int t = 0; t < T; ++t) {
     results[t].name = "Trainer" + std::to_string(t);
     results[t].rank = api::trainerRank(topology, t);
+    for (const char* name : kPhaseNames) results[t].phases.push_back({name, {}});
   }
   std::vector<int> epochsSeen(T, 0);
   std::vector<double> examples(T, 0);
@@ -107,29 +113,32 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
   // Trainers report every epoch and, within long epochs, send heartbeats, so
   // each wait here is bounded by the peer timeout however long epochs are.
   for (int reports = 0; reports < T * total;) {
-    at::Tensor header = newMessage(kHeaderBytes);
-    PendingOp op = global.recvAnySource(header, kTagControl);
+    at::Tensor message = newMessage(kReportBytes);
+    PendingOp op = global.recvAnySource(message, kTagControl);
     try {
       op.wait();
     } catch (const PeerError& e) {
       throw PeerError(std::string("master: no word from ") + laggards(epochsSeen, topology) + ": " +
                       e.what());
     }
-    const Header h = readHeader(header);
-    const Op kind = opOf(h);
+    const ReportMessage m = readReport(message);
+    const Op kind = opOf(m);
     // The sender decides which trainer this is, not the message.
     const int trainer = op.sourceRank() - api::trainerRank(topology, 0);
-    if (trainer < 0 || trainer >= T || !isExpected(h, trainer, epochsSeen[trainer], total)) {
+    if (trainer < 0 || trainer >= T || !isExpected(m, trainer, epochsSeen[trainer], total)) {
       throw PeerError("master: unexpected " + std::string(toString(kind)) + " message from " +
                       global.peerName(op.sourceRank()));
     }
     if (kind == Op::Heartbeat) continue;
-    const EpochDoneReport report = EpochDoneReport::decode(h);
+    const EpochDoneReport report = EpochDoneReport::decode(m);
     ++reports;
     ++epochsSeen[trainer];
     if (!report.warmup) {
       results[trainer].epochSeconds.push_back(report.seconds);
       examples[trainer] += static_cast<double>(report.examples);
+      for (int p = 0; p < kPhaseCount; ++p) {
+        results[trainer].phases[p].seconds.push_back(report.phases[p]);
+      }
     }
   }
   for (int t = 0; t < T; ++t) {

@@ -5,6 +5,7 @@
 #include <torch/nn/functional/loss.h>
 #include <torch/nn/modules/container/sequential.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "hybrid/batch_generator.h"
 #include "hybrid/dense_model.h"
 #include "hybrid/ps_client.h"
+#include "hybrid/step_phases.h"
 #include "hybrid/wire.h"
 #include "hybrid/wire_buffer.h"
 
@@ -53,13 +55,15 @@ class Trainer {
       if (epoch == spec_.warmupEpochs) trainers_.barrier();
       const auto start = Clock::now();
       int64_t examples = 0;
+      PhaseSeconds phases{};
       for (int b = 0; b < spec_.batchesPerEpoch; ++b) {
-        examples += trainStep(step);
+        examples += trainStep(step, phases);
         heartbeatIfQuiet(step++);
       }
       const double seconds = secondsSince(start);
+      for (double& p : phases) p /= std::max(1, spec_.batchesPerEpoch);
       metrics_.observeEpoch(seconds, examples, warmup);
-      reportEpoch(epoch, examples, seconds, warmup);
+      reportEpoch({id_.roleIndex, epoch, examples, seconds, warmup, phases});
       if (options.progressLines) {
         std::fprintf(stderr, "@@distbench-progress epoch=%d total=%d\n", epoch + 1, total);
         std::fflush(stderr);
@@ -78,44 +82,56 @@ class Trainer {
  private:
   // One batch: forward through every shard and the dense stack, backward with
   // overlapped allreduce, gradients to the shards, then the optimizer step.
-  int64_t trainStep(int64_t step) {
+  // Adds the batch's time in each phase to `phases` (the report's). The
+  // metrics keep their own, coarser split (docs/metrics.md): their forward
+  // includes the lookups, their optimizer step the push.
+  int64_t trainStep(int64_t step, PhaseSeconds& phases) {
     const auto start = Clock::now();
     Batch batch = batches_.next();
 
-    const auto forwardStart = Clock::now();
+    const auto lookupStart = Clock::now();
     std::vector<at::Tensor> lookups = client_.lookup(step, batch.indices, batch.offsets);
     for (auto& t : lookups) t.requires_grad_(true);
+    const auto denseStart = Clock::now();
     at::Tensor output = model_->forward(at::cat(lookups, 1));
     at::Tensor loss = torch::nn::functional::cross_entropy(output, batch.targets);
     const auto backwardStart = Clock::now();
-    metrics_.observeForward(std::chrono::duration<double>(backwardStart - forwardStart).count());
+    add(phases, Phase::Lookup, secondsBetween(lookupStart, denseStart));
+    add(phases, Phase::Forward, secondsBetween(denseStart, backwardStart));
+    metrics_.observeForward(secondsBetween(lookupStart, backwardStart));
 
     bucketer_.prepareForBackward();
     loss.backward();
-    metrics_.observeBackward(secondsSince(backwardStart));
+    const double backward = secondsSince(backwardStart);
+    add(phases, Phase::Backward, backward);
+    metrics_.observeBackward(backward);
 
     // The shards' gradient push and step travel while the dense allreduce,
     // launched during backward, finishes; waiting on the shards first keeps
     // their round trips honest, and what is left of the allreduce afterwards
     // is the part overlap did not hide.
-    const auto stepStart = Clock::now();
+    const auto pushStart = Clock::now();
     std::vector<at::Tensor> grads;
     for (auto& t : lookups) grads.push_back(t.grad());
     client_.beginUpdate(step, grads);
     client_.endUpdate();
-    double stepSeconds = secondsSince(stepStart);
+    const double push = secondsSince(pushStart);
+    add(phases, Phase::Push, push);
 
     const auto waitStart = Clock::now();
     bucketer_.finishBackward();
-    metrics_.observeAllreduceWait(secondsSince(waitStart));
+    const double wait = secondsSince(waitStart);
+    add(phases, Phase::AllreduceWait, wait);
+    metrics_.observeAllreduceWait(wait);
 
     const auto sgdStart = Clock::now();
     {
       c10::NoGradGuard noGrad;
       for (auto& p : model_->parameters()) p.add_(p.grad(), -spec_.learningRate);
     }
-    stepSeconds += secondsSince(sgdStart);
-    metrics_.observeOptimizerStep(stepSeconds);
+    const double sgd = secondsSince(sgdStart);
+    add(phases, Phase::OptimizerStep, sgd);
+    metrics_.observeOptimizerStep(push + sgd);
     metrics_.observeIteration(secondsSince(start));
     return batch.examples();
   }
@@ -125,15 +141,14 @@ class Trainer {
   void heartbeatIfQuiet(int64_t step) {
     const double quiet = std::chrono::duration<double>(global_.timeout()).count() / 4;
     if (secondsSince(lastToMaster_) < quiet) return;
-    at::Tensor header = packHeader(HeartbeatReport{id_.roleIndex, step}.encode());
-    global_.send(header, api::masterRank(), kTagControl).wait();
+    at::Tensor message = packReport(HeartbeatReport{id_.roleIndex, step}.encode());
+    global_.send(message, api::masterRank(), kTagControl).wait();
     lastToMaster_ = Clock::now();
   }
 
-  void reportEpoch(int epoch, int64_t examples, double seconds, bool warmup) {
-    at::Tensor header =
-        packHeader(EpochDoneReport{id_.roleIndex, epoch, examples, seconds, warmup}.encode());
-    global_.send(header, api::masterRank(), kTagControl).wait();
+  void reportEpoch(const EpochDoneReport& report) {
+    at::Tensor message = packReport(report.encode());
+    global_.send(message, api::masterRank(), kTagControl).wait();
     lastToMaster_ = Clock::now();
   }
 

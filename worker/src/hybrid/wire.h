@@ -1,9 +1,10 @@
 // The parameter-server protocol: the messages HybridDDPRPC's ranks exchange
 // over Gloo in place of torch.distributed.rpc's pickled calls. Every message
 // starts with an 8-word int64 header whose word 0 is the Op; each message
-// kind below is one struct with encode() into that header and decode() out
-// of it, so no code outside this file knows which word holds what. Payloads
-// and buffers are in wire_buffer.h.
+// kind below is one struct with encode() into that header (a trainer's
+// reports to the master: the header and their fixed payload) and decode()
+// out of it, so no code outside this file knows which word holds what. The
+// other payloads and the buffers are in wire_buffer.h.
 #pragma once
 
 #include <array>
@@ -11,6 +12,7 @@
 #include <cstring>
 
 #include "distbench/api/benchmark_spec.h"
+#include "hybrid/step_phases.h"
 
 namespace distbench::worker {
 
@@ -22,7 +24,7 @@ using Header = std::array<int64_t, kHeaderWords>;
 // delivers in order.
 inline constexpr int kTagRequest = 101;  // trainer/master -> ps
 inline constexpr int kTagReply = 103;    // ps -> trainer/master
-inline constexpr int kTagControl = 104;  // master <-> trainer: bare headers
+inline constexpr int kTagControl = 104;  // master <-> trainer: the control messages below
 
 // Header word 0. The values are the wire format: never renumber.
 enum class Op : int64_t {
@@ -132,7 +134,9 @@ struct Reply {
   static Reply decode(const Header& h) { return {opOf(h), h[1], h[2]}; }
 };
 
-// Master <-> trainer control messages, bare headers on kTagControl.
+// Master <-> trainer control messages on kTagControl. Master -> trainer:
+// bare headers. Trainer -> master: ReportMessages, one size for every kind,
+// so that the master's one receive from any trainer fits whichever comes.
 
 // Start, Finish (master -> trainer) and Shutdown (master -> ps): the op alone.
 struct Signal {
@@ -141,7 +145,16 @@ struct Signal {
   static Signal decode(const Header& h) { return {opOf(h)}; }
 };
 
-// [op, trainer, epoch, examples, secondsBits, isWarmup, 0, 0]
+// A header, then kPhaseCount words of payload.
+inline constexpr int kReportWords = kHeaderWords + kPhaseCount;
+inline constexpr int64_t kReportBytes = kReportWords * sizeof(int64_t);
+using ReportMessage = std::array<int64_t, kReportWords>;
+
+inline Op opOf(const ReportMessage& m) { return static_cast<Op>(m[0]); }
+
+// [op, trainer, epoch, examples, secondsBits, isWarmup, 0, 0], then the
+// epoch's mean seconds per batch in each phase as double bits, in Phase
+// order (step_phases.h).
 struct EpochDoneReport {
   static constexpr Op kOp = Op::EpochDone;
   int64_t trainer = 0;
@@ -149,23 +162,40 @@ struct EpochDoneReport {
   int64_t examples = 0;
   double seconds = 0;
   bool warmup = false;
-  Header encode() const {
-    return {static_cast<int64_t>(kOp), trainer,        epoch, examples,
-            doubleBits(seconds),       warmup ? 1 : 0, 0,     0};
+  PhaseSeconds phases{};
+  ReportMessage encode() const {
+    ReportMessage m{static_cast<int64_t>(kOp), trainer,        epoch, examples,
+                    doubleBits(seconds),       warmup ? 1 : 0, 0,     0};
+    for (int p = 0; p < kPhaseCount; ++p) m[kHeaderWords + p] = doubleBits(phases[p]);
+    return m;
   }
-  static EpochDoneReport decode(const Header& h) {
-    return {h[1], h[2], h[3], bitsDouble(h[4]), h[5] != 0};
+  static EpochDoneReport decode(const ReportMessage& m) {
+    EpochDoneReport r;
+    r.trainer = m[1];
+    r.epoch = m[2];
+    r.examples = m[3];
+    r.seconds = bitsDouble(m[4]);
+    r.warmup = m[5] != 0;
+    for (int p = 0; p < kPhaseCount; ++p) r.phases[p] = bitsDouble(m[kHeaderWords + p]);
+    return r;
   }
 };
 
-// [op, trainer, step, 0, 0, 0, 0, 0], at least every quarter peer timeout
-// within an epoch: keeps a long epoch from looking like a death.
+// [op, trainer, step, 0, 0, 0, 0, 0], no payload (zeros), at least every
+// quarter peer timeout within an epoch: keeps a long epoch from looking like
+// a death.
 struct HeartbeatReport {
   static constexpr Op kOp = Op::Heartbeat;
   int64_t trainer = 0;
   int64_t step = 0;
-  Header encode() const { return {static_cast<int64_t>(kOp), trainer, step, 0, 0, 0, 0, 0}; }
-  static HeartbeatReport decode(const Header& h) { return {h[1], h[2]}; }
+  ReportMessage encode() const {
+    ReportMessage m{};
+    m[0] = static_cast<int64_t>(kOp);
+    m[1] = trainer;
+    m[2] = step;
+    return m;
+  }
+  static HeartbeatReport decode(const ReportMessage& m) { return {m[1], m[2]}; }
 };
 
 // Buffer sizes for a benchmark: big enough for its largest request and reply

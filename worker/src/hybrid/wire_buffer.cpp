@@ -29,4 +29,16 @@ at::Tensor packHeader(const Header& words) {
   return message;
 }
 
+at::Tensor packReport(const ReportMessage& words) {
+  at::Tensor message = newMessage(kReportBytes);
+  std::memcpy(message.data_ptr(), words.data(), kReportBytes);
+  return message;
+}
+
+ReportMessage readReport(const at::Tensor& message) {
+  ReportMessage m{};
+  std::memcpy(m.data(), message.data_ptr(), kReportBytes);
+  return m;
+}
+
 }  // namespace distbench::worker

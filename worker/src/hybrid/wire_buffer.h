@@ -22,7 +22,10 @@ T* payloadOf(const at::Tensor& message) {
   return reinterpret_cast<T*>(static_cast<uint8_t*>(message.data_ptr()) + kHeaderBytes);
 }
 
-// Control messages (master <-> trainer) are bare headers: newMessage(kHeaderBytes).
+// Control messages: bare headers master -> trainer (newMessage(kHeaderBytes)),
+// ReportMessages trainer -> master (newMessage(kReportBytes)).
 at::Tensor packHeader(const Header& words);
+at::Tensor packReport(const ReportMessage& words);
+ReportMessage readReport(const at::Tensor& message);
 
 }  // namespace distbench::worker

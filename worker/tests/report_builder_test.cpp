@@ -1,0 +1,59 @@
+// The HybridDDPRPC report's `results` (docs/report-schema.md#hybridddprpc):
+// each trainer's reference to its series and its step phases, which the
+// HTML report stacks per trainer.
+#include "common/report_builder.h"
+
+#include <cpprest/json.h>
+#include <gtest/gtest.h>
+
+#include "distbench/api/presets.h"
+
+namespace distbench::worker {
+namespace {
+
+using web::json::value;
+
+TEST(HybridReport, TrainersCarryTheirPhaseSummaries) {
+  const api::DistBenchmark b = api::preset("default");
+  TrainerResult t0{"Trainer0", 3, 64, {0.4, 0.5, 0.6}};
+  t0.phases = {{"lookup", {0.010, 0.030, 0.020}}, {"forward", {0.001, 0.002, 0.003}}};
+  TrainerResult t1{"Trainer1", 4, 64, {0.5, 0.5}};
+  t1.phases = {{"lookup", {0.040, 0.040}}, {"forward", {0.002, 0.004}}};
+  const report::Report r = hybridReport(b, {t0, t1}, report::Host{});
+
+  const value results = value::parse(r.resultsJson);
+  const value& trainers = results.at("trainers");
+  ASSERT_EQ(trainers.size(), 2u);
+  EXPECT_EQ(trainers.at(0).at("name").as_string(), "Trainer0");
+  EXPECT_EQ(trainers.at(0).at("rank").as_integer(), 3);
+  EXPECT_EQ(trainers.at(0).at("series").as_integer(), 0);
+  EXPECT_EQ(trainers.at(1).at("series").as_integer(), 1);
+  EXPECT_EQ(results.at("all").at("series").as_integer(), 2);
+
+  const value& lookup = trainers.at(0).at("phases").at("lookup");
+  EXPECT_EQ(lookup.at("count").as_integer(), 3);
+  EXPECT_DOUBLE_EQ(lookup.at("p50").as_double(), 0.020);
+  EXPECT_DOUBLE_EQ(lookup.at("mean").as_double(), 0.020);
+  EXPECT_DOUBLE_EQ(lookup.at("min").as_double(), 0.010);
+  EXPECT_DOUBLE_EQ(lookup.at("max").as_double(), 0.030);
+  // The same fields as a series' summary, but no rates: a phase has no work.
+  for (const char* field : {"p75", "p90", "p95", "p99", "stdev"}) {
+    EXPECT_TRUE(lookup.has_field(field)) << field;
+  }
+  EXPECT_FALSE(lookup.has_field("ratePerSecond"));
+  EXPECT_EQ(trainers.at(0).at("phases").size(), 2u);
+  EXPECT_DOUBLE_EQ(trainers.at(1).at("phases").at("forward").at("p50").as_double(), 0.003);
+  // Per trainer only: `all` pools epochs, and phases are not pooled.
+  EXPECT_FALSE(results.at("all").has_field("phases"));
+}
+
+// A result without phases (as a kind without them would build) leaves the
+// key out instead of writing an empty object.
+TEST(HybridReport, NoPhasesNoKey) {
+  const report::Report r =
+      hybridReport(api::preset("default"), {{"Trainer0", 1, 10, {0.1}}}, report::Host{});
+  EXPECT_FALSE(value::parse(r.resultsJson).at("trainers").at(0).has_field("phases"));
+}
+
+}  // namespace
+}  // namespace distbench::worker

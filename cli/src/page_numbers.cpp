@@ -12,10 +12,11 @@ std::string printed(const char* format, double value) {
   return text;
 }
 
-// 3 significant digits, at least the integer part.
+// 3 significant digits, at least the integer part. The thresholds are where
+// rounding carries into another digit, so 99.97 prints "100", not "100.0".
 std::string threeDigits(double value, const char* unit) {
   const double magnitude = std::fabs(value);
-  const char* format = magnitude >= 100 ? "%.0f %s" : magnitude >= 10 ? "%.1f %s" : "%.2f %s";
+  const char* format = magnitude >= 99.95 ? "%.0f %s" : magnitude >= 9.995 ? "%.1f %s" : "%.2f %s";
   char text[64];
   std::snprintf(text, sizeof text, format, value, unit);
   return text;
@@ -26,8 +27,8 @@ std::string threeDigits(double value, const char* unit) {
 std::string formatDuration(double seconds) {
   if (!std::isfinite(seconds)) return "n/a";
   const double magnitude = std::fabs(seconds);
-  if (magnitude >= 1 || magnitude == 0) return printed("%.3f s", seconds);
-  if (magnitude >= 1e-3) return threeDigits(seconds * 1e3, "ms");
+  if (magnitude >= 0.9995 || magnitude == 0) return printed("%.3f s", seconds);
+  if (magnitude >= 0.9995e-3) return threeDigits(seconds * 1e3, "ms");
   return threeDigits(seconds * 1e6, "µs");
 }
 

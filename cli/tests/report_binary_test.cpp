@@ -121,6 +121,26 @@ TEST_F(ReportBinary, RefusesABaselineOfAnotherModelWithDiffsMessage) {
   EXPECT_FALSE(exists(path("page.html")));
 }
 
+// As diff: a gate that compared nothing must not pass. The page is still
+// written, saying why each row was not compared.
+TEST_F(ReportBinary, ABaselineWithNoComparableRowExitsTwoAfterWritingThePage) {
+  report::Report other = report::loadReportFile(kTutorial);
+  for (report::Series& s : other.series) s.ranks = 7;
+  report::writeReportFile(path("other-ranks.json"), other);
+  const Result diff = run("diff", kTutorial + " " + path("other-ranks.json"));
+  const Result page = run(
+      "report", path("other-ranks.json") + " --baseline " + kTutorial + " -o " + path("page.html"));
+  EXPECT_EQ(diff.exitCode, 2);
+  EXPECT_EQ(page.exitCode, 2);
+  EXPECT_TRUE(contains(page.err, "no row could be compared with the baseline")) << page.err;
+  const std::string html = slurp(path("page.html"));
+  EXPECT_TRUE(contains(html, "<p class=\"verdict bad\">nothing compared"));
+  EXPECT_TRUE(contains(html,
+                       "Not compared (they measured different things): Trainer0 (ranks 1 "
+                       "vs 7)"));
+  EXPECT_EQ(dataBlock(html).at("charts").as_array().at(0).at("id").as_string(), "hybrid-epoch-cdf");
+}
+
 TEST_F(ReportBinary, AnUnwritablePageIsNamedAndLeavesNothingBehind) {
   const std::string missingDir = path("no-such-dir") + "/page.html";
   Result r = run("report", kDdp + " -o " + missingDir);

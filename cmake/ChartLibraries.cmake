@@ -51,13 +51,14 @@ function(distbench_chart_libraries_source var)
   endif()
 
   set(files)
+  string(REPLACE ";" ", " names "${DISTBENCH_CHART_LIBRARY_FILES}")
   foreach(name IN LISTS DISTBENCH_CHART_LIBRARY_FILES)
     if(NOT EXISTS ${dir}/${name})
       message(FATAL_ERROR
         "distbench report's chart libraries are not installed: no ${dir}/${name}.\n"
         "Run scripts/install-chart-libraries.sh (npm ci of cli/chart-libraries, cached), "
         "or point -DDISTBENCH_CHART_LIBRARIES_DIR at a directory holding "
-        "${DISTBENCH_CHART_LIBRARY_FILES}, or configure with -DDISTBENCH_REPORT_HTML=OFF "
+        "${names}, or configure with -DDISTBENCH_REPORT_HTML=OFF "
         "to build a distbench whose `report` command only says it was built without them.")
     endif()
     list(APPEND files ${dir}/${name})

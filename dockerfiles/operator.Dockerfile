@@ -25,7 +25,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DDISTBENCH_BUILD_TESTS=OFF
+# As in worker.Dockerfile (the same layers): no chart libraries, no npm.
+RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DDISTBENCH_BUILD_TESTS=OFF \
+      -DDISTBENCH_REPORT_HTML=OFF
 ARG JOBS=2
 # ccache in a build cache mount: a rebuild after a small change takes seconds.
 RUN --mount=type=cache,target=/root/.cache/ccache,id=distbench-ccache \

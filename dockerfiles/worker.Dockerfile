@@ -1,6 +1,7 @@
 # The distbench worker image: distbench-worker (every rank of a benchmark:
 # master, parameter server, trainer; LibTorch 1.13 CPU with Gloo) and the
-# distbench command line (run, render, validate, diff), on Debian 12, as a
+# distbench command line (run, render, validate, diff; report only in the
+# prebuilt target, see below), on Debian 12, as a
 # non-root user. The operator's pods run `distbench-worker --config FILE`
 # from PATH. Build from the repository root (the build context):
 #
@@ -24,7 +25,14 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DDISTBENCH_BUILD_TESTS=OFF
+# DISTBENCH_REPORT_HTML=OFF: the chart libraries that `distbench report`
+# embeds come from npm (scripts/install-chart-libraries.sh), which a build
+# here need not reach, and the image is for running benchmarks, not reading
+# them. This image's `distbench report` says so and exits 2; write pages with
+# a host build (a report is plain JSON), or use the `prebuilt` target, whose
+# binaries a host build made with the libraries in (docs/report.md).
+RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DDISTBENCH_BUILD_TESTS=OFF \
+      -DDISTBENCH_REPORT_HTML=OFF
 ARG JOBS=2
 # ccache in a build cache mount: a rebuild after a small change takes seconds.
 # The LibTorch translation units take most of the time (about 4 minutes on

@@ -23,6 +23,10 @@ PACKAGES=(
   python3-torch python3-torchvision python3-numpy
   # scraping /metrics by hand
   curl
+  # drawing `distbench report` pages offline in the browser test
+  # (cli/tests/report_browser_test.sh) and for docs/images
+  # (scripts/report-screenshots.sh); DejaVu so the text has a font
+  chromium fonts-dejavu-core
 )
 
 source "$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh"

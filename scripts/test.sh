@@ -2,7 +2,9 @@
 # Builds everything and runs every test: installs the Debian packages if
 # needed, builds kube-apiserver for the operator tests if it is not cached
 # (scripts/install-kube-apiserver.sh: minutes once, then under a second),
-# configures (RelWithDebInfo), builds with ccache, runs ctest.
+# installs the chart libraries that distbench report embeds if they are not
+# cached (scripts/install-chart-libraries.sh: npm ci once, then under a
+# second), configures (RelWithDebInfo), builds with ccache, runs ctest.
 #   DISTBENCH_BUILD_DIR  build directory (default: build, in the repository)
 #   DISTBENCH_JOBS       parallel compile and test jobs (default: 2)
 #   CCACHE_DIR           compiler cache (default: ~/.cache/ccache)
@@ -30,6 +32,7 @@ else
   scripts/install-kube-apiserver.sh
 fi
 scripts/install-helm.sh
+scripts/install-chart-libraries.sh
 # CI builds with warnings as errors; elsewhere the cache keeps whatever
 # DISTBENCH_WERROR a developer chose.
 werror=()

@@ -12,11 +12,13 @@ int validateCommand(const std::vector<std::string>& args);
 int renderCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
+int reportCommand(const std::vector<std::string>& args);
 
 extern const char* const kMainUsage;
 extern const char* const kValidateUsage;
 extern const char* const kRenderUsage;
 extern const char* const kRunUsage;
 extern const char* const kDiffUsage;
+extern const char* const kReportUsage;
 
 }  // namespace distbench::cli

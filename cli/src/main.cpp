@@ -20,6 +20,8 @@ commands:
   render FILE | --preset NAME    print the per-rank processes and config
   run FILE | --preset NAME       run the benchmark as local processes
   diff BASE TEST                 compare two reports: percentiles, median CI
+  report RUN -o PAGE.html        one self-contained HTML page of charts of a
+                                 report, optionally compared with --baseline
 
 `distbench COMMAND --help` describes a command's flags.
 )USAGE";
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
   if (command == "render") handler = renderCommand;
   if (command == "run") handler = runCommand;
   if (command == "diff") handler = diffCommand;
+  if (command == "report") handler = reportCommand;
   if (!handler) {
     if (!command.empty() && command[0] == '-') {
       std::cerr << "distbench: unknown flag " << command << "\n";

@@ -1,0 +1,92 @@
+#include "diff_options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace distbench::cli {
+namespace {
+
+std::vector<int> parsePercentiles(const std::string& text) {
+  const std::string error =
+      "--percentiles needs whole numbers 0-100 separated by commas, not '" + text + "'";
+  std::vector<int> percentiles;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const long p = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || p < 0 || p > 100) throw UsageError(error);
+    percentiles.push_back(static_cast<int>(p));
+    if (comma == std::string::npos) return percentiles;
+    start = comma + 1;
+  }
+}
+
+double parseNumber(const std::string& flag, const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value)) {
+    throw UsageError(flag + " needs " + what + ", not '" + text + "'");
+  }
+  return value;
+}
+
+uint64_t parseSeed(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long seed = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0) {
+    throw UsageError("--seed needs a whole number >= 0, not '" + text + "'");
+  }
+  return seed;
+}
+
+}  // namespace
+
+std::vector<FlagSpec> diffOptionFlags() {
+  return {{"--percentiles", true},
+          {"--threshold", true},
+          {"--confidence", true},
+          {"--resamples", true},
+          {"--seed", true}};
+}
+
+DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
+  DiffOptions options;
+  if (auto text = parsed.value("--percentiles")) options.percentiles = parsePercentiles(*text);
+  if (auto text = parsed.value("--threshold")) {
+    const double pct = parseNumber("--threshold", *text, "a percentage >= 0");
+    if (pct < 0) throw UsageError("--threshold needs a percentage >= 0, not '" + *text + "'");
+    options.thresholdPercent = pct;
+  }
+  if (auto text = parsed.value("--confidence")) {
+    const std::string what = "a confidence between 0 and 1 (0.95 for 95%)";
+    const double c = parseNumber("--confidence", *text, what);
+    if (!(c > 0 && c < 1)) throw UsageError("--confidence needs " + what + ", not '" + *text + "'");
+    options.bootstrap.confidence = c;
+  }
+  if (auto text = parsed.value("--resamples")) {
+    const int n = parseNonNegativeIntFlag("--resamples", *text);
+    if (n < 1) throw UsageError("--resamples needs a whole number >= 1, not '" + *text + "'");
+    options.bootstrap.resamples = n;
+  }
+  if (auto text = parsed.value("--seed")) options.bootstrap.seed = parseSeed(*text);
+  return options;
+}
+
+bool anyRegression(const ReportDiff& diff) {
+  for (const GroupDiff& group : diff.groups) {
+    for (const RowDiff& row : group.rows) {
+      if (row.regressed) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace distbench::cli

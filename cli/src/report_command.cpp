@@ -1,0 +1,165 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+
+#include "arg_parser.h"
+#include "chart_libraries.h"
+#include "commands.h"
+#include "diff_options.h"
+#include "distbench/report/report_json.h"
+#include "exit_codes.h"
+#include "report_diff.h"
+#include "report_page.h"
+
+namespace distbench::cli {
+
+const char* const kReportUsage =
+    R"USAGE(usage: distbench report RUN.json -o PAGE.html [--baseline BASE.json] [flags]
+
+Write one self-contained HTML page of a report (distbench run --report):
+charts of the run (HybridDDPRPC: epoch-time distributions per trainer and
+the per-batch phases; DDP: throughput and scaling efficiency against world
+size and the phase split; Collectives: latency and bus bandwidth against
+message size), the measurements, and the environment and config. The chart
+libraries are inside the page: it opens offline and fetches nothing.
+
+With --baseline, the page also compares RUN with BASE.json as
+`distbench diff BASE.json RUN.json` does, row by row, with the median's
+bootstrap confidence interval, and marks the regressions. Reports of
+different kinds, models, batch sizes or other group keys are refused.
+
+flags:
+  -o, --output FILE    the page to write (required)
+  --baseline FILE      a report to compare RUN with
+and, with --baseline, as for distbench diff:
+  --threshold PCT      a row regresses when its median is slower by more than
+                       PCT percent and its interval lies above 0; exit 1 if
+                       one does (the page is written either way)
+  --percentiles LIST   percentiles to compare, whole numbers 0-100 (default 75,95)
+  --confidence C       of the median's interval, in (0, 1) (default 0.95)
+  --resamples N        bootstrap resamples (default 2000)
+  --seed S             bootstrap seed (default 1)
+
+exit status: 0 written (and no regression over --threshold), 1 written and a
+row regressed over --threshold, 2 nothing written: bad command line,
+unreadable report, a baseline that cannot be compared, an unwritable FILE, or
+a distbench built without the chart libraries (-DDISTBENCH_REPORT_HTML=OFF);
+also 2, after writing, when --baseline compared no row at all
+)USAGE";
+
+namespace {
+
+const char* const kNotBuiltIn =
+    "this distbench was built without the chart libraries (cmake "
+    "-DDISTBENCH_REPORT_HTML=OFF), so it cannot write HTML pages. Build distbench with "
+    "-DDISTBENCH_REPORT_HTML=ON after scripts/install-chart-libraries.sh, or run `distbench "
+    "report` where such a build is (a report is a plain JSON file and can be copied there)";
+
+struct PageNotWritten : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Written whole or not at all: an interrupted write leaves no half page
+// behind under the name asked for.
+void writePage(const std::string& path, const std::string& page) {
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw PageNotWritten("cannot write " + path + ": " + std::strerror(errno));
+    out << page;
+    out.close();
+    if (!out) {
+      const int error = errno;
+      std::remove(partial.c_str());
+      throw PageNotWritten("cannot write " + path + ": " + std::strerror(error));
+    }
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(partial.c_str());
+    throw PageNotWritten("cannot write " + path + ": " + std::strerror(error));
+  }
+}
+
+}  // namespace
+
+int reportCommand(const std::vector<std::string>& args) {
+  std::vector<FlagSpec> flags = diffOptionFlags();
+  flags.push_back({"--output", true});
+  flags.push_back({"-o", true});
+  flags.push_back({"--baseline", true});
+  const ParsedArgs parsed = ArgParser(flags).parse(args);
+  if (parsed.has("--help")) {
+    std::cout << kReportUsage;
+    return kExitOk;
+  }
+  const std::vector<std::string>& files = parsed.positionals();
+  if (files.empty()) throw UsageError("missing RUN, the report to show");
+  if (files.size() > 1) {
+    throw UsageError("expected one report, RUN, not " + std::to_string(files.size()) +
+                     " files (a second one to compare with goes after --baseline)");
+  }
+  std::optional<std::string> output = parsed.value("--output");
+  if (auto o = parsed.value("-o")) output = o;
+  if (!output || output->empty()) throw UsageError("missing -o FILE, the page to write");
+  const std::optional<std::string> baselinePath = parsed.value("--baseline");
+  const DiffOptions options = diffOptionsFrom(parsed);
+  if (!baselinePath) {
+    for (const FlagSpec& flag : diffOptionFlags()) {
+      if (parsed.has(flag.name)) throw UsageError(flag.name + " needs --baseline");
+    }
+  }
+
+  const std::vector<ChartLibrary>& libraries = chartLibraries();
+  if (libraries.empty()) {
+    std::cerr << "distbench report: " << kNotBuiltIn << "\n";
+    return kExitUsage;
+  }
+
+  // As for diff: nothing written, so 1 (a regression) would lie.
+  try {
+    const report::Report run = report::loadReportFile(files[0]);
+    ReportPageInput input;
+    input.run = &run;
+    input.runSource = files[0];
+    input.options = options;
+    std::optional<report::Report> baseline;
+    std::optional<ReportDiff> diff;
+    if (baselinePath) {
+      baseline = report::loadReportFile(*baselinePath);
+      diff = compareReports(*baseline, run, options);
+      input.baseline = &*baseline;
+      input.baselineSource = *baselinePath;
+      input.diff = &*diff;
+    }
+    writePage(*output, renderReportPage(input, libraries));
+    std::cerr << "distbench report: wrote " << *output << "\n";
+    if (diff) {
+      // As diff: a gate that compared nothing must not pass.
+      if (diff->comparedRows() == 0) {
+        std::cerr << "distbench report: no row could be compared with the baseline (see the "
+                     "page's notes)\n";
+        return kExitUsage;
+      }
+      if (anyRegression(*diff)) {
+        std::cerr << "distbench report: regressions over " << *options.thresholdPercent
+                  << "% against the baseline (see the page)\n";
+        return kExitRegression;
+      }
+    }
+    return kExitOk;
+  } catch (const report::ReportError& error) {
+    std::cerr << "distbench report: " << error.what() << "\n";
+  } catch (const IncomparableReports& error) {
+    std::cerr << "distbench report: " << error.what() << "\n";
+  } catch (const PageNotWritten& error) {
+    std::cerr << "distbench report: " << error.what() << "\n";
+  }
+  return kExitUsage;
+}
+
+}  // namespace distbench::cli

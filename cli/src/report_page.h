@@ -1,0 +1,36 @@
+// The page `distbench report` writes: one HTML file holding everything it
+// shows (the data as JSON, the chart specs, the chart libraries), so it
+// opens offline and fetches nothing. Report text reaches it only escaped
+// (html_text.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chart_libraries.h"
+#include "distbench/report/report.h"
+#include "report_diff.h"
+
+namespace distbench::cli {
+
+struct ReportPageInput {
+  const report::Report* run = nullptr;
+  std::string runSource;  // the run's report file, as given
+  // With --baseline: the baseline, its file, and compareReports(baseline, run).
+  const report::Report* baseline = nullptr;
+  std::string baselineSource;
+  const ReportDiff* diff = nullptr;
+  DiffOptions options;
+};
+
+// The element ids the page scripts and tests rely on.
+inline constexpr const char* kReportDataId = "distbench-report-data";
+inline constexpr const char* kRenderStatusId = "distbench-render-status";
+
+// Throws std::invalid_argument when a library's text would end its inline
+// <script> early ("</script" or "<!--" in it), which the page cannot escape
+// without changing the library.
+std::string renderReportPage(const ReportPageInput& input,
+                             const std::vector<ChartLibrary>& libraries);
+
+}  // namespace distbench::cli

@@ -1,0 +1,38 @@
+// The sections of the report page, each built from reports alone
+// (report_page_section.h). report_page.cpp puts them in order.
+#pragma once
+
+#include <string>
+
+#include "distbench/report/report.h"
+#include "report_diff.h"
+#include "report_page_section.h"
+
+namespace distbench::cli {
+
+// HybridDDPRPC: each trainer's epoch times (empirical CDF, box plot; p50 and
+// p95 marked) and the per-batch phase breakdown, when the report has it.
+PageSection hybridSection(const report::Report& report);
+
+// DDP, per model: aggregate examples/s and scaling efficiency against world
+// size, and the per-iteration phase split of each row.
+PageSection ddpSection(const report::Report& report);
+
+// Collectives: p50 latency and busbw against message size, log-log, per op
+// and dtype.
+PageSection collectivesSection(const report::Report& report);
+
+// Every series' summary: the numbers behind the charts.
+PageSection measurementsSection(const report::Report& report);
+
+// Versions, backend, device, host, topology, seed, bucket size, and the
+// resolved config (collapsed).
+PageSection environmentSection(const report::Report& report);
+
+// The rows `distbench diff BASELINE RUN` compares, with their intervals and
+// regressions. `baselineSource` names the baseline (its path as given).
+PageSection baselineSection(const report::Report& baseline, const std::string& baselineSource,
+                            const report::Report& run, const ReportDiff& diff,
+                            const DiffOptions& options);
+
+}  // namespace distbench::cli

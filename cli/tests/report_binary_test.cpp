@@ -1,0 +1,201 @@
+// `distbench report` as users run it: the built binary on real reports
+// (fixtures/report/README.md, fixtures/diff/README.md). Exit statuses and
+// messages follow `distbench diff`'s, which the refusal tests run beside it.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "binary_runner.h"
+#include "chart_libraries.h"
+#include "distbench/report/report_json.h"
+#include "report_page_test_util.h"
+#include "temp_dir.h"
+
+namespace distbench::cli {
+namespace {
+
+using process::slurp;
+using process::TempDir;
+using testing::contains;
+using testing::dataBlock;
+using testing::kDiffFixtures;
+using testing::kReportFixtures;
+using Result = process::BinaryResult;
+
+const std::string kTutorial = kReportFixtures + "/tutorial-run.json";
+const std::string kTutorialPhases = kReportFixtures + "/tutorial-run-phases-added-by-hand.json";
+const std::string kDdp = kReportFixtures + "/ddp-smallcnn.json";
+const std::string kCollectives = kReportFixtures + "/collectives-tiny.json";
+
+bool exists(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0;
+}
+
+class ReportBinary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (chartLibraries().empty()) GTEST_SKIP() << "built with -DDISTBENCH_REPORT_HTML=OFF";
+  }
+
+  std::string path(const std::string& name) const { return dir_.path() + "/" + name; }
+
+  Result run(const std::string& command, const std::string& args) {
+    return process::runCaptured("'" DISTBENCH_BINARY "' " + command + " " + args, path("stdout"),
+                                path("stderr"));
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(ReportBinary, WritesAPageForEachKind) {
+  for (const std::string& report : {kTutorial, kTutorialPhases, kDdp, kCollectives}) {
+    const Result r = run("report", report + " -o " + path("page.html"));
+    ASSERT_EQ(r.exitCode, 0) << report << "\n" << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "distbench report: wrote " + path("page.html") + "\n");
+    const std::string page = slurp(path("page.html"));
+    EXPECT_EQ(page.rfind("<!DOCTYPE html>\n", 0), 0u) << report;
+    EXPECT_TRUE(contains(page, "</html>\n")) << report;
+    EXPECT_EQ(report::parseReport(dataBlock(page).at("report").serialize()).name,
+              report::loadReportFile(report).name);
+    EXPECT_FALSE(exists(path("page.html.partial")));
+  }
+}
+
+TEST_F(ReportBinary, OutputFlagHasALongForm) {
+  const Result r = run("report", kDdp + " --output=" + path("ddp.html"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(exists(path("ddp.html")));
+}
+
+TEST_F(ReportBinary, ComparesWithABaselineAndExitsOneOnARegressionAsDiffDoes) {
+  // diff's documented example: run2 against run1 regresses over 2% (cli.md).
+  const std::string base = kDiffFixtures + "/default-run2.json";
+  const std::string test = kDiffFixtures + "/default-run1.json";
+  const Result diff = run("diff", base + " " + test + " --threshold 2");
+  const Result page =
+      run("report", test + " --baseline " + base + " --threshold 2 -o " + path("page.html"));
+  EXPECT_EQ(diff.exitCode, 1);
+  EXPECT_EQ(page.exitCode, 1) << page.err;
+  EXPECT_TRUE(contains(page.err, "regressions over 2% against the baseline")) << page.err;
+  const std::string html = slurp(path("page.html"));
+  // The diff's verdict line, word for word.
+  const size_t at = diff.out.find("regressions over 2%");
+  ASSERT_NE(at, std::string::npos) << diff.out;
+  std::string verdict = diff.out.substr(at);
+  verdict.pop_back();  // its newline
+  EXPECT_TRUE(contains(html, "<p class=\"verdict bad\">" + verdict)) << verdict;
+  EXPECT_EQ(dataBlock(html).at("charts").as_array().at(0).at("id").as_string(), "baseline-change");
+
+  const Result relaxed =
+      run("report", test + " --baseline " + base + " --threshold 50 -o " + path("relaxed.html"));
+  EXPECT_EQ(relaxed.exitCode, 0) << relaxed.err;
+  EXPECT_TRUE(contains(slurp(path("relaxed.html")), "<p class=\"verdict good\">no regressions"));
+}
+
+TEST_F(ReportBinary, RefusesABaselineOfAnotherKindWithDiffsMessage) {
+  const Result diff = run("diff", kDdp + " " + kCollectives);
+  const Result page =
+      run("report", kCollectives + " --baseline " + kDdp + " -o " + path("page.html"));
+  EXPECT_EQ(diff.exitCode, 2);
+  EXPECT_EQ(page.exitCode, 2);
+  EXPECT_EQ(page.err,
+            "distbench report: cannot compare: base is a DDP benchmark, test a "
+            "Collectives benchmark\n");
+  EXPECT_EQ(page.err.substr(page.err.find(':')), diff.err.substr(diff.err.find(':')));
+  EXPECT_FALSE(exists(path("page.html")));
+}
+
+TEST_F(ReportBinary, RefusesABaselineOfAnotherModelWithDiffsMessage) {
+  // Both HybridDDPRPC, but the tutorial's model is not the default's.
+  const std::string base = kDiffFixtures + "/default-run1.json";
+  const std::string test = kDiffFixtures + "/tutorial-run1.json";
+  const Result diff = run("diff", base + " " + test);
+  const Result page = run("report", test + " --baseline " + base + " -o " + path("page.html"));
+  EXPECT_EQ(page.exitCode, 2);
+  EXPECT_TRUE(contains(page.err, "cannot compare: base benchmarks HybridDDPRPC")) << page.err;
+  EXPECT_EQ(page.err.substr(page.err.find(':')), diff.err.substr(diff.err.find(':')));
+  EXPECT_FALSE(exists(path("page.html")));
+}
+
+// As diff: a gate that compared nothing must not pass. The page is still
+// written, saying why each row was not compared.
+TEST_F(ReportBinary, ABaselineWithNoComparableRowExitsTwoAfterWritingThePage) {
+  report::Report other = report::loadReportFile(kTutorial);
+  for (report::Series& s : other.series) s.ranks = 7;
+  report::writeReportFile(path("other-ranks.json"), other);
+  const Result diff = run("diff", kTutorial + " " + path("other-ranks.json"));
+  const Result page = run(
+      "report", path("other-ranks.json") + " --baseline " + kTutorial + " -o " + path("page.html"));
+  EXPECT_EQ(diff.exitCode, 2);
+  EXPECT_EQ(page.exitCode, 2);
+  EXPECT_TRUE(contains(page.err, "no row could be compared with the baseline")) << page.err;
+  const std::string html = slurp(path("page.html"));
+  EXPECT_TRUE(contains(html, "<p class=\"verdict bad\">nothing compared"));
+  EXPECT_TRUE(contains(html,
+                       "Not compared (they measured different things): Trainer0 (ranks 1 "
+                       "vs 7)"));
+  EXPECT_EQ(dataBlock(html).at("charts").as_array().at(0).at("id").as_string(), "hybrid-epoch-cdf");
+}
+
+TEST_F(ReportBinary, AnUnwritablePageIsNamedAndLeavesNothingBehind) {
+  const std::string missingDir = path("no-such-dir") + "/page.html";
+  Result r = run("report", kDdp + " -o " + missingDir);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "distbench report: cannot write " + missingDir + ": No such file or directory\n");
+
+  // A directory in the way: the page is assembled beside it, then cannot replace it.
+  ASSERT_EQ(::mkdir(path("taken").c_str(), 0755), 0);
+  r = run("report", kDdp + " -o " + path("taken"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "distbench report: cannot write " + path("taken") + ": Is a directory\n");
+  EXPECT_FALSE(exists(path("taken.partial")));
+
+  if (::geteuid() != 0) {  // root writes anywhere
+    ASSERT_EQ(::mkdir(path("read-only").c_str(), 0555), 0);
+    r = run("report", kDdp + " -o " + path("read-only") + "/page.html");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(contains(r.err, "cannot write " + path("read-only") + "/page.html: Permission"));
+  }
+}
+
+TEST_F(ReportBinary, AnUnreadableReportIsNamed) {
+  std::ofstream(path("broken.json")) << "{\"schemaVersion\": 2}";
+  Result r = run("report", path("broken.json") + " -o " + path("page.html"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "distbench report: " + path("broken.json") + ": ")) << r.err;
+  r = run("report", kDdp + " --baseline " + path("missing.json") + " -o " + path("page.html"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, path("missing.json"))) << r.err;
+  EXPECT_FALSE(exists(path("page.html")));
+}
+
+TEST_F(ReportBinary, BadCommandLinesExitTwoWithUsage) {
+  for (const std::string& args :
+       {std::string(""), kDdp, kDdp + " " + kTutorial + " -o " + path("p.html"),
+        kDdp + " -o " + path("p.html") + " --threshold 5",
+        kDdp + " -o " + path("p.html") + " --baseline " + kDdp + " --threshold -1",
+        kDdp + " -o " + path("p.html") + " --bogus"}) {
+    const Result r = run("report", args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_TRUE(contains(r.err, "see 'distbench report --help'")) << args << "\n" << r.err;
+  }
+  EXPECT_TRUE(contains(run("report", kDdp).err, "missing -o FILE"));
+  EXPECT_TRUE(contains(run("report", kDdp + " -o x --seed 3").err, "--seed needs --baseline"));
+  EXPECT_FALSE(exists(path("p.html")));
+}
+
+TEST_F(ReportBinary, HelpDescribesTheCommand) {
+  const Result r = run("report", "--help");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.out.rfind("usage: distbench report RUN.json -o PAGE.html", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "--threshold PCT"));
+  EXPECT_TRUE(contains(run("--help", "").out, "  report RUN -o PAGE.html"));
+}
+
+}  // namespace
+}  // namespace distbench::cli

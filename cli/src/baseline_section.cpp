@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "diff_options.h"
-#include "diff_table.h"
+#include "distbench/report/diff_table.h"
+#include "distbench/report/report_diff.h"
 #include "html_table.h"
 #include "html_text.h"
 #include "page_numbers.h"
@@ -15,6 +15,10 @@
 namespace distbench::cli {
 namespace {
 
+using report::DiffOptions;
+using report::GroupDiff;
+using report::ReportDiff;
+using report::RowDiff;
 using vl::arr;
 using vl::field;
 using vl::Json;
@@ -128,7 +132,8 @@ std::string groupTable(const GroupDiff& group, const DiffOptions& options) {
     for (size_t i = 0; i < options.percentiles.size(); ++i) {
       cells.push_back(formatDuration(row.basePercentiles[i]));
       cells.push_back(formatDuration(row.testPercentiles[i]));
-      cells.push_back(formatChange(percentChange(row.basePercentiles[i], row.testPercentiles[i])));
+      cells.push_back(
+          formatChange(report::percentChange(row.basePercentiles[i], row.testPercentiles[i])));
     }
     cells.push_back(formatChange(row.median.pointChange * 100));
     cells.push_back("[" + formatChange(row.median.low * 100) + ", " +
@@ -158,8 +163,8 @@ std::string groupTable(const GroupDiff& group, const DiffOptions& options) {
 }  // namespace
 
 PageSection baselineSection(const report::Report& baseline, const std::string& baselineSource,
-                            const report::Report& run, const ReportDiff& diff,
-                            const DiffOptions& options) {
+                            const report::Report& run, const report::ReportDiff& diff,
+                            const report::DiffOptions& options) {
   PageSection section{"baseline", "Compared with the baseline", "", {}};
   std::string html = "<p>Baseline <code>" + htmlEscape(baselineSource) + "</code> (" +
                      htmlEscape(baseline.name) + ", " + htmlEscape(baseline.kind) +
@@ -170,9 +175,9 @@ PageSection baselineSection(const report::Report& baseline, const std::string& b
                      std::to_string(options.bootstrap.seed) +
                      "); a change whose interval contains 0 is not significant.</p>\n";
 
-  const std::string verdict = formatRegressions(diff, options);
+  const std::string verdict = report::formatRegressions(diff, options);
   if (!verdict.empty()) {
-    const bool bad = anyRegression(diff) || diff.comparedRows() == 0;
+    const bool bad = report::anyRegression(diff) || diff.comparedRows() == 0;
     html += "<p class=\"verdict " + std::string(bad ? "bad" : "good") + "\">" +
             htmlEscape(verdict) + "</p>\n";
   }
@@ -185,7 +190,7 @@ PageSection baselineSection(const report::Report& baseline, const std::string& b
   }
   for (const GroupDiff& group : diff.groups) html += groupTable(group, options);
   html += "<details><summary>As <code>distbench diff</code> prints it</summary>\n<pre>" +
-          htmlEscape(formatDiff(baseline, run, diff, options)) + "</pre>\n</details>\n";
+          htmlEscape(report::formatDiff(baseline, run, diff, options)) + "</pre>\n</details>\n";
   section.html = html;
   return section;
 }

@@ -3,10 +3,10 @@
 #include "arg_parser.h"
 #include "commands.h"
 #include "diff_options.h"
-#include "diff_table.h"
+#include "distbench/report/diff_table.h"
+#include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
 #include "exit_codes.h"
-#include "report_diff.h"
 
 namespace distbench::cli {
 
@@ -45,23 +45,23 @@ int diffCommand(const std::vector<std::string>& args) {
   if (files.size() > 2)
     throw UsageError("expected two reports, BASE and TEST, not " + std::to_string(files.size()) +
                      " files");
-  const DiffOptions options = diffOptionsFrom(parsed);
+  const report::DiffOptions options = diffOptionsFrom(parsed);
 
   // Both are usage problems: nothing was compared, so 1 (a regression) would lie.
   try {
     const report::Report base = report::loadReportFile(files[0]);
     const report::Report test = report::loadReportFile(files[1]);
-    const ReportDiff diff = compareReports(base, test, options);
-    std::cout << formatDiff(base, test, diff, options);
+    const report::ReportDiff diff = report::compareReports(base, test, options);
+    std::cout << report::formatDiff(base, test, diff, options);
     // A gate that compared nothing must not pass: it would pass forever.
     if (diff.comparedRows() == 0) {
       std::cerr << "distbench diff: no row could be compared (see 'not compared' above)\n";
       return kExitUsage;
     }
-    return anyRegression(diff) ? kExitRegression : kExitOk;
+    return report::anyRegression(diff) ? kExitRegression : kExitOk;
   } catch (const report::ReportError& error) {
     std::cerr << "distbench diff: " << error.what() << "\n";
-  } catch (const IncomparableReports& error) {
+  } catch (const report::IncomparableReports& error) {
     std::cerr << "distbench diff: " << error.what() << "\n";
   }
   return kExitUsage;

@@ -57,8 +57,8 @@ std::vector<FlagSpec> diffOptionFlags() {
           {"--seed", true}};
 }
 
-DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
-  DiffOptions options;
+report::DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
+  report::DiffOptions options;
   if (auto text = parsed.value("--percentiles")) options.percentiles = parsePercentiles(*text);
   if (auto text = parsed.value("--threshold")) {
     const double pct = parseNumber("--threshold", *text, "a percentage >= 0");
@@ -78,15 +78,6 @@ DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
   }
   if (auto text = parsed.value("--seed")) options.bootstrap.seed = parseSeed(*text);
   return options;
-}
-
-bool anyRegression(const ReportDiff& diff) {
-  for (const GroupDiff& group : diff.groups) {
-    for (const RowDiff& row : group.rows) {
-      if (row.regressed) return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace distbench::cli

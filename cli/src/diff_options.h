@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "arg_parser.h"
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 
 namespace distbench::cli {
 
@@ -15,9 +15,6 @@ namespace distbench::cli {
 std::vector<FlagSpec> diffOptionFlags();
 
 // Throws UsageError naming the flag for a value out of range.
-DiffOptions diffOptionsFrom(const ParsedArgs& parsed);
-
-// Whether a compared row regressed over --threshold (never without one).
-bool anyRegression(const ReportDiff& diff);
+report::DiffOptions diffOptionsFrom(const ParsedArgs& parsed);
 
 }  // namespace distbench::cli

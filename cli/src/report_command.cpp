@@ -10,9 +10,9 @@
 #include "chart_libraries.h"
 #include "commands.h"
 #include "diff_options.h"
+#include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
 #include "exit_codes.h"
-#include "report_diff.h"
 #include "report_page.h"
 
 namespace distbench::cli {
@@ -107,7 +107,7 @@ int reportCommand(const std::vector<std::string>& args) {
   if (auto o = parsed.value("-o")) output = o;
   if (!output || output->empty()) throw UsageError("missing -o FILE, the page to write");
   const std::optional<std::string> baselinePath = parsed.value("--baseline");
-  const DiffOptions options = diffOptionsFrom(parsed);
+  const report::DiffOptions options = diffOptionsFrom(parsed);
   if (!baselinePath) {
     for (const FlagSpec& flag : diffOptionFlags()) {
       if (parsed.has(flag.name)) throw UsageError(flag.name + " needs --baseline");
@@ -128,10 +128,10 @@ int reportCommand(const std::vector<std::string>& args) {
     input.runSource = files[0];
     input.options = options;
     std::optional<report::Report> baseline;
-    std::optional<ReportDiff> diff;
+    std::optional<report::ReportDiff> diff;
     if (baselinePath) {
       baseline = report::loadReportFile(*baselinePath);
-      diff = compareReports(*baseline, run, options);
+      diff = report::compareReports(*baseline, run, options);
       input.baseline = &*baseline;
       input.baselineSource = *baselinePath;
       input.diff = &*diff;
@@ -145,7 +145,7 @@ int reportCommand(const std::vector<std::string>& args) {
                      "page's notes)\n";
         return kExitUsage;
       }
-      if (anyRegression(*diff)) {
+      if (report::anyRegression(*diff)) {
         std::cerr << "distbench report: regressions over " << *options.thresholdPercent
                   << "% against the baseline (see the page)\n";
         return kExitRegression;
@@ -154,7 +154,7 @@ int reportCommand(const std::vector<std::string>& args) {
     return kExitOk;
   } catch (const report::ReportError& error) {
     std::cerr << "distbench report: " << error.what() << "\n";
-  } catch (const IncomparableReports& error) {
+  } catch (const report::IncomparableReports& error) {
     std::cerr << "distbench report: " << error.what() << "\n";
   } catch (const PageNotWritten& error) {
     std::cerr << "distbench report: " << error.what() << "\n";

@@ -9,7 +9,7 @@
 
 #include "chart_libraries.h"
 #include "distbench/report/report.h"
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 
 namespace distbench::cli {
 
@@ -19,8 +19,8 @@ struct ReportPageInput {
   // With --baseline: the baseline, its file, and compareReports(baseline, run).
   const report::Report* baseline = nullptr;
   std::string baselineSource;
-  const ReportDiff* diff = nullptr;
-  DiffOptions options;
+  const report::ReportDiff* diff = nullptr;
+  report::DiffOptions options;
 };
 
 // The element ids the page scripts and tests rely on.

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "distbench/report/report.h"
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 #include "report_page_section.h"
 
 namespace distbench::cli {
@@ -32,7 +32,7 @@ PageSection environmentSection(const report::Report& report);
 // The rows `distbench diff BASELINE RUN` compares, with their intervals and
 // regressions. `baselineSource` names the baseline (its path as given).
 PageSection baselineSection(const report::Report& baseline, const std::string& baselineSource,
-                            const report::Report& run, const ReportDiff& diff,
-                            const DiffOptions& options);
+                            const report::Report& run, const report::ReportDiff& diff,
+                            const report::DiffOptions& options);
 
 }  // namespace distbench::cli

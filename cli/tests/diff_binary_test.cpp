@@ -15,9 +15,9 @@
 namespace distbench::cli {
 namespace {
 
-using testing::around;
-using testing::ddpReport;
-using testing::ddpSeries;
+using report::testing::around;
+using report::testing::ddpReport;
+using report::testing::ddpSeries;
 using Result = process::BinaryResult;
 using process::TempDir;
 using process::slurp;

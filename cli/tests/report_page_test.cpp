@@ -11,15 +11,21 @@
 #include <map>
 
 #include "chart_libraries.h"
-#include "diff_table.h"
+#include "distbench/report/diff_table.h"
 #include "distbench/report/percentiles.h"
+#include "distbench/report/report_diff.h"
 #include "html_text.h"
-#include "report_diff.h"
 #include "report_page_test_util.h"
 
 namespace distbench::cli {
 namespace {
 
+using report::compareReports;
+using report::DiffOptions;
+using report::formatDiff;
+using report::GroupDiff;
+using report::ReportDiff;
+using report::RowDiff;
 using testing::chartIds;
 using testing::chartSpec;
 using testing::contains;

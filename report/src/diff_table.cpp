@@ -1,4 +1,4 @@
-#include "diff_table.h"
+#include "distbench/report/diff_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,10 +6,8 @@
 #include <utility>
 #include <vector>
 
-namespace distbench::cli {
+namespace distbench::report {
 namespace {
-
-using report::Report;
 
 std::string format(const char* pattern, double value) {
   char text[64];
@@ -233,4 +231,4 @@ std::string formatDiff(const Report& base, const Report& test, const ReportDiff&
   return text + formatRegressions(diff, options);
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::report

@@ -7,11 +7,11 @@
 
 #include "distbench/report/report.h"
 
-namespace distbench::cli::testing {
+namespace distbench::report::testing {
 
-inline report::Series ddpSeries(const std::string& model, int batchSize, const std::string& row,
-                                int ranks, std::vector<double> samples) {
-  report::Series s;
+inline Series ddpSeries(const std::string& model, int batchSize, const std::string& row, int ranks,
+                        std::vector<double> samples) {
+  Series s;
   s.group = model + " with batch size " + std::to_string(batchSize);
   s.groupKey = {{"model", model}, {"batchSize", std::to_string(batchSize)}, {"imageSize", "224"}};
   s.row = row;
@@ -23,8 +23,8 @@ inline report::Series ddpSeries(const std::string& model, int batchSize, const s
   return s;
 }
 
-inline report::Report ddpReport(std::vector<report::Series> series, double bucketCapMB = 25) {
-  report::Report r;
+inline Report ddpReport(std::vector<Series> series, double bucketCapMB = 25) {
+  Report r;
   r.name = "resnet-sweep";
   r.kind = "DDP";
   r.versions = {{"distbench", "0.2.0"}, {"torch", "1.13.1"}};
@@ -49,4 +49,4 @@ inline std::vector<double> around(double center, double spread, int n = 30) {
   return samples;
 }
 
-}  // namespace distbench::cli::testing
+}  // namespace distbench::report::testing

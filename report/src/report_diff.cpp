@@ -1,4 +1,4 @@
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,11 +8,8 @@
 
 #include "distbench/report/percentiles.h"
 
-namespace distbench::cli {
+namespace distbench::report {
 namespace {
-
-using report::Report;
-using report::Series;
 
 struct Group {
   std::string name;
@@ -142,7 +139,7 @@ std::string rowMismatch(const Series& base, const Series& test) {
 std::vector<double> percentilesOf(std::vector<double> samples, const std::vector<int>& ps) {
   std::sort(samples.begin(), samples.end());
   std::vector<double> values;
-  for (int p : ps) values.push_back(report::percentileLinear(samples, p));
+  for (int p : ps) values.push_back(percentileLinear(samples, p));
   return values;
 }
 
@@ -157,7 +154,7 @@ RowDiff compareRow(const Series& base, const Series& test, const DiffOptions& op
   }
   row.basePercentiles = percentilesOf(base.samples, options.percentiles);
   row.testPercentiles = percentilesOf(testSamples, options.percentiles);
-  row.median = report::bootstrapMedianChange(base.samples, testSamples, options.bootstrap);
+  row.median = bootstrapMedianChange(base.samples, testSamples, options.bootstrap);
   // Significant and slower: a large but noisy change is not worth failing a build over.
   row.regressed = options.thresholdPercent &&
                   row.median.pointChange * 100 > *options.thresholdPercent && row.median.low > 0;
@@ -200,6 +197,15 @@ GroupDiff compareGroup(const Group& base, const Group& test, const DiffOptions& 
 
 double percentChange(double base, double test) { return (test - base) / base * 100; }
 
+bool anyRegression(const ReportDiff& diff) {
+  for (const GroupDiff& group : diff.groups) {
+    for (const RowDiff& row : group.rows) {
+      if (row.regressed) return true;
+    }
+  }
+  return false;
+}
+
 size_t ReportDiff::comparedRows() const {
   size_t n = 0;
   for (const GroupDiff& g : groups) n += g.rows.size();
@@ -220,4 +226,4 @@ ReportDiff compareReports(const Report& base, const Report& test, const DiffOpti
   return diff;
 }
 
-}  // namespace distbench::cli
+}  // namespace distbench::report

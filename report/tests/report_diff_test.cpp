@@ -1,17 +1,17 @@
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 
 #include <gtest/gtest.h>
 
 #include "diff_test_reports.h"
 
-namespace distbench::cli {
+namespace distbench::report {
 namespace {
 
 using testing::around;
 using testing::ddpReport;
 using testing::ddpSeries;
 
-std::string refusal(const report::Report& base, const report::Report& test) {
+std::string refusal(const Report& base, const Report& test) {
   try {
     compareReports(base, test, {});
   } catch (const IncomparableReports& error) {
@@ -93,10 +93,10 @@ TEST(ReportDiff, RowsThatMeasureDifferentThingsAreNotCompared) {
 }
 
 TEST(ReportDiff, EpochRowsAreComparedPerUnitOfWorkWhenOnlyChanceMadeTheWorkDiffer) {
-  report::Series b = ddpSeries("m", 1, "All", 1, {2.0, 2.0, 2.0});
+  Series b = ddpSeries("m", 1, "All", 1, {2.0, 2.0, 2.0});
   b.sampleOf = "epoch";
   b.workPerSample = 100;
-  report::Series t = b;
+  Series t = b;
   t.workPerSample = 80;            // 80 examples an epoch ...
   t.samples = {1.76, 1.76, 1.76};  // ... at 0.022 s each: 10% slower per example
   const GroupDiff group = compareReports(ddpReport({b}), ddpReport({t}), {}).groups[0];
@@ -219,4 +219,4 @@ TEST(ReportDiff, RejectsPercentilesOutOfRange) {
 }
 
 }  // namespace
-}  // namespace distbench::cli
+}  // namespace distbench::report

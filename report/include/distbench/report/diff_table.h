@@ -11,13 +11,13 @@
 #include <string>
 
 #include "distbench/report/report.h"
-#include "report_diff.h"
+#include "distbench/report/report_diff.h"
 
-namespace distbench::cli {
+namespace distbench::report {
 
 // The header and one "key:  base  vs  test" line per metadata field, then a
 // blank line.
-std::string formatMetadata(const report::Report& base, const report::Report& test);
+std::string formatMetadata(const Report& base, const Report& test);
 
 // "Benchmark: <group>", the column header, one line per compared row, notes
 // for the rows that were not compared, then a blank line.
@@ -28,11 +28,11 @@ std::string formatGroup(const GroupDiff& group, const DiffOptions& options);
 std::string formatRegressions(const ReportDiff& diff, const DiffOptions& options);
 
 // All of the above.
-std::string formatDiff(const report::Report& base, const report::Report& test,
-                       const ReportDiff& diff, const DiffOptions& options);
+std::string formatDiff(const Report& base, const Report& test, const ReportDiff& diff,
+                       const DiffOptions& options);
 
 // Decimals that show `smallest` with `significantDigits` digits, at least
 // `minDecimals` and at most 9, so small times do not print as 0.000s.
 int decimalsFor(double smallest, int minDecimals, int significantDigits);
 
-}  // namespace distbench::cli
+}  // namespace distbench::report

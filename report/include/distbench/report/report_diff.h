@@ -1,7 +1,8 @@
-// Comparing two reports series by series for `distbench diff`: which groups
-// and rows pair up, their percentiles, the bootstrap interval on the change of
-// the median, and which rows regressed. Pure: diff_table.h prints the result,
-// diff_command.cpp reads the files.
+// Comparing two reports series by series, for `distbench diff`, `distbench
+// report --baseline` and the operator: which groups and rows pair up, their
+// percentiles, the bootstrap interval on the change of the median, and which
+// rows regressed. Pure: diff_table.h prints the result, the callers read the
+// files.
 #pragma once
 
 #include <optional>
@@ -12,7 +13,7 @@
 #include "distbench/report/bootstrap.h"
 #include "distbench/report/report.h"
 
-namespace distbench::cli {
+namespace distbench::report {
 
 // The reports measure different things (kinds, models, batch sizes, ...), so
 // any number the diff printed would mislead. The message says what differs.
@@ -23,7 +24,7 @@ class IncomparableReports : public std::runtime_error {
 
 struct DiffOptions {
   std::vector<int> percentiles{75, 95};  // each in [0, 100]
-  report::BootstrapOptions bootstrap;
+  BootstrapOptions bootstrap;
   // A row regresses when its median is slower by more than this many percent
   // and the interval lies above 0. Unset: nothing is judged.
   std::optional<double> thresholdPercent;
@@ -32,15 +33,15 @@ struct DiffOptions {
 // One row found in both reports. The pointers are into the reports given to
 // compareReports, which must outlive this.
 struct RowDiff {
-  const report::Series* base = nullptr;
-  const report::Series* test = nullptr;
+  const Series* base = nullptr;
+  const Series* test = nullptr;
   std::vector<double> basePercentiles;  // seconds, one per DiffOptions::percentiles
   std::vector<double> testPercentiles;  // of the test samples as compared (testWorkScale)
   // base.workPerSample / test.workPerSample: epoch rows whose work differs
   // only by the batch generator's randomness are compared per unit of work,
   // every test sample scaled to base's work per epoch. 1 for all other rows.
   double testWorkScale = 1;
-  report::MedianChange median;
+  MedianChange median;
   bool regressed = false;
 };
 
@@ -64,10 +65,13 @@ struct ReportDiff {
 // Pairs groups by name and rows by label. Throws IncomparableReports when the
 // kinds differ, when a group's key differs between the reports, or when the
 // reports hold different groups.
-ReportDiff compareReports(const report::Report& base, const report::Report& test,
-                          const DiffOptions& options);
+ReportDiff compareReports(const Report& base, const Report& test, const DiffOptions& options);
 
 // Percent change of time: positive means `test` is slower.
 double percentChange(double base, double test);
 
-}  // namespace distbench::cli
+// Whether a compared row regressed over DiffOptions::thresholdPercent (never
+// without one).
+bool anyRegression(const ReportDiff& diff);
+
+}  // namespace distbench::report

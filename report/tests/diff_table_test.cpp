@@ -1,4 +1,4 @@
-#include "diff_table.h"
+#include "distbench/report/diff_table.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "diff_test_reports.h"
 
-namespace distbench::cli {
+namespace distbench::report {
 namespace {
 
 using testing::ddpReport;
@@ -23,8 +23,8 @@ std::string spaces(size_t n) { return std::string(n, ' '); }
 
 // A row with the percentiles and the median change given outright, so the
 // expected text does not depend on the bootstrap.
-RowDiff row(const report::Series& series, std::vector<double> base, std::vector<double> test,
-            double median, double low, double high) {
+RowDiff row(const Series& series, std::vector<double> base, std::vector<double> test, double median,
+            double low, double high) {
   RowDiff r;
   r.base = &series;
   r.test = &series;
@@ -34,7 +34,7 @@ RowDiff row(const report::Series& series, std::vector<double> base, std::vector<
   return r;
 }
 
-GroupDiff group(const report::Series& series, std::vector<RowDiff> rows) {
+GroupDiff group(const Series& series, std::vector<RowDiff> rows) {
   GroupDiff g;
   g.group = series.group;
   g.sampleOf = series.sampleOf;
@@ -91,7 +91,7 @@ TEST(DiffTable, GpusAreCountedWhenAllTheSame) {
 }
 
 TEST(DiffTable, RowsShowTestTimeRateAndSignedChangePerPercentile) {
-  const report::Series s = ddpSeries("resnet50", 32, "1M/2R", 2, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "1M/2R", 2, {0.1});
   const GroupDiff g = group(s, {row(s, {0.100, 0.100}, {0.101, 0.110}, 0.032, 0.011, 0.050),
                                 row(s, {0.100, 0.100}, {0.095, 0.100}, -0.05, -0.08, 0.004)});
   const std::vector<std::string> lines = linesOf(formatGroup(g, {}));
@@ -113,7 +113,7 @@ TEST(DiffTable, RowsShowTestTimeRateAndSignedChangePerPercentile) {
 }
 
 TEST(DiffTable, HeaderColumnsEndWhereTheirCellsEnd) {
-  const report::Series s = ddpSeries("resnet50", 32, "a much longer row label", 2, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "a much longer row label", 2, {0.1});
   const GroupDiff g = group(s, {row(s, {1, 1}, {1234.5, 2}, 12.345, 1.1, 20.5)});
   const std::vector<std::string> lines = linesOf(formatGroup(g, {}));
   const std::string& header = lines[2];
@@ -124,7 +124,7 @@ TEST(DiffTable, HeaderColumnsEndWhereTheirCellsEnd) {
 }
 
 TEST(DiffTable, SmallTimesGetMoreDecimals) {
-  const report::Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
   const GroupDiff g = group(s, {row(s, {0.001, 0.002}, {0.0012, 0.05}, 0, -0.01, 0.01)});
   const std::string text = formatGroup(g, {});
   EXPECT_NE(text.find(" 0.0012s "), std::string::npos) << text;
@@ -133,7 +133,7 @@ TEST(DiffTable, SmallTimesGetMoreDecimals) {
 }
 
 TEST(DiffTable, BytesShowGigabytesPerSecondAndOps) {
-  report::Series s = ddpSeries("allreduce", 0, "1048576", 4, {0.001});
+  Series s = ddpSeries("allreduce", 0, "1048576", 4, {0.001});
   s.group = "allreduce float32";
   s.sampleOf = "op";
   s.workUnit = "bytes";
@@ -148,7 +148,7 @@ TEST(DiffTable, BytesShowGigabytesPerSecondAndOps) {
 }
 
 TEST(DiffTable, PercentilesAndConfidenceAreConfigurable) {
-  const report::Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
   DiffOptions options;
   options.percentiles = {50, 90, 99};
   options.bootstrap.confidence = 0.9;
@@ -162,7 +162,7 @@ TEST(DiffTable, PercentilesAndConfidenceAreConfigurable) {
 }
 
 TEST(DiffTable, RowsInOnlyOneReportAreListedUnderNotes) {
-  const report::Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "1M/1R", 1, {0.1});
   GroupDiff g = group(s, {row(s, {1, 1}, {1, 1}, 0, -0.01, 0.01)});
   g.onlyInBase = {"1M/4R", "2M/8R"};
   g.onlyInTest = {"1M/8R"};
@@ -181,7 +181,7 @@ TEST(DiffTable, RowsInOnlyOneReportAreListedUnderNotes) {
 }
 
 TEST(DiffTable, RegressionLineOnlyWithAThreshold) {
-  const report::Series s = ddpSeries("resnet50", 32, "1M/2R", 2, {0.1});
+  const Series s = ddpSeries("resnet50", 32, "1M/2R", 2, {0.1});
   ReportDiff diff;
   diff.groups.push_back(group(s, {row(s, {1, 1}, {1, 1}, 0.072, 0.051, 0.09)}));
   DiffOptions options;
@@ -223,4 +223,4 @@ TEST(DiffTable, FormatDiffIsMetadataThenGroupsThenVerdict) {
 }
 
 }  // namespace
-}  // namespace distbench::cli
+}  // namespace distbench::report

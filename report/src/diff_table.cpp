@@ -32,6 +32,11 @@ std::string left(const std::string& text, size_t width) {
 
 std::string percent(double percentValue) { return format("%+.1f%%", percentValue); }
 
+// "95% CI": the interval's name wherever it is printed.
+std::string intervalName(const DiffOptions& options) {
+  return format("%g", options.bootstrap.confidence * 100) + "% CI";
+}
+
 std::string versionOf(const Report& r, const std::string& name) {
   auto it = r.versions.find(name);
   return it == r.versions.end() ? "n/a" : it->second;
@@ -160,7 +165,7 @@ std::string formatGroup(const GroupDiff& group, const DiffOptions& options) {
   const std::vector<RowCells> cells = cellsOf(group);
 
   // diff.py's widths are the minimums; wider values widen their column.
-  const std::string ci = format("%g", options.bootstrap.confidence * 100) + "% CI";
+  const std::string ci = intervalName(options);
   size_t labelWidth = 10, timeWidth = 9, rateWidth = 9, changeWidth = 9, medianWidth = 7;
   size_t intervalWidth = ci.size();
   for (const RowCells& c : cells) {
@@ -222,6 +227,12 @@ std::string formatRegressions(const ReportDiff& diff, const DiffOptions& options
   }
   if (list.empty()) return "no regressions " + over + "\n";
   return "regressions " + over + ": " + list + "\n";
+}
+
+std::string describeRow(const GroupDiff& group, const RowDiff& row, const DiffOptions& options) {
+  return group.group + " / " + row.base->row + ": median " + percent(row.median.pointChange * 100) +
+         " (" + intervalName(options) + " " + percent(row.median.low * 100) + " .. " +
+         percent(row.median.high * 100) + ")";
 }
 
 std::string formatDiff(const Report& base, const Report& test, const ReportDiff& diff,

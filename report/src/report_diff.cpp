@@ -1,6 +1,7 @@
 #include "distbench/report/report_diff.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -204,6 +205,23 @@ bool anyRegression(const ReportDiff& diff) {
     }
   }
   return false;
+}
+
+const RowDiff* worstRow(const ReportDiff& diff, const GroupDiff** group) {
+  const RowDiff* worst = nullptr;
+  const GroupDiff* worstGroup = nullptr;
+  for (const GroupDiff& g : diff.groups) {
+    for (const RowDiff& row : g.rows) {
+      // A NaN change (which no comparison orders) never beats a number.
+      if (!worst || row.median.pointChange > worst->median.pointChange ||
+          (std::isnan(worst->median.pointChange) && !std::isnan(row.median.pointChange))) {
+        worst = &row;
+        worstGroup = &g;
+      }
+    }
+  }
+  if (group) *group = worstGroup;
+  return worst;
 }
 
 size_t ReportDiff::comparedRows() const {

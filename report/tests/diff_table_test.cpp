@@ -208,6 +208,36 @@ TEST(DiffTable, DecimalsShowTwoOrThreeSignificantDigits) {
   EXPECT_EQ(decimalsFor(INFINITY, 0, 3), 0);
 }
 
+TEST(DiffTable, DescribeRowIsOneLineInTheTablesNumbers) {
+  const Series s = ddpSeries("resnet50", 32, "1M/2R", 2, {0.1});
+  const GroupDiff g = group(s, {row(s, {1, 1}, {1, 1}, 0.123, 0.081, 0.150)});
+  EXPECT_EQ(describeRow(g, g.rows[0], {}),
+            "resnet50 with batch size 32 / 1M/2R: median +12.3% (95% CI +8.1% .. +15.0%)");
+  // The same numbers as the table's median and interval columns.
+  const std::string table = formatGroup(g, {});
+  EXPECT_NE(table.find("  median  +12.3% [+8.1%, +15.0%]"), std::string::npos) << table;
+
+  DiffOptions options;
+  options.bootstrap.confidence = 0.9;
+  const GroupDiff faster = group(s, {row(s, {1, 1}, {1, 1}, -0.0321, -0.05, -0.0149)});
+  EXPECT_EQ(describeRow(faster, faster.rows[0], options),
+            "resnet50 with batch size 32 / 1M/2R: median -3.2% (90% CI -5.0% .. -1.5%)");
+}
+
+TEST(DiffTable, DescribeRowOfTheWorstRowSummarisesAComparison) {
+  // What the operator does after a cluster run: compare, pick, describe.
+  const auto base = ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, {0.1, 0.1, 0.1}),
+                               ddpSeries("resnet50", 32, "1M/2R", 2, {0.2, 0.2, 0.2})});
+  const auto test = ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, {0.11, 0.11, 0.11}),
+                               ddpSeries("resnet50", 32, "1M/2R", 2, {0.25, 0.25, 0.25})});
+  const ReportDiff diff = compareReports(base, test, {});
+  const GroupDiff* g = nullptr;
+  const RowDiff* worst = worstRow(diff, &g);
+  ASSERT_NE(worst, nullptr);
+  EXPECT_EQ(describeRow(*g, *worst, {}),
+            "resnet50 with batch size 32 / 1M/2R: median +25.0% (95% CI +25.0% .. +25.0%)");
+}
+
 TEST(DiffTable, FormatDiffIsMetadataThenGroupsThenVerdict) {
   const auto base = ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, {0.1, 0.1, 0.1})});
   DiffOptions options;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "diff_test_reports.h"
 
 namespace distbench::report {
@@ -209,6 +211,104 @@ TEST(ReportDiff, ThresholdZeroFlagsAnySignificantSlowdown) {
 
 TEST(ReportDiff, NoThresholdNoRegression) {
   EXPECT_FALSE(judged(0.5, 0.01, std::nullopt).regressed);
+}
+
+// A compared row with its median change given outright, for the tests that
+// only look at changes.
+RowDiff changed(const Series& series, double point, double low, double high) {
+  RowDiff row;
+  row.base = &series;
+  row.test = &series;
+  row.median = {point, low, high, low > 0 || high < 0};
+  return row;
+}
+
+GroupDiff groupOf(const std::string& name, std::vector<RowDiff> rows) {
+  GroupDiff group;
+  group.group = name;
+  group.rows = std::move(rows);
+  return group;
+}
+
+TEST(ReportDiff, WorstRowIsTheLargestMedianChangeOverEveryGroup) {
+  const Series a1 = ddpSeries("a", 1, "a1", 1, {1}), a2 = ddpSeries("a", 1, "a2", 1, {1});
+  const Series b1 = ddpSeries("b", 1, "b1", 1, {1}), b2 = ddpSeries("b", 1, "b2", 1, {1});
+  const Series b3 = ddpSeries("b", 1, "b3", 1, {1});
+  ReportDiff diff;
+  // Not the first row, not the last, not the one with the largest change in
+  // size (b2, faster), nor the noisy one whose interval reaches highest (a2),
+  // nor the one flagged as regressed (a1).
+  diff.groups.push_back(
+      groupOf("A", {changed(a1, 0.05, 0.04, 0.06), changed(a2, 0.10, -0.3, 0.6)}));
+  diff.groups.push_back(
+      groupOf("B", {changed(b1, 0.20, 0.18, 0.22), changed(b2, -0.5, -0.55, -0.45),
+                    changed(b3, 0.15, 0.14, 0.16)}));
+  diff.groups[0].rows[0].regressed = true;
+  const GroupDiff* group = nullptr;
+  const RowDiff* worst = worstRow(diff, &group);
+  ASSERT_NE(worst, nullptr);
+  EXPECT_EQ(worst, &diff.groups[1].rows[0]) << worst->base->row;
+  EXPECT_EQ(group, &diff.groups[1]);
+  EXPECT_EQ(worstRow(diff), worst) << "the group is optional";
+}
+
+TEST(ReportDiff, WorstRowOfSpeedupsGainedLeastAndTiesGoToTheFirst) {
+  const Series r1 = ddpSeries("a", 1, "r1", 1, {1}), r2 = ddpSeries("a", 1, "r2", 1, {1});
+  const Series r3 = ddpSeries("a", 1, "r3", 1, {1}), r4 = ddpSeries("a", 1, "r4", 1, {1});
+  ReportDiff diff;
+  diff.groups.push_back(
+      groupOf("A", {changed(r1, -0.3, -0.4, -0.2), changed(r2, -0.1, -0.2, 0),
+                    changed(r3, -0.1, -0.3, 0.1), changed(r4, -0.2, -0.3, -0.1)}));
+  EXPECT_EQ(worstRow(diff), &diff.groups[0].rows[1]);
+}
+
+TEST(ReportDiff, WorstRowSkipsAChangeThatIsNotANumber) {
+  const Series r1 = ddpSeries("a", 1, "r1", 1, {1}), r2 = ddpSeries("a", 1, "r2", 1, {1});
+  ReportDiff diff;
+  diff.groups.push_back(
+      groupOf("A", {changed(r1, std::nan(""), 0, 0), changed(r2, -0.1, -0.2, -0.05)}));
+  EXPECT_EQ(worstRow(diff), &diff.groups[0].rows[1]);
+}
+
+TEST(ReportDiff, WorstRowIsNullWhenNothingWasCompared) {
+  ReportDiff diff;
+  GroupDiff sentinel;
+  const GroupDiff* group = &sentinel;
+  EXPECT_EQ(worstRow(diff, &group), nullptr);
+  EXPECT_EQ(group, nullptr);
+  diff.groups.push_back(groupOf("A", {}));
+  diff.groups[0].onlyInBase = {"1M/1R"};
+  group = &sentinel;
+  EXPECT_EQ(worstRow(diff, &group), nullptr);
+  EXPECT_EQ(group, nullptr);
+}
+
+TEST(ReportDiff, WorstRowOfACompareReportsResult) {
+  const auto base = ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, around(0.1, 0.01)),
+                               ddpSeries("resnet50", 32, "1M/2R", 2, around(0.1, 0.01)),
+                               ddpSeries("resnet50", 32, "1M/4R", 4, around(0.1, 0.01))});
+  const auto test = ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, around(0.105, 0.01)),
+                               ddpSeries("resnet50", 32, "1M/2R", 2, around(0.125, 0.01)),
+                               ddpSeries("resnet50", 32, "1M/4R", 4, around(0.09, 0.01))});
+  const ReportDiff diff = compareReports(base, test, {});
+  const GroupDiff* group = nullptr;
+  const RowDiff* worst = worstRow(diff, &group);
+  ASSERT_NE(worst, nullptr);
+  EXPECT_EQ(worst->base->row, "1M/2R");
+  EXPECT_NEAR(worst->median.pointChange, 0.25, 1e-9);
+  ASSERT_NE(group, nullptr);
+  EXPECT_EQ(group->group, "resnet50 with batch size 32");
+}
+
+TEST(ReportDiff, AnyRegressionIsAnyComparedRowRegressed) {
+  const Series s = ddpSeries("a", 1, "r", 1, {1});
+  ReportDiff diff;
+  EXPECT_FALSE(anyRegression(diff));
+  diff.groups.push_back(groupOf("A", {changed(s, 0.1, 0.05, 0.15)}));
+  diff.groups.push_back(groupOf("B", {changed(s, 0.1, 0.05, 0.15), changed(s, 0.1, 0.05, 0.15)}));
+  EXPECT_FALSE(anyRegression(diff)) << "only the flag counts, not the change";
+  diff.groups[1].rows[1].regressed = true;
+  EXPECT_TRUE(anyRegression(diff));
 }
 
 TEST(ReportDiff, RejectsPercentilesOutOfRange) {

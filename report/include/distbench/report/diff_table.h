@@ -27,6 +27,11 @@ std::string formatGroup(const GroupDiff& group, const DiffOptions& options);
 // did. Without one: "".
 std::string formatRegressions(const ReportDiff& diff, const DiffOptions& options);
 
+// One line for a Kubernetes condition message or a log, in the table's
+// number format (the median and interval columns):
+//   "<group> / <row>: median +12.3% (95% CI +8.1% .. +15.0%)"
+std::string describeRow(const GroupDiff& group, const RowDiff& row, const DiffOptions& options);
+
 // All of the above.
 std::string formatDiff(const Report& base, const Report& test, const ReportDiff& diff,
                        const DiffOptions& options);

@@ -74,4 +74,11 @@ double percentChange(double base, double test);
 // without one).
 bool anyRegression(const ReportDiff& diff);
 
+// The compared row whose median changed most for the worse: the largest
+// median.pointChange over every group (when every row got faster, the one
+// that gained least), the first of equals in the diff's order. For a one-line
+// summary (describeRow, diff_table.h). nullptr when no row was compared.
+// With `group`, *group is set to the row's group (nullptr with the row).
+const RowDiff* worstRow(const ReportDiff& diff, const GroupDiff** group = nullptr);
+
 }  // namespace distbench::report

@@ -7,9 +7,14 @@
 // (common/benchmark_kind.h); this file is what every kind shares.
 #include <ATen/Parallel.h>
 #include <torch/version.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -24,6 +29,7 @@
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
+#include "distbench/report/report_log.h"
 
 namespace {
 
@@ -36,7 +42,9 @@ constexpr const char* kUsage =
     "  MASTER_ADDR, MASTER_PORT, DISTBENCH_ROLE, DISTBENCH_ROLE_INDEX,\n"
     "  DISTBENCH_NUM_PS, DISTBENCH_NUM_TRAINERS; DISTBENCH_CONFIG for the config).\n"
     "  --report FILE     master only: write the JSON report there\n"
-    "  --dump-state DIR  write final parameters (tests, audits)\n";
+    "  --dump-state DIR  write final parameters (tests, audits)\n"
+    "  DISTBENCH_REPORT_TO_LOG=1 (master only) also prints the report to stdout,\n"
+    "  framed for the operator to read from the pod's log.\n";
 
 struct Flags {
   std::string config;
@@ -84,9 +92,40 @@ void checkTopology(const WorkerIdentity& id, const api::DistBenchmark& b) {
   }
 }
 
+// DISTBENCH_REPORT_TO_LOG: the operator reads the report back from this
+// pod's log. The whole frame in one write straight to stdout, after whatever
+// the master printed before, so no other output of ours lands inside it.
+void printReportToLog(const report::Report& r) {
+  const std::string json = report::toJson(r);
+  const std::string frame = report::reportLogLines(json);
+  std::cout.flush();
+  std::fflush(stdout);
+  for (size_t written = 0; written < frame.size();) {
+    const ssize_t n = ::write(STDOUT_FILENO, frame.data() + written, frame.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      throw std::runtime_error(std::string("cannot print the report to the log (stdout): ") +
+                               std::strerror(n < 0 ? errno : EIO));
+    }
+    written += static_cast<size_t>(n);
+  }
+  // As the begin line counts them: the base64 lines between it and the end line.
+  const auto lines = std::count(frame.begin(), frame.end(), '\n') - 2;
+  std::cerr << "master: report printed to the log for the operator (" << json.size() << " bytes, "
+            << lines << " lines)\n";
+}
+
+bool reportToLogAsked() {
+  const char* value = std::getenv(api::kEnvReportToLog);
+  return value != nullptr && *value != '\0';
+}
+
+// In a pod --report is unset: there the report reaches the operator through
+// the log, when it asks (DISTBENCH_REPORT_TO_LOG).
 void writeReportIfAsked(const Flags& flags, const report::Report& r, HeadlineRule headline) {
   const std::string summary = writeTerminationMessage(r, headline);
   if (!summary.empty()) std::cerr << "master: result summary written to " << summary << "\n";
+  if (reportToLogAsked()) printReportToLog(r);
   if (flags.report.empty()) return;
   report::writeReportFile(flags.report, r);
   std::cerr << "master: report written to " << flags.report << "\n";

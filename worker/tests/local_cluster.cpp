@@ -12,7 +12,8 @@
 namespace distbench::worker::testing {
 
 LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks,
-                           int metricsLingerSeconds)
+                           int metricsLingerSeconds, const process::ChildProcess::Env& masterEnv,
+                           bool reportFile)
     : dir_("distbench-test-") {
   api::RenderOptions options;
   options.masterAddr = "127.0.0.1";
@@ -26,7 +27,7 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   cli::LocalWiring wiring;
   wiring.masterPort = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
-  wiring.reportPath = reportPath_;
+  wiring.reportPath = reportFile ? reportPath_ : "";
   wiring.dumpStateDir = stateDir_;
   wiring.metricsLingerSeconds = metricsLingerSeconds;
   const api::RenderedBenchmark rendered = cli::renderForLocalRun(benchmark, options, wiring);
@@ -34,10 +35,12 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
 
   children_.resize(world);
   output_.resize(world);
+  stdout_.resize(world);
   for (const auto& rank : rendered.ranks) {
     if (skipRanks.count(rank.rank)) continue;
     process::ChildProcess::Env env;
     for (const auto& e : rank.env) env.emplace_back(e.name, e.value);
+    if (rank.role == api::Role::Master) env.insert(env.end(), masterEnv.begin(), masterEnv.end());
     children_[rank.rank] = process::ChildProcess::spawn(rank.command, env);
   }
 }
@@ -64,6 +67,7 @@ void LocalCluster::pump(std::chrono::milliseconds wait) {
     auto& child = *children_[owner[i]];
     if (n > 0) {
       output_[owner[i]].append(buffer, static_cast<size_t>(n));
+      if (fds[i].fd == child.stdoutFd()) stdout_[owner[i]].append(buffer, static_cast<size_t>(n));
     } else if (n == 0) {
       fds[i].fd == child.stdoutFd() ? child.closeStdout() : child.closeStderr();
     }

@@ -19,8 +19,12 @@ namespace distbench::worker::testing {
 
 class LocalCluster {
  public:
+  // `masterEnv` is added to the master's environment only (as the operator
+  // sets some variables on the master pod alone). Without `reportFile` the
+  // master gets no --report, as in a pod.
   explicit LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks = {},
-                        int metricsLingerSeconds = 0);
+                        int metricsLingerSeconds = 0,
+                        const process::ChildProcess::Env& masterEnv = {}, bool reportFile = true);
   ~LocalCluster();
 
   // Waits until every started rank has exited or `limit` passes, collecting
@@ -35,7 +39,10 @@ class LocalCluster {
 
   bool started(int rank) const { return children_[rank].has_value(); }
   std::optional<process::ExitStatus> exitStatus(int rank) const;
+  // stdout and stderr as they came.
   const std::string& output(int rank) const { return output_[rank]; }
+  // stdout alone, as a container log of stdout would hold it.
+  const std::string& stdoutOf(int rank) const { return stdout_[rank]; }
   std::string allOutput() const;
   const std::string& stateDir() const { return stateDir_; }
   const std::string& reportPath() const { return reportPath_; }
@@ -49,6 +56,7 @@ class LocalCluster {
   std::string reportPath_;
   std::vector<std::optional<process::ChildProcess>> children_;
   std::vector<std::string> output_;
+  std::vector<std::string> stdout_;
 };
 
 }  // namespace distbench::worker::testing

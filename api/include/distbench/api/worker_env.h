@@ -35,6 +35,12 @@ inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";
 inline constexpr const char* kEnvPodIp = "POD_IP";
 inline constexpr const char* kEnvPodName = "POD_NAME";
 
+// Set by the operator on the master pod only, so that it can read the full
+// JSON report from the pod's log (pods/log) after the run: the master then
+// prints it to stdout in a frame (distbench/report/report_log.h). Any
+// non-empty value turns it on; the pods need no API credentials for it.
+inline constexpr const char* kEnvReportToLog = "DISTBENCH_REPORT_TO_LOG";
+
 // Set by nobody in production: tests point the master's result summary at a
 // file of their own instead of /dev/termination-log.
 inline constexpr const char* kEnvTerminationLog = "DISTBENCH_TERMINATION_LOG";

@@ -6,15 +6,19 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <thread>
 
 #include "binary_runner.h"
 #include "child_process.h"
+#include "eventually.h"
 #include "launcher_test_util.h"
 #include "temp_dir.h"
 
@@ -77,12 +81,42 @@ class DistbenchBinary : public ::testing::Test {
                      "FAKE_WORKER_MARK_DIR='" + path("marks") + "' " + env);
   }
 
-  std::vector<pid_t> startedWorkers() const {
-    std::vector<pid_t> pids;
+  // The content of each marks/rank-N.pid as a pid, nullopt where it is not
+  // one. fake_worker.sh renames a whole file into place, so a worker killed
+  // while writing it leaves only a .partial file, which is not counted.
+  std::vector<std::optional<pid_t>> pidFiles() const {
+    static const std::regex kPidFile(R"(rank-[0-9]+\.pid)");
+    std::vector<std::optional<pid_t>> pids;
     for (const auto& entry : fs::directory_iterator(path("marks"))) {
-      pids.push_back(std::stoi(slurp(entry.path().string())));
+      if (!std::regex_match(entry.path().filename().string(), kPidFile)) continue;
+      const std::string text = slurp(entry.path().string());
+      char* end = nullptr;
+      const long pid = std::strtol(text.c_str(), &end, 10);
+      const bool whole = end != text.c_str() && (*end == '\0' || std::string(end) == "\n");
+      pids.push_back(whole && pid > 0 ? std::optional<pid_t>(static_cast<pid_t>(pid))
+                                      : std::nullopt);
     }
     return pids;
+  }
+
+  // The workers that wrote their pid file.
+  std::vector<pid_t> startedWorkers() const {
+    std::vector<pid_t> pids;
+    for (const std::optional<pid_t>& pid : pidFiles()) {
+      if (pid) {
+        pids.push_back(*pid);
+      } else {
+        ADD_FAILURE() << "a pid file in " << path("marks") << " holds no pid";
+      }
+    }
+    return pids;
+  }
+
+  // Every one of `n` workers has written its pid file, whole.
+  bool workersStarted(size_t n) const {
+    const std::vector<std::optional<pid_t>> pids = pidFiles();
+    return pids.size() == n &&
+           std::all_of(pids.begin(), pids.end(), [](const auto& pid) { return pid.has_value(); });
   }
 
   bool empty(const std::string& name) const { return fs::is_empty(path(name)); }
@@ -266,10 +300,8 @@ TEST_F(DistbenchBinary, SigtermStopsEveryRankAndExits143) {
   ::unsetenv("FAKE_WORKER_SLEEP");
   ::unsetenv("FAKE_WORKER_MARK_DIR");
 
-  for (int i = 0; i < 500 && startedWorkers().size() < 4; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_EQ(startedWorkers().size(), 4u);
+  ASSERT_TRUE(process::eventually([&] { return workersStarted(4); }))
+      << pidFiles().size() << " of 4 pid files written";
   ASSERT_EQ(::kill(distbench.pid(), SIGTERM), 0);
 
   std::string err;

@@ -86,9 +86,19 @@ bool operator==(const PodTemplates& a, const PodTemplates& b) {
          std::tie(b.master, b.parameterServer, b.trainer);
 }
 
+bool operator==(const ConfigMapKeyRef& a, const ConfigMapKeyRef& b) {
+  return std::tie(a.name, a.key) == std::tie(b.name, b.key);
+}
+
+bool operator==(const Baseline& a, const Baseline& b) {
+  return std::tie(a.benchmark, a.configMap, a.thresholdPercent) ==
+         std::tie(b.benchmark, b.configMap, b.thresholdPercent);
+}
+
 bool operator==(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) {
   return a.topology == b.topology && a.benchmark == b.benchmark && a.runtime == b.runtime &&
-         a.runPolicy == b.runPolicy && a.podTemplates == b.podTemplates;
+         a.runPolicy == b.runPolicy && a.podTemplates == b.podTemplates &&
+         a.baseline == b.baseline;
 }
 
 bool operator==(const DistBenchmark& a, const DistBenchmark& b) {

@@ -203,18 +203,32 @@ Node podTemplates(const PodTemplates& t) {
 
 }  // namespace
 
+// Only the source that is set.
+Node baseline(const Baseline& b) {
+  Node node = Node::map();
+  if (b.benchmark) node.add("benchmark", Node::string(*b.benchmark));
+  if (b.configMap) {
+    node.add("configMap", Node::map()
+                              .add("name", Node::string(b.configMap->name))
+                              .add("key", Node::string(b.configMap->key)));
+  }
+  return node.add("thresholdPercent", Node::number(b.thresholdPercent));
+}
+
 TreeNode specToTree(const DistBenchmark& b) {
   const DistBenchmarkSpec& s = b.spec;
+  Node spec = Node::map()
+                  .add("topology", topology(s.topology))
+                  .add("benchmark", benchmark(s.benchmark))
+                  .add("runtime", runtime(s.runtime))
+                  .add("runPolicy", runPolicy(s.runPolicy))
+                  .add("podTemplates", podTemplates(s.podTemplates));
+  if (s.baseline) spec.add("baseline", baseline(*s.baseline));
   return Node::map()
       .add("apiVersion", Node::string(b.apiVersion))
       .add("kind", Node::string(b.kind))
       .add("metadata", metadata(b.metadata))
-      .add("spec", Node::map()
-                       .add("topology", topology(s.topology))
-                       .add("benchmark", benchmark(s.benchmark))
-                       .add("runtime", runtime(s.runtime))
-                       .add("runPolicy", runPolicy(s.runPolicy))
-                       .add("podTemplates", podTemplates(s.podTemplates)));
+      .add("spec", std::move(spec));
 }
 
 }  // namespace distbench::api::detail

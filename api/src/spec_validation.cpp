@@ -26,6 +26,24 @@ bool isDns1123Label(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return isLowerAlnum(c) || c == '-'; });
 }
 
+// A DNS-1123 subdomain, what a ConfigMap's name must be: dot-separated
+// labels, 253 characters at most.
+bool isDns1123Subdomain(const std::string& s) {
+  if (s.empty() || s.size() > 253) return false;
+  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return isLowerAlnum(c) || c == '-' || c == '.'; });
+}
+
+// What core/v1 allows as a ConfigMap data key.
+bool isConfigMapKey(const std::string& s) {
+  if (s.empty() || s.size() > 253 || s == "." || s == "..") return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_' || c == '.';
+  });
+}
+
 // A Kubernetes resource quantity, as the CRD's pattern spells it (kept in
 // agreement by crd_schema_test): a non-negative decimal number, then an
 // exponent (1e3), a binary suffix (Ki..Ei) or a decimal one (n, u, m, k, M,
@@ -260,6 +278,41 @@ void checkRunPolicy(const RunPolicy& rp, Checker& c) {
   }
 }
 
+void checkBaseline(const DistBenchmark& b, Checker& c) {
+  if (!b.spec.baseline) return;
+  const Baseline& base = *b.spec.baseline;
+  const std::string bp = "spec.baseline.";
+  if (base.benchmark.has_value() == base.configMap.has_value()) {
+    c.fail("spec.baseline", "set exactly one of benchmark and configMap");
+  }
+  if (base.benchmark) {
+    if (!isDns1123Label(*base.benchmark)) {
+      c.fail(bp + "benchmark", "must be a DistBenchmark's name (a DNS-1123 label), got \"" +
+                                   *base.benchmark + "\"");
+    } else if (*base.benchmark == b.metadata.name) {
+      c.fail(bp + "benchmark", "names this benchmark itself; a run cannot be its own baseline");
+    }
+  }
+  if (base.configMap) {
+    if (base.configMap->name.empty()) {
+      c.fail(bp + "configMap.name", "required");
+    } else if (!isDns1123Subdomain(base.configMap->name)) {
+      c.fail(bp + "configMap.name", "must be a ConfigMap's name (a DNS-1123 subdomain), got \"" +
+                                        base.configMap->name + "\"");
+    }
+    if (base.configMap->key.empty()) {
+      c.fail(bp + "configMap.key", "required");
+    } else if (!isConfigMapKey(base.configMap->key)) {
+      c.fail(bp + "configMap.key",
+             "must be a ConfigMap key: letters, digits, '-', '_' and '.', got \"" +
+                 base.configMap->key + "\"");
+    }
+  }
+  if (!(base.thresholdPercent >= 0) || !std::isfinite(base.thresholdPercent)) {
+    c.fail(bp + "thresholdPercent", "must be a percentage ≥ 0");
+  }
+}
+
 void checkQuantities(const std::string& field, const std::map<std::string, std::string>& values,
                      Checker& c) {
   for (const auto& [name, quantity] : values) {
@@ -406,6 +459,7 @@ std::vector<FieldError> validate(const DistBenchmark& benchmark) {
   Checker checker;
   checkMetadata(benchmark, checker);
   checkSpec(benchmark.spec, checker);
+  checkBaseline(benchmark, checker);
   return checker.take();
 }
 

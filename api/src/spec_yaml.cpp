@@ -657,6 +657,36 @@ void readPodTemplates(Reader& r, const Node& node, const Path& path, PodTemplate
            });
 }
 
+void readBaseline(Reader& r, const Node& node, const Path& path, std::optional<Baseline>& out) {
+  Baseline b;
+  r.object(node, path,
+           {
+               {"benchmark",
+                [&](const Node& v, const Path& p) {
+                  std::string name;
+                  r.string(v, p, name);
+                  b.benchmark = name;
+                }},
+               {"configMap",
+                [&](const Node& v, const Path& p) {
+                  ConfigMapKeyRef ref;
+                  r.object(v, p,
+                           {
+                               {"name", [&](const Node& f, const Path& fp) {
+                                  r.string(f, fp, ref.name);
+                                }},
+                               {"key", [&](const Node& f, const Path& fp) {
+                                  r.string(f, fp, ref.key);
+                                }},
+                           });
+                  b.configMap = ref;
+                }},
+               {"thresholdPercent",
+                [&](const Node& v, const Path& p) { r.number(v, p, b.thresholdPercent); }},
+           });
+  out = b;
+}
+
 void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
   Presence presence;
   r.object(
@@ -670,6 +700,7 @@ void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& 
           {"runPolicy", [&](const Node& v, const Path& p) { readRunPolicy(r, v, p, s.runPolicy); }},
           {"podTemplates",
            [&](const Node& v, const Path& p) { readPodTemplates(r, v, p, s.podTemplates); }},
+          {"baseline", [&](const Node& v, const Path& p) { readBaseline(r, v, p, s.baseline); }},
       });
   checkKindSections(r, s.benchmark, presence);
   // Only the hybrid benchmark has parameter servers.

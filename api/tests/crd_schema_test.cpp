@@ -155,6 +155,18 @@ const std::map<std::string, std::string> kOptionalFields = [] {
   return fields;
 }();
 
+std::string dump(const YAML::Node& node);
+YAML::Node valueAt(const YAML::Node& doc, const std::string& path);
+
+// Optional objects whose sources exclude one another (spec.baseline names a
+// benchmark or a ConfigMap key): each is a document of its own, read and
+// written back by the library, so that the fields they leave unset
+// (thresholdPercent) come out as the library defaults them.
+const std::vector<std::map<std::string, std::string>> kExclusiveOptionals = {
+    {{"spec.baseline.benchmark", "nightly"}},
+    {{"spec.baseline.configMap.name", "baselines"}, {"spec.baseline.configMap.key", "run.json"}},
+};
+
 const LibraryLeaves& specLibraryLeaves() {
   static const LibraryLeaves leaves = [] {
     LibraryLeaves out;
@@ -164,6 +176,17 @@ const LibraryLeaves& specLibraryLeaves() {
         setAt(withOptionals, splitPath(path), YAML::Load(value));
       }
       libraryLeaves(withOptionals["spec"], "spec", kind, out);
+      for (const auto& variant : kExclusiveOptionals) {
+        YAML::Node doc = YAML::Clone(defaultDocument(kind));
+        for (const auto& [path, value] : variant) setAt(doc, splitPath(path), YAML::Load(value));
+        const YAML::Node written = YAML::Load(toYaml(parseDistBenchmark(dump(doc))));
+        for (const auto& [path, value] : variant) {
+          (void)value;
+          libraryLeaves(valueAt(written, path), path, kind, out);
+        }
+        libraryLeaves(written["spec"]["baseline"]["thresholdPercent"],
+                      "spec.baseline.thresholdPercent", kind, out);
+      }
     }
     return out;
   }();
@@ -476,6 +499,8 @@ TEST(CrdSchemaTest, PrinterColumnsPointAtFieldsOfTheirType) {
                                         {"Trainers", "integer", ".spec.topology.trainers"},
                                         {"PS", "integer", ".spec.topology.parameterServers"},
                                         {"p50", "string", ".status.results.p50"},
+                                        {"Regression", "string",
+                                         R"(.status.conditions[?(@.type=="RegressionDetected")].status)"},
                                         {"Age", "date", ".metadata.creationTimestamp"}};
   const YAML::Node columns = servedVersion()["additionalPrinterColumns"];
   ASSERT_EQ(columns.size(), expected.size());
@@ -486,6 +511,12 @@ TEST(CrdSchemaTest, PrinterColumnsPointAtFieldsOfTheirType) {
     EXPECT_EQ(columns[i]["jsonPath"].Scalar(), expected[i].jsonPath);
     // A column whose field was renamed prints nothing and no error anywhere.
     if (expected[i].type == "date") continue;  // metadata is Kubernetes'
+    // A condition's status, found by type in the list.
+    const std::string conditionFilter = ".status.conditions[?(@.type==";
+    if (expected[i].jsonPath.rfind(conditionFilter, 0) == 0) {
+      EXPECT_EQ(typeOf(schemaAt("status.conditions")["items"]["properties"]["status"]), "string");
+      continue;
+    }
     const YAML::Node field = schemaAt(expected[i].jsonPath.substr(1));
     ASSERT_TRUE(field) << expected[i].jsonPath << " is not in the schema";
     EXPECT_EQ(typeOf(field), expected[i].type);
@@ -535,12 +566,23 @@ void checkStructural(const YAML::Node& schema, const std::string& path) {
       "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
       "minItems", "maxItems", "pattern", "additionalProperties", "x-kubernetes-int-or-string",
       "x-kubernetes-preserve-unknown-fields", "x-kubernetes-list-type",
-      "x-kubernetes-list-map-keys"};
+      "x-kubernetes-list-map-keys", "oneOf"};
   // clang-format on
   SCOPED_TRACE(path);
   ASSERT_TRUE(schema.IsMap());
   for (const auto& entry : schema) {
     EXPECT_TRUE(allowed.count(entry.first.Scalar())) << "keyword " << entry.first.Scalar();
+  }
+  // A structural schema's oneOf may only validate, never declare: here,
+  // which of the properties must be present.
+  if (const YAML::Node oneOf = schema["oneOf"]) {
+    ASSERT_TRUE(oneOf.IsSequence());
+    for (const YAML::Node& branch : oneOf) {
+      ASSERT_TRUE(branch.IsMap());
+      for (const auto& entry : branch) EXPECT_EQ(entry.first.Scalar(), "required");
+      for (const YAML::Node& name : branch["required"])
+        EXPECT_TRUE(schema["properties"][name.Scalar()]) << "oneOf requires " << name.Scalar();
+    }
   }
   const bool intOrString = schema["x-kubernetes-int-or-string"].IsDefined();
   const bool preserve = schema["x-kubernetes-preserve-unknown-fields"].IsDefined();
@@ -589,8 +631,8 @@ TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
   std::set<std::string> inLibrary;
   for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
   // 43 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
-  // podTemplates (5, and 10 security overrides).
-  EXPECT_EQ(inLibrary.size(), 92u);
+  // podTemplates (5, and 10 security overrides); 4 in baseline.
+  EXPECT_EQ(inLibrary.size(), 96u);
   EXPECT_EQ(inSchema, inLibrary);
 }
 
@@ -621,6 +663,8 @@ TEST(CrdSchemaTest, DefaultsAreTheLibraryDefaults) {
   std::set<std::string> expected = {"spec.topology.parameterServers"};
   // Unset unless given.
   for (const auto& entry : kOptionalFields) expected.insert(entry.first);
+  for (const auto& variant : kExclusiveOptionals)
+    for (const auto& entry : variant) expected.insert(entry.first);
   // An absent role template means no settings at all, so nothing is filled in there.
   for (const auto& entry : specSchemaLeaves()) {
     if (entry.first.rfind("spec.podTemplates.", 0) == 0) expected.insert(entry.first);

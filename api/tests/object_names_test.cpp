@@ -18,7 +18,7 @@ namespace {
 // Every child name of `benchmark` per kind, for a gang of `ranks` per role.
 std::map<std::string, std::set<std::string>> childrenOf(const std::string& benchmark, int ranks) {
   std::map<std::string, std::set<std::string>> kinds;
-  kinds["ConfigMap"] = {configMapName(benchmark)};
+  kinds["ConfigMap"] = {configMapName(benchmark), reportConfigMapName(benchmark)};
   kinds["Service"] = {workersServiceName(benchmark), masterServiceName(benchmark)};
   kinds["NetworkPolicy"] = {networkPolicyName(benchmark)};
   kinds["Pod"].insert(podName(benchmark, Role::Master, 0));
@@ -32,7 +32,7 @@ std::map<std::string, std::set<std::string>> childrenOf(const std::string& bench
 TEST(ObjectNames, NoTwoBenchmarksShareAChildName) {
   // Names built from each other's suffixes, the way a collision would arise.
   const std::vector<std::string> names = {
-      "col",        "col-master", "col-workers", "col-config",    "col-gang",     "col-ps",
+      "col",        "col-master", "col-workers", "col-config",    "col-gang",     "col-report", "col-report-config", "col-config-report",     "col-ps",
       "col-ps-1",   "col-trainer", "col-trainer-1", "col-master-0", "col-master-master",
       "a",          "a-1",        "a-11",        "a-trainer-1-trainer"};
   std::map<std::string, std::map<std::string, std::string>> owner;  // kind -> name -> benchmark
@@ -55,6 +55,7 @@ TEST(ObjectNames, TheNamesPodsAndServicesGet) {
   EXPECT_EQ(masterServiceName("b"), "b-master");
   EXPECT_EQ(configMapName("b"), "b-config");
   EXPECT_EQ(networkPolicyName("b"), "b-gang");
+  EXPECT_EQ(reportConfigMapName("b"), "b-report");
 }
 
 }  // namespace

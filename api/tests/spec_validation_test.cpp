@@ -72,7 +72,7 @@ TEST(ValidationTest, AtMost4096RanksComputedWithoutOverflow) {
                           "spec.topology.parameterServers: must be ≤ 4095",
                           "spec.topology: 1 master + 2147483647 parameter servers + 2147483647 "
                           "trainers is 4294967295 ranks; at most 4096 are supported"));
-  EXPECT_EQ(worldSize(DistBenchmarkSpec{{2147483647, 2147483647}, {}, {}, {}, {}}), 4294967295LL);
+  EXPECT_EQ(worldSize(DistBenchmarkSpec{{2147483647, 2147483647}, {}, {}, {}, {}, {}}), 4294967295LL);
 }
 
 TEST(ValidationTest, ParameterServerShardsAndBagsAreBounded) {
@@ -312,6 +312,33 @@ TEST(ValidationTest, RunPolicy) {
                 b.spec.runPolicy.cleanPodPolicy = CleanPodPolicy::None;
               }),
               IsEmpty());
+}
+
+TEST(ValidationTest, BaselineHasOneSourceThatIsNotItself) {
+  auto baseline = [](Baseline value) {
+    return [value](DistBenchmark& b) { b.spec.baseline = value; };
+  };
+  EXPECT_THAT(errorsAfter(baseline({"nightly", std::nullopt, 5})), IsEmpty());
+  EXPECT_THAT(errorsAfter(baseline({std::nullopt, ConfigMapKeyRef{"base.lines", "a_b-c.json"}, 0})),
+              IsEmpty());
+  EXPECT_THAT(errorsAfter(baseline({std::nullopt, std::nullopt, 5})),
+              ElementsAre("spec.baseline: set exactly one of benchmark and configMap"));
+  EXPECT_THAT(errorsAfter(baseline({"nightly", ConfigMapKeyRef{"b", "k"}, 5})),
+              ElementsAre("spec.baseline: set exactly one of benchmark and configMap"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
+                b.spec.baseline = Baseline{b.metadata.name, std::nullopt, 5};
+              }),
+              ElementsAre("spec.baseline.benchmark: names this benchmark itself; a run cannot "
+                          "be its own baseline"));
+  EXPECT_THAT(errorsAfter(baseline({"Nightly", std::nullopt, -1})),
+              ElementsAre("spec.baseline.benchmark: must be a DistBenchmark's name (a DNS-1123 "
+                          "label), got \"Nightly\"",
+                          "spec.baseline.thresholdPercent: must be a percentage ≥ 0"));
+  EXPECT_THAT(errorsAfter(baseline({std::nullopt, ConfigMapKeyRef{"-b", "a/b"}, 5})),
+              ElementsAre("spec.baseline.configMap.name: must be a ConfigMap's name (a DNS-1123 "
+                          "subdomain), got \"-b\"",
+                          "spec.baseline.configMap.key: must be a ConfigMap key: letters, digits, "
+                          "'-', '_' and '.', got \"a/b\""));
 }
 
 TEST(ValidationTest, Quantities) {

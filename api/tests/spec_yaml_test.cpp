@@ -80,6 +80,7 @@ DistBenchmark everythingSet() {
                                std::vector<std::string>{}};
   t.master.securityContext.readOnlyRootFilesystem = false;
   t.parameterServer.podSecurityContext.seccompProfile = SeccompProfile{"Unconfined", ""};
+  b.spec.baseline = Baseline{std::nullopt, ConfigMapKeyRef{"baselines.v1", "hybrid_run-2.json"}, 2.5};
   return b;
 }
 
@@ -414,6 +415,20 @@ TEST(ParseTest, RunPolicyErrorsNameTheField) {
               ElementsAre("spec.runPolicy.backoffLimit: must be ≥ 0"));
   EXPECT_THAT(parseErrors(kMinimal + "  runPolicy: Never\n"),
               ElementsAre("spec.runPolicy: must be an object"));
+}
+
+TEST(ParseTest, BaselineIsReadAndItsErrorsNameTheField) {
+  const DistBenchmark b =
+      parseDistBenchmark(kMinimal + "  baseline:\n    benchmark: nightly\n");
+  ASSERT_TRUE(b.spec.baseline.has_value());
+  EXPECT_EQ(b.spec.baseline->benchmark, "nightly");
+  EXPECT_FALSE(b.spec.baseline->configMap.has_value());
+  EXPECT_EQ(b.spec.baseline->thresholdPercent, 5) << "the default, as the CRD's";
+  EXPECT_FALSE(parseDistBenchmark(kMinimal).spec.baseline.has_value());
+  EXPECT_THAT(parseErrors(kMinimal + "  baseline:\n    configMap: {name: b}\n"
+                                     "    thresholdPercent: lots\n    file: x.json\n"),
+              ElementsAre("spec.baseline.thresholdPercent: must be a number",
+                          "spec.baseline.file: unknown field", "spec.baseline.configMap.key: required"));
 }
 
 TEST(ParseTest, RunPolicyOptionalsStayUnsetWhenAbsentOrNull) {

@@ -203,6 +203,13 @@ int runCommand(const std::vector<std::string>& args) {
 
   std::optional<api::DistBenchmark> benchmark = loadSpec(settings.source, std::cerr);
   if (!benchmark) return kExitUsage;
+  if (benchmark->spec.baseline) {
+    // The baseline is a cluster object (another benchmark's stored report, a
+    // ConfigMap key) that a local run cannot read; the run itself is valid.
+    std::cerr << "distbench: spec.baseline is compared by the operator in a cluster; locally, "
+                 "compare the reports with `distbench diff BASE.json RUN.json --threshold "
+              << benchmark->spec.baseline->thresholdPercent << "`\n";
+  }
 
   std::string worker = settings.workerBinary.empty()
                            ? executableDirectory() + "/distbench-worker"

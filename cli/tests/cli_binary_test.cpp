@@ -257,6 +257,19 @@ TEST_F(DistbenchBinary, RunWiresEveryRankAndPassesTheTableThrough) {
   EXPECT_EQ(startedWorkers().size(), 4u);
 }
 
+TEST_F(DistbenchBinary, RunWithABaselineSaysTheOperatorComparesAndRuns) {
+  write("baseline.yaml", std::string(kSmallSpec) +
+                             "  baseline:\n    benchmark: nightly\n    thresholdPercent: 7.5\n");
+  Result r = distbench("run baseline.yaml --worker '" FAKE_WORKER "'",
+                       "FAKE_WORKER_MARK_DIR='" + path("marks") + "'");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("spec.baseline is compared by the operator in a cluster; locally, compare "
+                       "the reports with `distbench diff BASE.json RUN.json --threshold 7.5`"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(startedWorkers().size(), 4u);
+}
+
 TEST_F(DistbenchBinary, RunFlagsReachTheWorkers) {
   Result r = runSmall("--no-report --dump-state /tmp/dump-here --metrics-linger 3");
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -214,12 +214,35 @@ struct PodTemplates {
   PodTemplate trainer;
 };
 
+// A key of a ConfigMap in the benchmark's namespace.
+struct ConfigMapKeyRef {
+  std::string name;
+  std::string key;
+};
+
+// spec.baseline: the report this run's report is compared with once it has
+// Succeeded, as `distbench diff --threshold` compares two files. The
+// operator does it (docs/crd-reference.md); `distbench run` has no cluster to
+// read a baseline from and says so. Exactly one source is set.
+struct Baseline {
+  // Another DistBenchmark in the same namespace: the report the operator
+  // stored for it (ConfigMap <benchmark>-report).
+  std::optional<std::string> benchmark;
+  // A ConfigMap key holding a report's JSON (`distbench run --report`'s file,
+  // put there with kubectl create configmap --from-file).
+  std::optional<ConfigMapKeyRef> configMap;
+  // A row regresses when its median is slower by more than this many
+  // percent and the bootstrap interval of the change lies above 0.
+  double thresholdPercent = 5;
+};
+
 struct DistBenchmarkSpec {
   TopologySpec topology;
   BenchmarkSpec benchmark;
   RuntimeSpec runtime;
   RunPolicy runPolicy;
   PodTemplates podTemplates;
+  std::optional<Baseline> baseline;  // absent: nothing is compared
 };
 
 struct DistBenchmark {
@@ -256,6 +279,8 @@ bool operator==(const PodSecurityOverrides&, const PodSecurityOverrides&);
 bool operator==(const ContainerSecurityOverrides&, const ContainerSecurityOverrides&);
 bool operator==(const PodTemplate&, const PodTemplate&);
 bool operator==(const PodTemplates&, const PodTemplates&);
+bool operator==(const ConfigMapKeyRef&, const ConfigMapKeyRef&);
+bool operator==(const Baseline&, const Baseline&);
 bool operator==(const DistBenchmarkSpec&, const DistBenchmarkSpec&);
 bool operator==(const DistBenchmark&, const DistBenchmark&);
 inline bool operator!=(const ObjectMeta& a, const ObjectMeta& b) { return !(a == b); }

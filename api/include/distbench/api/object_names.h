@@ -20,6 +20,10 @@ std::string configMapName(const std::string& benchmark);      // <b>-config
 std::string workersServiceName(const std::string& benchmark);  // <b>-workers (headless)
 std::string masterServiceName(const std::string& benchmark);   // <b>-master (ClusterIP)
 std::string networkPolicyName(const std::string& benchmark);   // <b>-gang
+// <b>-report: the run's JSON report, which the operator stores after
+// Succeeded and keeps after clean-up, under kReportKey.
+std::string reportConfigMapName(const std::string& benchmark);
+inline constexpr const char* kReportKey = "report.json";
 // <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
 std::string podName(const std::string& benchmark, Role role, int roleIndex);
 

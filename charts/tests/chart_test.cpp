@@ -154,6 +154,7 @@ const std::vector<std::string> kClusterGrants = {
     "/pods:list",
     "/pods:watch",
     "/pods:create",
+    "/pods/log:get",
     "/pods:delete",
     "/services:get",
     "/services:list",

@@ -32,6 +32,7 @@ struct ControllerOptions {
       onReconciled;
   int createParallelism = 8;
   std::chrono::seconds createFailureTimeout{60};
+  std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options
   ClusterOptions cluster;
 };
 

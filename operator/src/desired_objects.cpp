@@ -166,6 +166,15 @@ value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner) {
   return cm;
 }
 
+value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
+  value cm = value::object();
+  cm["apiVersion"] = str("v1");
+  cm["kind"] = str("ConfigMap");
+  cm["metadata"] = metadata(api::reportConfigMapName(b.metadata.name), b, owner);
+  cm["data"] = std::move(data);
+  return cm;
+}
+
 namespace {
 
 // A Service selecting this benchmark's pods, ready or not: ranks reach each
@@ -250,6 +259,9 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     // Gloo binds to the pod's own address; no DNS needed for it.
     env[env.size()] = fieldEnv(api::kEnvPodIp, "status.podIP");
     env[env.size()] = fieldEnv(api::kEnvPodName, "metadata.name");
+    // The full report outgrows a termination message (4 KiB); the operator
+    // reads it from the master's log instead (run_report.h).
+    if (rank.role == api::Role::Master) env[env.size()] = envVar(api::kEnvReportToLog, "1");
     container["env"] = env;
     value ports = value::array();
     for (int p : rank.ports) {

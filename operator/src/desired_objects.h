@@ -50,6 +50,11 @@ std::string masterServiceName(const api::DistBenchmark& b);
 std::string networkPolicyName(const api::DistBenchmark& b);
 
 web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner);
+// <name>-report, holding `data` (the run's report, and the diff against
+// spec.baseline): created once the run has Succeeded and kept after
+// clean-up, until the benchmark itself goes.
+web::json::value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner,
+                                        web::json::value data);
 web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
 web::json::value desiredMasterService(const api::DistBenchmark& b, const Owner& owner);
 // Ingress to the gang's pods only from pods of the same benchmark, except

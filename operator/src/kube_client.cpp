@@ -100,11 +100,23 @@ KubeClient::~KubeClient() = default;
 
 value KubeClient::request(const std::string& verb, const std::string& path, const value* body,
                           const std::string& contentType) {
+  const std::string text = requestText(verb, path, body, contentType, "application/json");
+  if (text.empty()) return value::object();
+  try {
+    return value::parse(text);
+  } catch (const std::exception& e) {
+    throw KubeApiError(200, "", verb + " " + path + ": response is not JSON: " + e.what());
+  }
+}
+
+std::string KubeClient::requestText(const std::string& verb, const std::string& path,
+                                    const value* body, const std::string& contentType,
+                                    const std::string& accept) {
   const std::string what = verb + " " + path;
   for (int attempt = 0;; ++attempt) {
     http_request req{method(verb)};
     req.set_request_uri(path);
-    req.headers().add("Accept", "application/json");
+    req.headers().add("Accept", accept);
     std::string token;
     {
       std::lock_guard<std::mutex> lock(http_->tokenMutex);
@@ -132,16 +144,15 @@ value KubeClient::request(const std::string& verb, const std::string& path, cons
       continue;
     }
     if (code < 200 || code >= 300) throw apiError(code, text, what);
-    if (text.empty()) return value::object();
-    try {
-      return value::parse(text);
-    } catch (const std::exception& e) {
-      throw KubeApiError(code, "", what + ": response is not JSON: " + e.what());
-    }
+    return text;
   }
 }
 
 value KubeClient::get(const std::string& path) { return request("GET", path, nullptr, ""); }
+
+std::string KubeClient::getText(const std::string& path) {
+  return requestText("GET", path, nullptr, "", "text/plain, */*");
+}
 
 value KubeClient::create(const std::string& path, const value& body) {
   return request("POST", path, &body, "application/json");

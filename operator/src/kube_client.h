@@ -64,6 +64,8 @@ class KubeClient {
 
   // `path` is the API path with any query, e.g. "/api/v1/namespaces/x/pods".
   web::json::value get(const std::string& path);
+  // A body that is not JSON, such as a pod's log (".../pods/<name>/log").
+  std::string getText(const std::string& path);
   web::json::value create(const std::string& path, const web::json::value& body);
   web::json::value replace(const std::string& path, const web::json::value& body);
   // JSON merge patch (RFC 7386); for `/status` paths too.
@@ -84,6 +86,10 @@ class KubeClient {
  private:
   web::json::value request(const std::string& method, const std::string& path,
                            const web::json::value* body, const std::string& contentType);
+  // The body of a 2xx answer as it came; other answers throw KubeApiError.
+  std::string requestText(const std::string& method, const std::string& path,
+                          const web::json::value* body, const std::string& contentType,
+                          const std::string& accept);
 
   struct Http;
   KubeConfig config_;

@@ -92,6 +92,8 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
   options.workers = flags.workers;
   options.createFailureTimeout = std::chrono::seconds(
       static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
+  options.reportFetchTimeout = std::chrono::seconds(
+      static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
   options.queue.observer = metrics;
   options.onEvent = [&recorder](const web::json::value& object, bool warning,

@@ -106,6 +106,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
       {"--shutdown-timeout", [&](auto& k, auto& v) { f.shutdownTimeoutSeconds = positiveSeconds(k, v); }},
       {"--create-failure-timeout",
        [&](auto& k, auto& v) { f.createFailureTimeoutSeconds = positiveSeconds(k, v); }},
+      {"--report-fetch-timeout",
+       [&](auto& k, auto& v) { f.reportFetchTimeoutSeconds = positiveSeconds(k, v); }},
       {"--worker-metrics-from",
        [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
       {"--log-format", [&](auto& k, auto& v) { f.logFormat = oneOf(k, v, {"json", "text"}); }},
@@ -165,6 +167,9 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
   --shutdown-timeout S            wait for reconciles in flight on SIGTERM (default 10)
   --create-failure-timeout S      how long the API server may refuse a benchmark's pods
                                   (admission, quota) before it fails: CreateFailed (default 60)
+  --report-fetch-timeout S        how long after Succeeded to keep asking for the master's log,
+                                  which carries the report, while its kubelet does not
+                                  answer: then ReportStored False (default 60)
   --worker-metrics-from JSON      NetworkPolicyPeers that may scrape gang pods' metrics port,
                                   e.g. '[{"namespaceSelector":{"matchLabels":{"name":"monitoring"}}}]'
                                   (default [], any source)

@@ -28,6 +28,9 @@ struct OperatorFlags {
   // Seconds the API server may refuse a benchmark's pods before it fails
   // (CreateFailed).
   double createFailureTimeoutSeconds = 60;
+  // Seconds after Succeeded the operator goes on asking for the master's log
+  // (the report) while its kubelet does not answer.
+  double reportFetchTimeoutSeconds = 60;
   // JSON list of NetworkPolicyPeers that may reach the gang pods' metrics
   // port; "[]": any source.
   std::string workerMetricsFrom = "[]";

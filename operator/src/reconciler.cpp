@@ -9,6 +9,9 @@
 #include "desired_objects.h"
 #include "json_fields.h"
 #include "run_policy.h"
+#include "run_report.h"
+#include "distbench/api/object_names.h"
+#include "distbench/api/renderer.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -386,6 +389,9 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
 
 Result Reconciler::finished(Context& ctx) {
   const api::RunPolicy& policy = ctx.benchmark.spec.runPolicy;
+  if (ctx.phase() == "Succeeded" && ctx.specValid && !hasCondition(ctx.status, kCondReportStored)) {
+    if (auto wait = storeReport(ctx)) return *wait;
+  }
   cleanUp(ctx);
   // Keep the counts as they were at the end, but nothing is active any
   // more once the clean-up policy has removed what ran.
@@ -403,6 +409,111 @@ Result Reconciler::finished(Context& ctx) {
   if (left->count() > 0) return Result::after(*left);
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
   return Result::awaitChange();
+}
+
+std::optional<Result> Reconciler::storeReport(Context& ctx) {
+  const std::string pod = api::podName(ctx.name, api::Role::Master, 0);
+  auto notStored = [&](const std::string& reason, const std::string& message) {
+    setConditionStatus(ctx.status, kCondReportStored, "False", reason, message, ctx.nowText,
+                       ctx.generation);
+    ctx.events.push_back({true, reason, message});
+    if (ctx.benchmark.spec.baseline) {
+      setConditionStatus(ctx.status, kCondRegressionDetected, "Unknown", "NoReport",
+                         "nothing to compare with the baseline: " + message, ctx.nowText,
+                         ctx.generation);
+    }
+  };
+  std::string log;
+  try {
+    log = client_.getText(corePath(ctx.ns, "pods", pod) + "/log?container=worker");
+  } catch (const KubeApiError& e) {
+    const SystemTime done =
+        parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
+    // The pods are kept until this is settled, so a kubelet that answers
+    // late still has the log; a pod that is gone, or that no kubelet ran,
+    // never will.
+    const bool transient = e.code() == 0 || e.code() >= 500;  // the kubelet, not the request
+    if (transient && ctx.now - done < options_.reportFetchTimeout)
+      return Result::after(std::chrono::seconds(2));
+    notStored("ReportUnavailable", "could not read pod " + pod + "'s log: " + e.what());
+    return std::nullopt;
+  }
+  ExtractedReport extracted = reportFromMasterLog(log, pod);
+  if (!extracted.found) {
+    notStored(extracted.reason, extracted.message);
+    return std::nullopt;
+  }
+  value data = value::object();
+  data[api::kReportKey] = value::string(extracted.json);
+  if (ctx.benchmark.spec.baseline) {
+    const std::string diff = compareBaseline(ctx, extracted.json);
+    if (!diff.empty()) data[kBaselineDiffKey] = value::string(diff);
+  }
+  const std::string cm = api::reportConfigMapName(ctx.name);
+  try {
+    ensure(configMaps_, corePath(ctx.ns, "configmaps"),
+           desiredReportConfigMap(ctx.benchmark, {ctx.name, ctx.uid}, data));
+  } catch (const NameConflict& e) {
+    notStored(kCondNameConflict, e.what());
+    return std::nullopt;
+  } catch (const KubeApiError& e) {
+    if (!e.refused()) throw;
+    notStored("ReportRefused", "the API server refused ConfigMap " + cm + ": " + e.what());
+    return std::nullopt;
+  }
+  const std::string message = std::string(api::kReportKey) + " (" +
+                              std::to_string(extracted.json.size()) + " bytes) in ConfigMap " + cm;
+  setConditionStatus(ctx.status, kCondReportStored, "True", "ReportStored", message, ctx.nowText,
+                     ctx.generation);
+  ctx.events.push_back({false, "ReportStored", message});
+  ctx.status["report"]["configMap"] = value::string(cm);
+  ctx.status["report"]["bytes"] = value::number(static_cast<int64_t>(extracted.json.size()));
+  return std::nullopt;
+}
+
+std::string Reconciler::compareBaseline(Context& ctx, const std::string& reportJson) {
+  const api::Baseline& baseline = *ctx.benchmark.spec.baseline;
+  const std::string source = baselineSource(baseline);
+  const api::ConfigMapKeyRef where = baselineLocation(baseline);
+  auto unknown = [&](const std::string& reason, const std::string& message) {
+    setConditionStatus(ctx.status, kCondRegressionDetected, "Unknown", reason, message,
+                       ctx.nowText, ctx.generation);
+    ctx.events.push_back({true, reason, message});
+  };
+  value found;
+  try {
+    found = client_.get(corePath(ctx.ns, "configmaps", where.name));
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+    unknown("BaselineNotFound",
+            "ConfigMap " + where.name + " not found" +
+                (baseline.configMap ? std::string()
+                                    : ": benchmark " + baseline.benchmark.value_or("") +
+                                          " has stored no report (has it Succeeded?)"));
+    return "";
+  }
+  const std::string baselineJson = stringField(found, "data", where.key.c_str());
+  if (baselineJson.empty()) {
+    unknown("BaselineNotFound", "ConfigMap " + where.name + " has no key " + where.key);
+    return "";
+  }
+  const BaselineOutcome outcome =
+      compareWithBaseline(reportJson, baselineJson, source, baseline.thresholdPercent);
+  value summary = value::object();
+  summary["source"] = value::string(source);
+  summary["thresholdPercent"] = value::number(baseline.thresholdPercent);
+  summary["comparedRows"] = value::number(outcome.comparedRows);
+  summary["regressedRows"] = value::number(outcome.regressedRows);
+  if (!outcome.worstRow.empty()) summary["worstRow"] = value::string(outcome.worstRow);
+  ctx.status["baseline"] = summary;
+  if (!outcome.compared()) {
+    unknown(outcome.reason, outcome.message);
+    return "";
+  }
+  setConditionStatus(ctx.status, kCondRegressionDetected, outcome.conditionStatus, outcome.reason,
+                     outcome.message, ctx.nowText, ctx.generation);
+  ctx.events.push_back({outcome.regressedRows > 0, outcome.reason, outcome.message});
+  return outcome.diffText;
 }
 
 void Reconciler::cleanUp(Context& ctx) {

@@ -52,6 +52,10 @@ class Reconciler {
     // long enough for a quota freed by other work, short enough that a
     // misconfiguration is reported as one.
     std::chrono::seconds createFailureTimeout{60};
+    // How long after Succeeded the operator goes on asking for the master's
+    // log (its kubelet may be slow to answer, or briefly unreachable) before
+    // it records ReportStored False (ReportUnavailable) and cleans up.
+    std::chrono::seconds reportFetchTimeout{60};
     ClusterOptions cluster;
   };
 
@@ -107,6 +111,13 @@ class Reconciler {
   // Pods, Services and ConfigMap of a finished run, by cleanPodPolicy.
   void cleanUp(Context& ctx);
   Result finished(Context& ctx);
+  // After Succeeded, before clean-up can delete the master pod: reads the
+  // report from its log, stores it (<name>-report) and compares it with
+  // spec.baseline, into status. A result while the log cannot be read yet.
+  std::optional<Result> storeReport(Context& ctx);
+  // spec.baseline's report, compared with `reportJson`, into status.
+  // Returns the diff table for the report ConfigMap ("" if none).
+  std::string compareBaseline(Context& ctx, const std::string& reportJson);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
   void event(const Context& ctx, bool warning, const std::string& reason,

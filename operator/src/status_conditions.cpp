@@ -18,7 +18,16 @@ value* findCondition(value& status, const std::string& type) {
 
 bool setCondition(value& status, const std::string& type, bool isTrue, const std::string& reason,
                   const std::string& message, const std::string& now, int64_t generation) {
-  const std::string wanted = isTrue ? "True" : "False";
+  const bool isNew = !hasCondition(status, type);
+  const bool changed =
+      setConditionStatus(status, type, isTrue ? "True" : "False", reason, message, now, generation);
+  // A new condition that is False is no news.
+  return changed && !(isNew && !isTrue);
+}
+
+bool setConditionStatus(value& status, const std::string& type, const std::string& wanted,
+                        const std::string& reason, const std::string& message,
+                        const std::string& now, int64_t generation) {
   if (!status.has_field("conditions") || !status.at("conditions").is_array())
     status["conditions"] = value::array();
   value* c = findCondition(status, type);
@@ -28,7 +37,7 @@ bool setCondition(value& status, const std::string& type, bool isTrue, const std
     conditions[conditions.size()] = value::object();
     c = &conditions[conditions.size() - 1];
     (*c)["type"] = value::string(type);
-    transitioned = isTrue;
+    transitioned = true;
     (*c)["lastTransitionTime"] = value::string(now);
   } else if (!c->has_field("status") || c->at("status").as_string() != wanted) {
     transitioned = true;
@@ -39,6 +48,14 @@ bool setCondition(value& status, const std::string& type, bool isTrue, const std
   (*c)["message"] = value::string(message);
   (*c)["observedGeneration"] = value::number(generation);
   return transitioned;
+}
+
+bool hasCondition(const value& status, const std::string& type) {
+  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
+    return false;
+  for (const value& c : status.at("conditions").as_array())
+    if (c.has_field("type") && c.at("type").as_string() == type) return true;
+  return false;
 }
 
 bool conditionIsTrue(const value& status, const std::string& type) {

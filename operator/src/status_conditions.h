@@ -30,6 +30,14 @@ inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
 inline constexpr const char* kCondCreateFailed = "CreateFailed";
 // A child's name is taken by an object this benchmark does not own.
 inline constexpr const char* kCondNameConflict = "NameConflict";
+// After Succeeded: whether the run's full report is in its <name>-report
+// ConfigMap (False says why not: no report in the master's log, its kubelet
+// did not answer in time, too large for a ConfigMap).
+inline constexpr const char* kCondReportStored = "ReportStored";
+// With spec.baseline, after Succeeded: True when a row regressed over the
+// threshold, False when none did, Unknown when nothing could be compared
+// (no baseline report, another kind or model, no common row).
+inline constexpr const char* kCondRegressionDetected = "RegressionDetected";
 
 
 // Sets condition `type` in status["conditions"], creating the array. Returns
@@ -38,6 +46,13 @@ inline constexpr const char* kCondNameConflict = "NameConflict";
 bool setCondition(web::json::value& status, const std::string& type, bool isTrue,
                   const std::string& reason, const std::string& message, const std::string& now,
                   int64_t generation);
+// The same with any status text: "True", "False" or "Unknown". Returns
+// whether the status changed (or the condition is new).
+bool setConditionStatus(web::json::value& status, const std::string& type,
+                        const std::string& conditionStatus, const std::string& reason,
+                        const std::string& message, const std::string& now, int64_t generation);
+// Whether the list has condition `type` at all.
+bool hasCondition(const web::json::value& status, const std::string& type);
 bool conditionIsTrue(const web::json::value& status, const std::string& type);
 // lastTransitionTime of condition `type`, empty when absent.
 std::string conditionSince(const web::json::value& status, const std::string& type);

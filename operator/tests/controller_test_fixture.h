@@ -46,7 +46,7 @@ const value* condition(const value& object, const std::string& type) {
   return nullptr;
 }
 
-bool conditionTrue(const value& object, const std::string& type) {
+[[maybe_unused]] bool conditionTrue(const value& object, const std::string& type) {
   const value* c = condition(object, type);
   return c != nullptr && c->at("status").as_string() == "True";
 }
@@ -64,6 +64,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
                        KubeClient* client = nullptr) {
     ControllerOptions o;
     o.createFailureTimeout = createFailureTimeout;
+    o.reportFetchTimeout = reportFetchTimeout_;
     o.ns = ns_;
     o.workers = 2;
     o.informer.backoffMax = 1s;
@@ -153,6 +154,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   std::unique_ptr<Controller> controller_;
+  std::chrono::seconds reportFetchTimeout_{60};  // set before startController
   value last_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;

@@ -377,6 +377,9 @@ void KubeTestCluster::restartApiServer() {
       "--tls-cert-file=" + s.file("apiserver.crt"),
       "--tls-private-key-file=" + s.file("apiserver.key"),
       "--client-ca-file=" + s.file("ca.crt"),
+      // A kubelet a test plays (pods/log) must show a certificate this CA
+      // signed, as a hardened cluster's kubelets do.
+      "--kubelet-certificate-authority=" + s.file("ca.crt"),
       "--token-auth-file=" + s.file("tokens.csv"),
       "--anonymous-auth=false",
       "--authorization-mode=RBAC",
@@ -487,6 +490,8 @@ void KubeTestCluster::startControllerManager() {
 
 std::string KubeTestCluster::url() const { return state_->url(); }
 std::string KubeTestCluster::caFile() const { return state_->file("ca.crt"); }
+std::string KubeTestCluster::servingCertFile() const { return state_->file("apiserver.crt"); }
+std::string KubeTestCluster::servingKeyFile() const { return state_->file("apiserver.key"); }
 std::string KubeTestCluster::token() const { return token(kAdminUser); }
 std::string KubeTestCluster::token(const std::string& user) const {
   auto it = state_->tokens.find(user);

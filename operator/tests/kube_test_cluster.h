@@ -84,6 +84,11 @@ class KubeTestCluster {
   // PEM of the CA that signed the serving certificate (and the
   // service-account root CA the controller-manager hands to pods).
   std::string caFile() const;
+  // A serving certificate for 127.0.0.1 that caFile() signed, and its key:
+  // what a kubelet played by a test shows the API server, which checks
+  // kubelets against caFile().
+  std::string servingCertFile() const;
+  std::string servingKeyFile() const;
   // The users of the token file.
   static constexpr const char* kAdminUser = "distbench-admin";        // system:masters
   static constexpr const char* kOperatorUser = "distbench-operator";  // no rights until bound

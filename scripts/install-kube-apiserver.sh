@@ -13,8 +13,8 @@
 #
 # Safe to run again: when both binaries are in the cache and answer
 # --version, and etcd is on PATH, it exits in well under a second without
-# touching apt. The first run is the Go build, under nice: on 2 cores about
-# 27 minutes for the two binaries, and a few more with the node's three. Debian ships no kube-apiserver binary; only the
+# touching apt. The first run is the Go build, under nice: 192 s for all
+# five binaries on a quiet 2-vCPU machine (docs/testing.md). Debian ships no kube-apiserver binary; only the
 # source package builds, and only with the reflect2 fix below (see
 # docs/testing.md).
 set -euo pipefail

@@ -24,8 +24,8 @@ BENCH=report-base
 wait_phase Succeeded 420
 wait_for 90 "ReportStored" condition_true ReportStored ReportStored
 report=$(stored_report report-base)
-[[ $(jq -r .kind <<<"$report") == Collectives ]] || { on_failure; die "report-base-report holds no Collectives report"; }
-[[ $(jq -r .name <<<"$report") == report-base ]] || { on_failure; die "the stored report names another benchmark"; }
+[[ $(jq -r .benchmark.kind <<<"$report") == Collectives ]] || { on_failure; die "report-base-report holds no Collectives report"; }
+[[ $(jq -r .benchmark.name <<<"$report") == report-base ]] || { on_failure; die "the stored report names another benchmark"; }
 bytes=$(bench_field .status.report.bytes)
 [[ ${#report} == "$bytes" ]] || { on_failure; die "status.report.bytes $bytes, the ConfigMap holds ${#report}"; }
 log "report-base-report: $bytes bytes, $(jq '.series | length' <<<"$report") series"
@@ -42,7 +42,7 @@ status=$(condition_status RegressionDetected)
 compared=$(bench_field .status.baseline.comparedRows)
 ((compared > 0)) || { on_failure; die "no row compared"; }
 printed=$(kubectl -n "$E2E_NS" get distbenchmark report-next)
-grep -q Regression <<<"$printed" || die "kubectl get shows no Regression column: $printed"
+grep -q REGRESSION <<<"$printed" || die "kubectl get shows no Regression column: $printed"
 [[ $(awk 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "False") print "yes" }' <<<"$printed") == yes ]] ||
   die "the Regression column is not False: $printed"
 kubectl -n "$E2E_NS" get configmap report-next-report -o jsonpath='{.data.baseline-diff\.txt}' | grep -q "no regressions" ||

@@ -8,21 +8,13 @@
 #include <string>
 #include <thread>
 
+#include "eventually.h"
 #include "kube_client.h"
 
 namespace distbench::kubetest {
 
-// Polls instead of sleeping a guessed time: fast when things go well, and the
-// deadline is generous for a loaded 2-core machine.
-inline bool eventually(const std::function<bool()>& condition,
-                       std::chrono::milliseconds deadline = std::chrono::seconds(30)) {
-  const auto end = std::chrono::steady_clock::now() + deadline;
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return condition();
-}
+// Polls instead of sleeping a guessed time (process/src/eventually.h).
+using process::eventually;
 
 // The kubelet's part, which tests play through the API: a pod's status
 // subresource patch with its phase, Ready condition and the worker

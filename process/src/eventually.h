@@ -1,8 +1,7 @@
 // For tests that wait for something another process does: poll a condition
 // until it holds or a deadline passes, instead of sleeping a guessed time.
 // Fast when things go well, and the default deadline is generous for a
-// loaded 2-core machine. (operator/tests/kube_test_helpers.h has the same
-// helper for the API server tests, as kubetest::eventually.)
+// loaded 2-core machine. The API server tests use it as kubetest::eventually.
 #pragma once
 
 #include <chrono>

@@ -7,12 +7,14 @@
 #include "binary_runner.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
+#include "cluster_expectations.h"
 #include "local_cluster.h"
 
 namespace distbench::worker {
 namespace {
 
 using testing::LocalCluster;
+using testing::expectAllSucceeded;
 
 api::DistBenchmark smallSweep(int trainers) {
   api::DistBenchmark b = api::preset("ddp-cpu");
@@ -25,13 +27,6 @@ api::DistBenchmark smallSweep(int trainers) {
   b.spec.benchmark.ddp.iterations = 3;
   b.spec.runtime.peerTimeoutSeconds = 10;
   return b;
-}
-
-void expectAllSucceeded(const LocalCluster& cluster) {
-  for (int r = 0; r < cluster.worldSize(); ++r) {
-    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running";
-    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << ":\n" << cluster.output(r);
-  }
 }
 
 TEST(DdpBenchmark, SweepPrintsTheSeedTableAndReportsEveryRow) {

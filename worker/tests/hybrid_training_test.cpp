@@ -9,6 +9,7 @@
 #include "common/state_dump.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
+#include "cluster_expectations.h"
 #include "local_cluster.h"
 #include "reference_training.h"
 
@@ -16,6 +17,8 @@ namespace distbench::worker {
 namespace {
 
 using testing::LocalCluster;
+using testing::expectAllSucceeded;
+using testing::runToCompletion;
 
 api::DistBenchmark smallBenchmark(int trainers, int parameterServers) {
   api::DistBenchmark b = api::preset("default");
@@ -34,21 +37,6 @@ api::DistBenchmark smallBenchmark(int trainers, int parameterServers) {
   b.spec.runtime.rendezvousTimeoutSeconds = 60;
   b.spec.runtime.peerTimeoutSeconds = 60;
   return b;
-}
-
-void expectAllSucceeded(const LocalCluster& cluster) {
-  for (int r = 0; r < cluster.worldSize(); ++r) {
-    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
-                                                   << cluster.allOutput();
-    ASSERT_TRUE(cluster.exitStatus(r)->success())
-        << "rank " << r << " " << cluster.exitStatus(r)->describe() << "\n"
-        << cluster.allOutput();
-  }
-}
-
-void runToCompletion(LocalCluster& cluster) {
-  cluster.waitAll(std::chrono::seconds(120));
-  expectAllSucceeded(cluster);
 }
 
 std::vector<at::Tensor> load(const LocalCluster& cluster, const std::string& file) {

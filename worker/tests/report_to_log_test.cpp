@@ -12,12 +12,14 @@
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
+#include "cluster_expectations.h"
 #include "local_cluster.h"
 
 namespace distbench::worker {
 namespace {
 
 using testing::LocalCluster;
+using testing::runToCompletion;
 
 api::DistBenchmark smallCollectives() {
   api::DistBenchmark b = api::preset("collectives");
@@ -39,17 +41,6 @@ api::DistBenchmark smallCollectives() {
 class ReportToLog : public ::testing::Test {
  protected:
   void SetUp() override { ::unsetenv(api::kEnvReportToLog); }
-
-  static void runToCompletion(LocalCluster& cluster) {
-    cluster.waitAll(std::chrono::seconds(120));
-    for (int r = 0; r < cluster.worldSize(); ++r) {
-      ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << " still running\n"
-                                                     << cluster.allOutput();
-      ASSERT_TRUE(cluster.exitStatus(r)->success())
-          << "rank " << r << " " << cluster.exitStatus(r)->describe() << "\n"
-          << cluster.allOutput();
-    }
-  }
 };
 
 TEST_F(ReportToLog, MasterPrintsTheReportItWritesToItsLog) {

@@ -26,6 +26,7 @@
 
 #include "comm/ddp_bucketer.h"
 #include "comm/process_group.h"
+#include "common/resident_heap.h"
 #include "ddp/ddp_row.h"
 #include "free_ports.h"
 
@@ -153,6 +154,8 @@ constexpr const char* kUsage =
     "  20 iterations after 3 warm-up.\n";
 
 int main(int argc, char** argv) {
+  // As distbench-worker does, so the phases measured here are the worker's.
+  const std::string heap = distbench::worker::keepHeapResident();
   Options o;
   auto& ddp = o.spec.benchmark.ddp;
   ddp.models = {"resnet18"};
@@ -209,6 +212,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--ranks must be >= 0 (0: no ddp), --iterations >= 1, --warmup >= 0\n");
     return 2;
   }
+  std::fprintf(stderr, "distbench-ddp-step: %s\n", heap.c_str());
   const int port = distbench::process::pickFreePorts(1)[0];
   std::fflush(stdout);
   std::vector<pid_t> children;

@@ -21,6 +21,7 @@
 
 #include "comm/rendezvous.h"
 #include "comm/termination_watch.h"
+#include "common/resident_heap.h"
 #include "common/benchmark_kind.h"
 #include "common/metrics.h"
 #include "common/result_summary.h"
@@ -230,6 +231,8 @@ int run(const Flags& flags) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before the first tensor: every row of every kind on the same heap policy.
+  keepHeapResident();
   const std::string who = workerName();
   // Before anything else: from here on SIGTERM ends this process at once.
   TerminationWatch::install(who);

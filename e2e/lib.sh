@@ -80,15 +80,15 @@ new_namespace() {  # new_namespace NS: deleted first if a previous run left it
 # worker image, no metrics linger (unless the filter sets one), then the
 # filter; applied in $E2E_NS with kubectl apply. Sets BENCH to its name.
 apply_bench() {
-  local file=$1 filter=${2:-.}
-  BENCH=$(kubectl create --dry-run=client -o jsonpath='{.metadata.name}' -f "$file") ||
-    die "cannot read $file"
-  kubectl create --dry-run=client -o json -f "$file" |
+  local file=$1 filter=${2:-.} doc
+  # The filter may rename it: BENCH is the name applied.
+  doc=$(kubectl create --dry-run=client -o json -f "$file" |
     jq --arg image "$E2E_WORKER_IMAGE" \
       "del(.metadata.namespace)
        | .spec.runtime = ({metricsLingerSeconds: 0} + (.spec.runtime // {}) + {image: \$image})
-       | $filter" |
-    kubectl apply -n "$E2E_NS" -f - >/dev/null || die "kubectl apply $file"
+       | $filter") || die "cannot read $file"
+  BENCH=$(jq -r .metadata.name <<<"$doc")
+  kubectl apply -n "$E2E_NS" -f - <<<"$doc" >/dev/null || die "kubectl apply $file"
   log "applied DistBenchmark $E2E_NS/$BENCH (from $file)"
 }
 bench_json() { kubectl -n "$E2E_NS" get distbenchmark "$BENCH" -o json; }

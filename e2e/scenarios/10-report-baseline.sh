@@ -20,7 +20,6 @@ condition_status() {  # condition_status TYPE: True, False, Unknown or ""
 
 # 1. The baseline run: its report, whole, kept after clean-up.
 apply_bench "$spec" '.metadata.name = "report-base"'
-BENCH=report-base
 wait_phase Succeeded 420
 wait_for 90 "ReportStored" condition_true ReportStored ReportStored
 report=$(stored_report report-base)
@@ -34,7 +33,6 @@ log "report-base-report: $bytes bytes, $(jq '.series | length' <<<"$report") ser
 # the threshold is high: this checks the comparison is made and said, not
 # the node's steadiness.
 apply_bench "$spec" '.metadata.name = "report-next" | .spec.baseline = {benchmark: "report-base", thresholdPercent: 1000}'
-BENCH=report-next
 wait_phase Succeeded 420
 wait_for 90 "RegressionDetected set" bash -c "[[ -n \$(kubectl -n $E2E_NS get distbenchmark report-next -o jsonpath='{.status.conditions[?(@.type==\"RegressionDetected\")].status}') ]]"
 status=$(condition_status RegressionDetected)

@@ -132,7 +132,7 @@ if ((short)); then
   run ddp "$work/ddp.yaml"
   run collectives "$work/collectives.yaml"
   # The committed tutorial run is the baseline: the same group keys, another day.
-  cp "$fixtures/tutorial-run.json" "$work/hybrid-base.json"
+  cp "$fixtures/tutorial-run-pre-phases.json" "$work/hybrid-base.json"
 else
   run hybrid-base --preset tutorial
   run hybrid --preset tutorial
@@ -140,13 +140,13 @@ else
   run collectives --preset collectives
 fi
 
-cp "$fixtures/tutorial-run.json" "$fixtures/tutorial-run-phases-added-by-hand.json" "$work/"
+cp "$fixtures/tutorial-run-pre-phases.json" "$fixtures/tutorial-run-phases-added-by-hand.json" "$work/"
 shoot report-hybrid hybrid.json
 shoot report-ddp ddp.json
 shoot report-collectives collectives.json
 # Noise decides between two runs of one build; no --threshold, so nothing is
 # judged a regression, only shown.
 shoot report-baseline hybrid.json --baseline hybrid-base.json
-shoot report-hybrid-phases-by-hand tutorial-run-phases-added-by-hand.json --baseline tutorial-run.json
+shoot report-hybrid-phases-by-hand tutorial-run-phases-added-by-hand.json --baseline tutorial-run-pre-phases.json
 
 log "wrote $(cd "$out" && ls report-*.png | tr '\n' ' ')in $out"

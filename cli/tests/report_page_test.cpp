@@ -61,7 +61,7 @@ std::vector<Json> values(const Json& specOrLayer) {
 Json resultsOf(const report::Report& r) { return Json::parse(r.resultsJson); }
 
 TEST(ReportPage, HybridWithoutPhasesDrawsEpochTimesAndSaysPhasesAreMissing) {
-  const report::Report run = fixture("tutorial-run.json");
+  const report::Report run = fixture("tutorial-run-pre-phases.json");
   const std::string page = pageOf(run);
   const Json data = dataBlock(page);
   EXPECT_EQ(chartIds(data), (std::vector<std::string>{"hybrid-epoch-cdf", "hybrid-epoch-box"}));
@@ -218,7 +218,8 @@ TEST(ReportPage, CollectivesDrawLatencyAndBusbwOnLogLogAxes) {
 }
 
 TEST(ReportPage, KeepsTheReportItWasDrawnFrom) {
-  for (const char* name : {"tutorial-run.json", "ddp-smallcnn.json", "collectives-tiny.json"}) {
+  for (const char* name :
+       {"tutorial-run-pre-phases.json", "ddp-smallcnn.json", "collectives-tiny.json"}) {
     const report::Report run = fixture(name);
     const Json data = dataBlock(pageOf(run));
     const report::Report back = report::parseReport(data.at("report").serialize());
@@ -332,7 +333,7 @@ class ReportPageBaseline : public ::testing::Test {
  protected:
   // The run is the baseline's epochs 25% slower: every row regresses.
   void SetUp() override {
-    base_ = fixture("tutorial-run.json");
+    base_ = fixture("tutorial-run-pre-phases.json");
     run_ = base_;
     for (report::Series& s : run_.series) {
       for (double& seconds : s.samples) seconds *= 1.25;

@@ -5,7 +5,7 @@
 # it offline, check it (scripts/render-report-page.py: every chart drew
 # marks, no error, nothing fetched) and screenshot it, 1280 pixels wide.
 #
-#   scripts/report-screenshots.sh            the presets (about 2 minutes on 2
+#   scripts/report-screenshots.sh            the presets (about a minute on 2
 #                                            cores), into docs/images/
 #   scripts/report-screenshots.sh --short DIR
 #                                            a few epochs and iterations of each
@@ -18,11 +18,11 @@
 #                  (default: build/bin in the repository)
 #   CHROMIUM       the browser (default: chromium; Debian's package chromium)
 #
-# The pages: report-hybrid (HybridDDPRPC), report-ddp, report-collectives,
-# report-baseline (a HybridDDPRPC run against an earlier one, --baseline), and
-# report-hybrid-phases-by-hand: the committed fixture whose per-phase timings
-# were written by hand (cli/tests/fixtures/report/README.md), to show the
-# phase chart until the worker records them.
+# The pages: report-hybrid (HybridDDPRPC, with its per-phase chart),
+# report-ddp, report-collectives, report-baseline (a HybridDDPRPC run against
+# an earlier one, --baseline); with --short also report-hybrid-pre-phases: the
+# committed report written before the worker recorded phases
+# (cli/tests/fixtures/report/README.md), whose page says the phases are missing.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -132,7 +132,8 @@ if ((short)); then
   run ddp "$work/ddp.yaml"
   run collectives "$work/collectives.yaml"
   # The committed tutorial run is the baseline: the same group keys, another day.
-  cp "$fixtures/tutorial-run-pre-phases.json" "$work/hybrid-base.json"
+  cp "$fixtures/tutorial-run.json" "$work/hybrid-base.json"
+  cp "$fixtures/tutorial-run-pre-phases.json" "$work/"
 else
   run hybrid-base --preset tutorial
   run hybrid --preset tutorial
@@ -140,13 +141,15 @@ else
   run collectives --preset collectives
 fi
 
-cp "$fixtures/tutorial-run-pre-phases.json" "$fixtures/tutorial-run-phases-added-by-hand.json" "$work/"
 shoot report-hybrid hybrid.json
 shoot report-ddp ddp.json
 shoot report-collectives collectives.json
 # Noise decides between two runs of one build; no --threshold, so nothing is
 # judged a regression, only shown.
 shoot report-baseline hybrid.json --baseline hybrid-base.json
-shoot report-hybrid-phases-by-hand tutorial-run-phases-added-by-hand.json --baseline tutorial-run-pre-phases.json
+# A report without phase timings: the page says so in place of the phase chart.
+if ((short)); then
+  shoot report-hybrid-pre-phases tutorial-run-pre-phases.json
+fi
 
 log "wrote $(cd "$out" && ls report-*.png | tr '\n' ' ')in $out"

@@ -25,7 +25,7 @@ using testing::kReportFixtures;
 using Result = process::BinaryResult;
 
 const std::string kTutorialPrePhases = kReportFixtures + "/tutorial-run-pre-phases.json";
-const std::string kTutorialPhases = kReportFixtures + "/tutorial-run-phases-added-by-hand.json";
+const std::string kTutorial = kReportFixtures + "/tutorial-run.json";
 const std::string kDdp = kReportFixtures + "/ddp-smallcnn.json";
 const std::string kCollectives = kReportFixtures + "/collectives-tiny.json";
 
@@ -51,7 +51,7 @@ class ReportBinary : public ::testing::Test {
 };
 
 TEST_F(ReportBinary, WritesAPageForEachKind) {
-  for (const std::string& report : {kTutorialPrePhases, kTutorialPhases, kDdp, kCollectives}) {
+  for (const std::string& report : {kTutorial, kTutorialPrePhases, kDdp, kCollectives}) {
     const Result r = run("report", report + " -o " + path("page.html"));
     ASSERT_EQ(r.exitCode, 0) << report << "\n" << r.err;
     EXPECT_EQ(r.out, "");
@@ -124,12 +124,12 @@ TEST_F(ReportBinary, RefusesABaselineOfAnotherModelWithDiffsMessage) {
 // As diff: a gate that compared nothing must not pass. The page is still
 // written, saying why each row was not compared.
 TEST_F(ReportBinary, ABaselineWithNoComparableRowExitsTwoAfterWritingThePage) {
-  report::Report other = report::loadReportFile(kTutorialPrePhases);
+  report::Report other = report::loadReportFile(kTutorial);
   for (report::Series& s : other.series) s.ranks = 7;
   report::writeReportFile(path("other-ranks.json"), other);
-  const Result diff = run("diff", kTutorialPrePhases + " " + path("other-ranks.json"));
-  const Result page = run("report", path("other-ranks.json") + " --baseline " + kTutorialPrePhases +
-                                        " -o " + path("page.html"));
+  const Result diff = run("diff", kTutorial + " " + path("other-ranks.json"));
+  const Result page = run(
+      "report", path("other-ranks.json") + " --baseline " + kTutorial + " -o " + path("page.html"));
   EXPECT_EQ(diff.exitCode, 2);
   EXPECT_EQ(page.exitCode, 2);
   EXPECT_TRUE(contains(page.err, "no row could be compared with the baseline")) << page.err;
@@ -176,7 +176,7 @@ TEST_F(ReportBinary, AnUnreadableReportIsNamed) {
 
 TEST_F(ReportBinary, BadCommandLinesExitTwoWithUsage) {
   for (const std::string& args :
-       {std::string(""), kDdp, kDdp + " " + kTutorialPrePhases + " -o " + path("p.html"),
+       {std::string(""), kDdp, kDdp + " " + kTutorial + " -o " + path("p.html"),
         kDdp + " -o " + path("p.html") + " --threshold 5",
         kDdp + " -o " + path("p.html") + " --baseline " + kDdp + " --threshold -1",
         kDdp + " -o " + path("p.html") + " --bogus"}) {

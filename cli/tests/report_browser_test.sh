@@ -3,7 +3,7 @@
 # with no route to the network.
 #   1. scripts/report-screenshots.sh --short: real `distbench run`s of each
 #      kind (HybridDDPRPC, DDP, Collectives), a page of each, a page compared
-#      with a baseline, and the committed fixture with hand-written phases;
+#      with a baseline, and the committed report without phase timings;
 #      each drawn and checked by scripts/render-report-page.py (every chart
 #      rendered marks, counted on the Vega view; no uncaught error, rejection,
 #      console error or warning; nothing fetched; no reference off the file)
@@ -35,7 +35,7 @@ DISTBENCH_BIN=$bin "$root/scripts/report-screenshots.sh" --short "$pages"
 python3 - "$pages" <<'EOF'
 import glob, os, struct, sys
 names = ["report-hybrid", "report-ddp", "report-collectives", "report-baseline",
-         "report-hybrid-phases-by-hand"]
+         "report-hybrid-pre-phases"]
 for name in names:
     path = os.path.join(sys.argv[1], name + ".png")
     with open(path, "rb") as f:

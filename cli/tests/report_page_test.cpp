@@ -96,7 +96,7 @@ TEST(ReportPage, HybridWithoutPhasesDrawsEpochTimesAndSaysPhasesAreMissing) {
 }
 
 TEST(ReportPage, HybridWithPhasesStacksEachTrainersPhaseMedians) {
-  const report::Report run = fixture("tutorial-run-phases-added-by-hand.json");
+  const report::Report run = fixture("tutorial-run.json");
   const std::string page = pageOf(run);
   const Json data = dataBlock(page);
   EXPECT_EQ(chartIds(data),
@@ -127,7 +127,7 @@ TEST(ReportPage, HybridWithPhasesStacksEachTrainersPhaseMedians) {
 }
 
 TEST(ReportPage, HybridWithPhasesForSomeTrainersNamesTheOthers) {
-  report::Report run = fixture("tutorial-run-phases-added-by-hand.json");
+  report::Report run = fixture("tutorial-run.json");
   Json results = resultsOf(run);
   results["trainers"][1].erase("phases");
   run.resultsJson = results.serialize();
@@ -218,8 +218,8 @@ TEST(ReportPage, CollectivesDrawLatencyAndBusbwOnLogLogAxes) {
 }
 
 TEST(ReportPage, KeepsTheReportItWasDrawnFrom) {
-  for (const char* name :
-       {"tutorial-run-pre-phases.json", "ddp-smallcnn.json", "collectives-tiny.json"}) {
+  for (const char* name : {"tutorial-run.json", "tutorial-run-pre-phases.json", "ddp-smallcnn.json",
+                           "collectives-tiny.json"}) {
     const report::Report run = fixture(name);
     const Json data = dataBlock(pageOf(run));
     const report::Report back = report::parseReport(data.at("report").serialize());
@@ -253,7 +253,7 @@ TEST(ReportPage, ShowsTheEnvironmentAndTheConfigCollapsed) {
 // Whatever a report holds, it stays text: in the HTML escaped, in the data
 // block unable to end its <script> element, and back out of JSON.parse as it was.
 TEST(ReportPage, ReportTextCannotBreakOutOfThePage) {
-  report::Report run = fixture("tutorial-run-phases-added-by-hand.json");
+  report::Report run = fixture("tutorial-run.json");
   run.name = kEvil;
   run.host.hostname = "<img src=x onerror=alert(2)>";
   run.host.cpuModel = "\" onmouseover=\"alert(3)";
@@ -287,8 +287,7 @@ TEST(ReportPage, ReportTextCannotBreakOutOfThePage) {
 }
 
 TEST(ReportPage, FetchesNothing) {
-  for (const char* name :
-       {"tutorial-run-phases-added-by-hand.json", "ddp-smallcnn.json", "collectives-tiny.json"}) {
+  for (const char* name : {"tutorial-run.json", "ddp-smallcnn.json", "collectives-tiny.json"}) {
     const std::string page = withoutLibraries(pageOf(fixture(name)), chartLibraries());
     EXPECT_FALSE(contains(page, "http://")) << name;
     EXPECT_FALSE(contains(page, "https://")) << name;
@@ -333,7 +332,7 @@ class ReportPageBaseline : public ::testing::Test {
  protected:
   // The run is the baseline's epochs 25% slower: every row regresses.
   void SetUp() override {
-    base_ = fixture("tutorial-run-pre-phases.json");
+    base_ = fixture("tutorial-run.json");
     run_ = base_;
     for (report::Series& s : run_.series) {
       for (double& seconds : s.samples) seconds *= 1.25;

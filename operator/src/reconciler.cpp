@@ -446,7 +446,7 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
   value data = value::object();
   data[api::kReportKey] = value::string(extracted.json);
   if (ctx.benchmark.spec.baseline) {
-    const std::string diff = compareBaseline(ctx, extracted.json);
+    const std::string diff = compareBaseline(ctx, extracted.parsed);
     if (!diff.empty()) data[kBaselineDiffKey] = value::string(diff);
   }
   const std::string cm = api::reportConfigMapName(ctx.name);
@@ -471,7 +471,7 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
   return std::nullopt;
 }
 
-std::string Reconciler::compareBaseline(Context& ctx, const std::string& reportJson) {
+std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run) {
   const api::Baseline& baseline = *ctx.benchmark.spec.baseline;
   const std::string source = baselineSource(baseline);
   const api::ConfigMapKeyRef where = baselineLocation(baseline);
@@ -498,7 +498,7 @@ std::string Reconciler::compareBaseline(Context& ctx, const std::string& reportJ
     return "";
   }
   const BaselineOutcome outcome =
-      compareWithBaseline(reportJson, baselineJson, source, baseline.thresholdPercent);
+      compareWithBaseline(run, baselineJson, source, baseline.thresholdPercent);
   value summary = value::object();
   summary["source"] = value::string(source);
   summary["thresholdPercent"] = value::number(baseline.thresholdPercent);

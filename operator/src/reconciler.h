@@ -26,6 +26,7 @@
 #include "informer.h"
 #include "kube_client.h"
 #include "run_policy.h"
+#include "distbench/report/report.h"
 #include "status_conditions.h"
 #include "worker_pool.h"
 
@@ -115,9 +116,9 @@ class Reconciler {
   // report from its log, stores it (<name>-report) and compares it with
   // spec.baseline, into status. A result while the log cannot be read yet.
   std::optional<Result> storeReport(Context& ctx);
-  // spec.baseline's report, compared with `reportJson`, into status.
+  // spec.baseline's report, compared with this run's `run`, into status.
   // Returns the diff table for the report ConfigMap ("" if none).
-  std::string compareBaseline(Context& ctx, const std::string& reportJson);
+  std::string compareBaseline(Context& ctx, const report::Report& run);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
   void event(const Context& ctx, bool warning, const std::string& reason,

@@ -46,7 +46,7 @@ ExtractedReport reportFromMasterLog(const std::string& log, const std::string& p
     return out;
   }
   try {
-    report::parseReport(*json, "the report in pod " + pod + "'s log");
+    out.parsed = report::parseReport(*json, "the report in pod " + pod + "'s log");
   } catch (const std::exception& e) {
     out.reason = "ReportDamaged";
     out.message = e.what();
@@ -57,11 +57,11 @@ ExtractedReport reportFromMasterLog(const std::string& log, const std::string& p
   return out;
 }
 
-BaselineOutcome compareWithBaseline(const std::string& reportJson, const std::string& baselineJson,
+BaselineOutcome compareWithBaseline(const report::Report& run, const std::string& baselineJson,
                                     const std::string& source, double thresholdPercent) {
   BaselineOutcome out;
   out.conditionStatus = "Unknown";
-  report::Report base, test;
+  report::Report base;
   try {
     base = report::parseReport(baselineJson, "the baseline (" + source + ")");
   } catch (const std::exception& e) {
@@ -69,12 +69,11 @@ BaselineOutcome compareWithBaseline(const std::string& reportJson, const std::st
     out.message = e.what();
     return out;
   }
-  test = report::parseReport(reportJson, "this run's report");
   report::DiffOptions options;
   options.thresholdPercent = thresholdPercent;
   report::ReportDiff diff;
   try {
-    diff = report::compareReports(base, test, options);
+    diff = report::compareReports(base, run, options);
   } catch (const report::IncomparableReports& e) {
     out.reason = "BaselineIncomparable";
     out.message = "not compared with " + source + ": " + e.what();
@@ -94,7 +93,7 @@ BaselineOutcome compareWithBaseline(const std::string& reportJson, const std::st
   const report::GroupDiff* group = nullptr;
   if (const report::RowDiff* worst = report::worstRow(diff, &group); worst && group)
     out.worstRow = report::describeRow(*group, *worst, options);
-  out.diffText = report::formatDiff(base, test, diff, options);
+  out.diffText = report::formatDiff(base, run, diff, options);
   const std::string counts = std::to_string(out.regressedRows) + " of " +
                              std::to_string(out.comparedRows) + " rows regressed over " +
                              percentText(thresholdPercent) + " against " + source;

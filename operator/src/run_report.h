@@ -11,6 +11,7 @@
 #include <string>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/report/report.h"
 
 namespace distbench::op {
 
@@ -22,7 +23,8 @@ inline constexpr const char* kBaselineDiffKey = "baseline-diff.txt";
 
 struct ExtractedReport {
   bool found = false;
-  std::string json;     // when found
+  std::string json;     // when found: as the master wrote it, stored as is
+  report::Report parsed;  // when found: `json` read, for the comparison
   std::string reason;   // else: ReportMissing | ReportDamaged | ReportTooLarge
   std::string message;  // for people: what is wrong, naming the pod
 };
@@ -46,9 +48,9 @@ struct BaselineOutcome {
   bool compared() const { return reason == "RegressionDetected" || reason == "NoRegression"; }
 };
 
-// `reportJson` this run's report; `baselineJson` the baseline's, named
-// `source` in messages.
-BaselineOutcome compareWithBaseline(const std::string& reportJson, const std::string& baselineJson,
+// `run` this run's report; `baselineJson` the baseline's, named `source` in
+// messages.
+BaselineOutcome compareWithBaseline(const report::Report& run, const std::string& baselineJson,
                                     const std::string& source, double thresholdPercent);
 
 // The ConfigMap key that holds spec.baseline's report: another benchmark's

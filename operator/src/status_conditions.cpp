@@ -7,11 +7,17 @@ using web::json::value;
 
 namespace {
 
-value* findCondition(value& status, const std::string& type) {
-  if (!status.has_field("conditions") || !status.at("conditions").is_array()) return nullptr;
-  for (value& c : status["conditions"].as_array())
+// The entry of type `type` (one per type: the list is a map keyed by type).
+const value* findCondition(const value& status, const std::string& type) {
+  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
+    return nullptr;
+  for (const value& c : status.at("conditions").as_array())
     if (c.has_field("type") && c.at("type").as_string() == type) return &c;
   return nullptr;
+}
+
+value* findCondition(value& status, const std::string& type) {
+  return const_cast<value*>(findCondition(static_cast<const value&>(status), type));
 }
 
 }  // namespace
@@ -51,39 +57,25 @@ bool setConditionStatus(value& status, const std::string& type, const std::strin
 }
 
 bool hasCondition(const value& status, const std::string& type) {
-  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
-    return false;
-  for (const value& c : status.at("conditions").as_array())
-    if (c.has_field("type") && c.at("type").as_string() == type) return true;
-  return false;
+  return findCondition(status, type) != nullptr;
 }
 
 bool conditionIsTrue(const value& status, const std::string& type) {
-  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
-    return false;
-  for (const value& c : status.at("conditions").as_array())
-    if (c.has_field("type") && c.at("type").as_string() == type)
-      return c.has_field("status") && c.at("status").as_string() == "True";
-  return false;
+  const value* c = findCondition(status, type);
+  return c != nullptr && c->has_field("status") && c->at("status").as_string() == "True";
 }
 
 std::string conditionSince(const value& status, const std::string& type) {
-  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
-    return "";
-  for (const value& c : status.at("conditions").as_array())
-    if (c.has_field("type") && c.at("type").as_string() == type && c.has_field("lastTransitionTime"))
-      return c.at("lastTransitionTime").as_string();
-  return "";
+  const value* c = findCondition(status, type);
+  return c != nullptr && c->has_field("lastTransitionTime") ? c->at("lastTransitionTime").as_string()
+                                                            : "";
 }
 
 int64_t conditionGeneration(const value& status, const std::string& type) {
-  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
+  const value* c = findCondition(status, type);
+  if (c == nullptr || !c->has_field("observedGeneration") || !c->at("observedGeneration").is_number())
     return 0;
-  for (const value& c : status.at("conditions").as_array())
-    if (c.has_field("type") && c.at("type").as_string() == type && c.has_field("observedGeneration") &&
-        c.at("observedGeneration").is_number())
-      return c.at("observedGeneration").as_number().to_int64();
-  return 0;
+  return c->at("observedGeneration").as_number().to_int64();
 }
 
 }  // namespace distbench::op

@@ -41,10 +41,12 @@ bool operator==(const BenchmarkSpec& a, const BenchmarkSpec& b) {
 }
 
 bool operator==(const RuntimeSpec& a, const RuntimeSpec& b) {
-  return std::tie(a.backend, a.device, a.masterPort, a.metricsPort, a.rendezvousTimeoutSeconds,
-                  a.peerTimeoutSeconds, a.metricsLingerSeconds, a.intraOpThreads, a.image) ==
-         std::tie(b.backend, b.device, b.masterPort, b.metricsPort, b.rendezvousTimeoutSeconds,
-                  b.peerTimeoutSeconds, b.metricsLingerSeconds, b.intraOpThreads, b.image);
+  return std::tie(a.backend, a.device, a.gpusPerRank, a.masterPort, a.metricsPort,
+                  a.rendezvousTimeoutSeconds, a.peerTimeoutSeconds, a.metricsLingerSeconds,
+                  a.intraOpThreads, a.image) ==
+         std::tie(b.backend, b.device, b.gpusPerRank, b.masterPort, b.metricsPort,
+                  b.rendezvousTimeoutSeconds, b.peerTimeoutSeconds, b.metricsLingerSeconds,
+                  b.intraOpThreads, b.image);
 }
 
 bool operator==(const RunPolicy& a, const RunPolicy& b) {

@@ -64,6 +64,8 @@ DistBenchmark resolve(const DistBenchmark& benchmark, const RenderOptions& optio
     rt.metricsPort = options.metricsPorts[masterRank()];
   }
   if (options.metricsLingerSeconds) rt.metricsLingerSeconds = *options.metricsLingerSeconds;
+  // The config writes every default out, this one included where it applies.
+  if (rt.device == Device::CUDA && !rt.gpusPerRank) rt.gpusPerRank = kDefaultGpusPerRank;
   return b;
 }
 
@@ -97,6 +99,13 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
       {kEnvMetricsPort, std::to_string(metricsPort)},
       {kEnvMetricsLinger, std::to_string(s.runtime.metricsLingerSeconds)},
   };
+  if (role == Role::Trainer) {
+    // Trainers are the ranks that use GPUs; in a pod each is alone on its node.
+    const int localRank = options.ranksShareHost ? roleIndex : 0;
+    const int localWorldSize = options.ranksShareHost ? s.topology.trainers : 1;
+    p.env.push_back({kEnvLocalRank, std::to_string(localRank)});
+    p.env.push_back({kEnvLocalWorldSize, std::to_string(localWorldSize)});
+  }
   if (!options.metricsAddress.empty()) p.env.push_back({kEnvMetricsAddress, options.metricsAddress});
   if (options.progress) p.env.push_back({kEnvProgress, "1"});
   p.command = {options.workerBinary, "--config", options.configPath};

@@ -107,11 +107,13 @@ Node benchmark(const BenchmarkSpec& b) {
   return node;
 }
 
+// gpusPerRank only when set: it is refused without device cuda.
 Node runtime(const RuntimeSpec& rt) {
-  return Node::map()
-      .add("backend", Node::string(toString(rt.backend)))
-      .add("device", Node::string(toString(rt.device)))
-      .add("masterPort", Node::integer(rt.masterPort))
+  Node node = Node::map()
+                  .add("backend", Node::string(toString(rt.backend)))
+                  .add("device", Node::string(toString(rt.device)));
+  if (rt.gpusPerRank) node.add("gpusPerRank", Node::integer(*rt.gpusPerRank));
+  return node.add("masterPort", Node::integer(rt.masterPort))
       .add("metricsPort", Node::integer(rt.metricsPort))
       .add("rendezvousTimeoutSeconds", Node::integer(rt.rendezvousTimeoutSeconds))
       .add("peerTimeoutSeconds", Node::integer(rt.peerTimeoutSeconds))

@@ -438,14 +438,20 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast("spec.runtime.peerTimeoutSeconds", r.peerTimeoutSeconds, 1);
   c.atLeast("spec.runtime.metricsLingerSeconds", r.metricsLingerSeconds, 0);
   c.atLeast("spec.runtime.intraOpThreads", r.intraOpThreads, 0);
-  // NCCL only moves CUDA tensors, and Gloo on CUDA is not a configuration we benchmark.
+  // NCCL only moves CUDA tensors. Gloo moves both: on CUDA tensors it is how
+  // several ranks share one GPU, which NCCL refuses.
   if (r.backend == Backend::NCCL && r.device != Device::CUDA) {
     c.fail("spec.runtime.backend", "nccl needs spec.runtime.device cuda");
   }
-  if (r.device == Device::CUDA && r.backend != Backend::NCCL) {
-    c.fail("spec.runtime.device", "cuda needs spec.runtime.backend nccl");
+  if (r.gpusPerRank) {
+    // A CPU run that names GPUs was meant for a GPU: say so rather than run
+    // it on CPU and request nothing.
+    if (r.device != Device::CUDA) {
+      c.fail("spec.runtime.gpusPerRank", "gpusPerRank needs spec.runtime.device cuda");
+    }
+    c.between("spec.runtime.gpusPerRank", *r.gpusPerRank, 1, kMaxGpusPerRank);
   }
-  if (r.image.empty()) c.fail("spec.runtime.image", "must not be empty");
+  // An empty image is the operator's default for the device: nothing to check.
 
   checkRunPolicy(s.runPolicy, c);
   checkPodTemplate("spec.podTemplates.master", s.podTemplates.master, c);

@@ -148,9 +148,9 @@ class Reader {
   }
 
   // An optional integer: set only when given (null leaves it unset).
-  void optionalInteger(const YAML::Node& node, const std::string& path,
-                       std::optional<int64_t>& out) {
-    int64_t value = 0;
+  template <typename Int>
+  void optionalInteger(const YAML::Node& node, const std::string& path, std::optional<Int>& out) {
+    Int value = 0;
     const std::size_t errorsBefore = errors_.size();
     integer(node, path, value);
     if (errors_.size() == errorsBefore) out = value;
@@ -486,6 +486,8 @@ void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt)
                 [&](const Node& v, const Path& p) {
                   r.enumeration(v, p, rt.device, {Device::CPU, Device::CUDA});
                 }},
+               {"gpusPerRank",
+                [&](const Node& v, const Path& p) { r.optionalInteger(v, p, rt.gpusPerRank); }},
                {"masterPort", integer(rt.masterPort)},
                {"metricsPort", integer(rt.metricsPort)},
                {"rendezvousTimeoutSeconds", integer(rt.rendezvousTimeoutSeconds)},

@@ -27,6 +27,17 @@ TEST(BenchmarkSpecTest, WorldSizeCountsEveryRank) {
   EXPECT_EQ(worldSize(spec), 6);
 }
 
+TEST(BenchmarkSpecTest, GpusPerTrainerIsZeroOnCpuElseTheFieldOrOne) {
+  RuntimeSpec r;
+  EXPECT_EQ(gpusPerTrainer(r), 0) << "cpu";
+  r.gpusPerRank = 4;
+  EXPECT_EQ(gpusPerTrainer(r), 0) << "cpu, whatever the (refused) field says";
+  r.device = Device::CUDA;
+  EXPECT_EQ(gpusPerTrainer(r), 4);
+  r.gpusPerRank.reset();
+  EXPECT_EQ(gpusPerTrainer(r), 1) << "the default";
+}
+
 TEST(BenchmarkSpecTest, EqualityLooksAtEveryLevel) {
   const DistBenchmark base = test::minimalBenchmark();
   EXPECT_EQ(base, test::minimalBenchmark());
@@ -41,6 +52,9 @@ TEST(BenchmarkSpecTest, EqualityLooksAtEveryLevel) {
   EXPECT_NE(b, base);
   b = base;
   b.spec.runtime.image = "other";
+  EXPECT_NE(b, base);
+  b = base;
+  b.spec.runtime.gpusPerRank = 1;  // set to its default is still set
   EXPECT_NE(b, base);
   b = base;
   b.apiVersion = "other";

@@ -78,6 +78,7 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   }
   // And one with the optional fields set, a toleration's included.
   DistBenchmark full = preset("default");
+  full.spec.runtime.gpusPerRank = 2;
   full.spec.runPolicy.activeDeadlineSeconds = 600;
   full.spec.runPolicy.ttlSecondsAfterFinished = 60;
   for (PodTemplate* t : {&full.spec.podTemplates.master, &full.spec.podTemplates.parameterServer,
@@ -92,9 +93,9 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   for (const std::string& path : raw) paths.push_back(oneRole(path));
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  // 49 before runPolicy (4) and a role's template (5, 5 per toleration, and
+  // 50 before runPolicy (4) and a role's template (5, 5 per toleration, and
   // 12 for the security overrides: each object empty, and its 10 leaves).
-  ASSERT_EQ(paths.size(), 75u);  // the walk reached every field
+  ASSERT_EQ(paths.size(), 76u);  // the walk reached every field
   for (const std::string& path : paths) {
     EXPECT_THAT(reference, ::testing::HasSubstr("| `" + path + "` |"));
   }

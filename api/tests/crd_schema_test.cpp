@@ -135,7 +135,8 @@ void libraryLeaves(const YAML::Node& node, const std::string& path, BenchmarkKin
 
 // The optional fields the library writes only when set, and values for them.
 const std::map<std::string, std::string> kOptionalFields = [] {
-  std::map<std::string, std::string> fields = {{"spec.runPolicy.activeDeadlineSeconds", "600"},
+  std::map<std::string, std::string> fields = {{"spec.runtime.gpusPerRank", "2"},
+                                               {"spec.runPolicy.activeDeadlineSeconds", "600"},
                                                {"spec.runPolicy.ttlSecondsAfterFinished", "3600"}};
   // The security overrides: each unset in a default document.
   for (const std::string role : {"master", "parameterServer", "trainer"}) {
@@ -306,6 +307,8 @@ void satisfyCrossFieldRules(YAML::Node doc, const std::string& edited) {
     setAt(doc, "spec.topology.trainers", plain("1"));
   const std::string backend = "spec.runtime.backend";
   const std::string device = "spec.runtime.device";
+  // GPUs per rank are for a GPU run only.
+  if (edited == "spec.runtime.gpusPerRank") setAt(doc, device, plain("cuda"));
   bool bfloat16 = false;
   if (const YAML::Node dtypes = valueAt(doc, "spec.benchmark.collectives.dtypes");
       dtypes && dtypes.IsSequence()) {
@@ -630,9 +633,9 @@ TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
   for (const auto& entry : specSchemaLeaves()) inSchema.insert(entry.first);
   std::set<std::string> inLibrary;
   for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
-  // 43 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
+  // 44 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
   // podTemplates (5, and 10 security overrides); 4 in baseline.
-  EXPECT_EQ(inLibrary.size(), 96u);
+  EXPECT_EQ(inLibrary.size(), 97u);
   EXPECT_EQ(inSchema, inLibrary);
 }
 
@@ -661,6 +664,8 @@ TEST(CrdSchemaTest, DefaultsAreTheLibraryDefaults) {
   }
   // Its default depends on the kind, which a schema default cannot follow.
   std::set<std::string> expected = {"spec.topology.parameterServers"};
+  // Empty: the operator's image for the device, which the schema cannot know.
+  expected.insert("spec.runtime.image");
   // Unset unless given.
   for (const auto& entry : kOptionalFields) expected.insert(entry.first);
   for (const auto& variant : kExclusiveOptionals)

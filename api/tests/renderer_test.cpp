@@ -3,8 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "distbench/api/presets.h"
 #include "test_util.h"
 
 namespace distbench::api {
@@ -60,14 +62,79 @@ TEST_F(RendererTest, RankLayout) {
 }
 
 TEST_F(RendererTest, EnvironmentNamesInOrder) {
+  const std::vector<std::string> everyRank = {"RANK",
+                                              "WORLD_SIZE",
+                                              "MASTER_ADDR",
+                                              "MASTER_PORT",
+                                              "DISTBENCH_ROLE",
+                                              "DISTBENCH_ROLE_INDEX",
+                                              "DISTBENCH_NUM_PS",
+                                              "DISTBENCH_NUM_TRAINERS",
+                                              "DISTBENCH_CONFIG",
+                                              "DISTBENCH_BENCHMARK",
+                                              "DISTBENCH_METRICS_PORT",
+                                              "DISTBENCH_METRICS_LINGER_SECONDS"};
+  std::vector<std::string> trainers = everyRank;
+  trainers.push_back("LOCAL_RANK");
+  trainers.push_back("LOCAL_WORLD_SIZE");
   for (const RankProcess& p : rendered_.ranks) {
     SCOPED_TRACE(p.name);
-    EXPECT_THAT(envNames(p),
-                ElementsAre("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "DISTBENCH_ROLE",
-                            "DISTBENCH_ROLE_INDEX", "DISTBENCH_NUM_PS", "DISTBENCH_NUM_TRAINERS",
-                            "DISTBENCH_CONFIG", "DISTBENCH_BENCHMARK", "DISTBENCH_METRICS_PORT",
-                            "DISTBENCH_METRICS_LINGER_SECONDS"));
+    EXPECT_EQ(envNames(p), p.role == Role::Trainer ? trainers : everyRank);
   }
+}
+
+// Trainers are the ranks that use GPUs. In pods each is alone on its node;
+// on one host they share it, numbered as torchrun numbers local ranks.
+TEST(RenderLocalRankTest, OnePerPodUnlessRanksShareTheHost) {
+  DistBenchmark b = test::minimalBenchmark();  // 3 trainers after 2 parameter servers
+  for (bool cuda : {false, true}) {
+    SCOPED_TRACE(cuda ? "cuda" : "cpu");
+    if (cuda) b.spec.runtime.device = Device::CUDA;
+    for (const RankProcess& p : render(b).ranks) {
+      if (p.role != Role::Trainer) continue;
+      SCOPED_TRACE(p.name);
+      EXPECT_EQ(envValue(p, kEnvLocalRank), "0");
+      EXPECT_EQ(envValue(p, kEnvLocalWorldSize), "1");
+    }
+    RenderOptions shared;
+    shared.ranksShareHost = true;
+    std::vector<std::string> localRanks;
+    for (const RankProcess& p : render(b, shared).ranks) {
+      if (p.role != Role::Trainer) continue;
+      localRanks.push_back(envValue(p, kEnvLocalRank));
+      EXPECT_EQ(envValue(p, kEnvLocalWorldSize), "3") << p.name;
+    }
+    EXPECT_THAT(localRanks, ElementsAre("0", "1", "2"));
+  }
+}
+
+TEST(RenderLocalRankTest, EveryKindsTrainersAndOnlyThem) {
+  for (const char* name : {"ddp-cpu", "collectives", "tutorial"}) {
+    SCOPED_TRACE(name);
+    DistBenchmark b = preset(name);
+    RenderOptions shared;
+    shared.ranksShareHost = true;
+    int trainers = 0;
+    for (const RankProcess& p : render(b, shared).ranks) {
+      const std::vector<std::string> names = envNames(p);
+      const bool has = std::find(names.begin(), names.end(), "LOCAL_RANK") != names.end();
+      EXPECT_EQ(has, p.role == Role::Trainer) << p.name;
+      if (p.role == Role::Trainer) {
+        EXPECT_EQ(envValue(p, kEnvLocalRank), std::to_string(p.roleIndex));
+        ++trainers;
+      }
+    }
+    EXPECT_EQ(trainers, b.spec.topology.trainers);
+  }
+}
+
+TEST(RenderGpuTest, ConfigWritesTheGpuDefaultOnlyForCuda) {
+  DistBenchmark b = test::minimalBenchmark();
+  EXPECT_FALSE(parseDistBenchmark(render(b).configYaml).spec.runtime.gpusPerRank);
+  b.spec.runtime.device = Device::CUDA;
+  EXPECT_EQ(parseDistBenchmark(render(b).configYaml).spec.runtime.gpusPerRank, 1);
+  b.spec.runtime.gpusPerRank = 3;
+  EXPECT_EQ(parseDistBenchmark(render(b).configYaml).spec.runtime.gpusPerRank, 3);
 }
 
 TEST_F(RendererTest, EnvironmentValues) {

@@ -282,8 +282,9 @@ TEST(ValidationTest, Timeouts) {
 TEST(ValidationTest, BackendMatchesDevice) {
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.backend = Backend::NCCL; }),
               ElementsAre("spec.runtime.backend: nccl needs spec.runtime.device cuda"));
+  // Gloo on CUDA tensors: how several ranks share one GPU.
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.device = Device::CUDA; }),
-              ElementsAre("spec.runtime.device: cuda needs spec.runtime.backend nccl"));
+              IsEmpty());
   EXPECT_THAT(errorsAfter([](DistBenchmark& b) {
                 b.spec.runtime.backend = Backend::NCCL;
                 b.spec.runtime.device = Device::CUDA;
@@ -291,9 +292,35 @@ TEST(ValidationTest, BackendMatchesDevice) {
               IsEmpty());
 }
 
-TEST(ValidationTest, Image) {
-  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.image.clear(); }),
-              ElementsAre("spec.runtime.image: must not be empty"));
+TEST(ValidationTest, GpusPerRankOnlyWithCudaAndInRange) {
+  for (Backend backend : {Backend::NCCL, Backend::Gloo}) {
+    for (int gpus : {1, 2, 16}) {
+      EXPECT_THAT(errorsAfter([&](DistBenchmark& b) {
+                    b.spec.runtime.backend = backend;
+                    b.spec.runtime.device = Device::CUDA;
+                    b.spec.runtime.gpusPerRank = gpus;
+                  }),
+                  IsEmpty());
+    }
+  }
+  for (int gpus : {-1, 0, 17}) {
+    EXPECT_THAT(errorsAfter([&](DistBenchmark& b) {
+                  b.spec.runtime.device = Device::CUDA;
+                  b.spec.runtime.gpusPerRank = gpus;
+                }),
+                ElementsAre("spec.runtime.gpusPerRank: must be in 1..16"));
+  }
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.gpusPerRank = 1; }),
+              ElementsAre("spec.runtime.gpusPerRank: gpusPerRank needs spec.runtime.device cuda"));
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.gpusPerRank = 0; }),
+              ElementsAre("spec.runtime.gpusPerRank: gpusPerRank needs spec.runtime.device cuda",
+                          "spec.runtime.gpusPerRank: must be in 1..16"));
+}
+
+TEST(ValidationTest, ImageMayBeEmpty) {
+  // Empty: the operator's default worker image for the device.
+  EXPECT_THAT(errorsAfter([](DistBenchmark& b) { b.spec.runtime.image.clear(); }), IsEmpty());
+  EXPECT_EQ(RuntimeSpec{}.image, "") << "the default";
 }
 
 TEST(ValidationTest, RunPolicy) {
@@ -418,15 +445,18 @@ TEST(ValidationTest, ValidateOrThrowCarriesEveryError) {
   DistBenchmark b = minimalBenchmark();
   EXPECT_NO_THROW(validateOrThrow(b));
   b.spec.topology.trainers = 0;
-  b.spec.runtime.image = "";
+  b.spec.runtime.gpusPerRank = 2;
   try {
     validateOrThrow(b);
     FAIL() << "expected SpecError";
   } catch (const SpecError& e) {
-    EXPECT_THAT(test::strings(e.errors()), ElementsAre("spec.topology.trainers: must be ≥ 1",
-                                                       "spec.runtime.image: must not be empty"));
+    EXPECT_THAT(
+        test::strings(e.errors()),
+        ElementsAre("spec.topology.trainers: must be ≥ 1",
+                    "spec.runtime.gpusPerRank: gpusPerRank needs spec.runtime.device cuda"));
     EXPECT_STREQ(e.what(),
-                 "spec.topology.trainers: must be ≥ 1\nspec.runtime.image: must not be empty");
+                 "spec.topology.trainers: must be ≥ 1\nspec.runtime.gpusPerRank: gpusPerRank "
+                 "needs spec.runtime.device cuda");
   }
 }
 

@@ -55,6 +55,7 @@ DistBenchmark everythingSet() {
   RuntimeSpec& r = b.spec.runtime;
   r.backend = Backend::NCCL;
   r.device = Device::CUDA;
+  r.gpusPerRank = 16;
   r.masterPort = 1;
   r.metricsPort = 65535;
   r.rendezvousTimeoutSeconds = 1;
@@ -163,8 +164,8 @@ spec:
   HybridDDPRPCSpec& h = expected.spec.benchmark.hybridDDPRPC;
   h = {1000, 32,   EmbeddingMode::Mean,      {"64", "ReLU", "10"}, 3, 1, 7, 2, 9,
        3,    0.01, ParameterServerMode::Sync};
-  expected.spec.runtime = {Backend::Gloo, Device::CPU, 30000, 9401, 20, 10, 0, 2,
-                           "example/worker:1.0"};
+  expected.spec.runtime = {
+      Backend::Gloo, Device::CPU, std::nullopt, 30000, 9401, 20, 10, 0, 2, "example/worker:1.0"};
   expected.spec.runPolicy = {1, 3600, 60, CleanPodPolicy::All};
   expected.spec.podTemplates.master.requests = {{"cpu", "1"}};
   expected.spec.podTemplates.parameterServer.image = "example/ps:1.0";
@@ -438,6 +439,34 @@ TEST(ParseTest, RunPolicyOptionalsStayUnsetWhenAbsentOrNull) {
   EXPECT_FALSE(b.spec.runPolicy.activeDeadlineSeconds);
 }
 
+TEST(ParseTest, GpusPerRankIsAnOptionalIntegerForCudaOnly) {
+  const std::string cuda = kMinimal + "  runtime:\n    device: cuda\n    backend: nccl\n";
+  EXPECT_FALSE(parseDistBenchmark(cuda).spec.runtime.gpusPerRank) << "absent stays unset";
+  EXPECT_FALSE(parseDistBenchmark(cuda + "    gpusPerRank: ~\n").spec.runtime.gpusPerRank);
+  EXPECT_EQ(parseDistBenchmark(cuda + "    gpusPerRank: 4\n").spec.runtime.gpusPerRank, 4);
+  EXPECT_EQ(parseDistBenchmark(cuda + "    gpusPerRank: 16\n").spec.runtime.gpusPerRank, 16);
+  EXPECT_THAT(parseErrors(cuda + "    gpusPerRank: \"2\"\n"),
+              ElementsAre("spec.runtime.gpusPerRank: must be an integer"));
+  EXPECT_THAT(parseErrors(cuda + "    gpusPerRank: 2147483648\n"),
+              ElementsAre("spec.runtime.gpusPerRank: must be an integer between -2147483648 and "
+                          "2147483647"));
+  EXPECT_THAT(parseErrors(cuda + "    gpusPerRank: 0\n"),
+              ElementsAre("spec.runtime.gpusPerRank: must be in 1..16"));
+  EXPECT_THAT(parseErrors(cuda + "    gpusPerRank: 17\n"),
+              ElementsAre("spec.runtime.gpusPerRank: must be in 1..16"));
+  // On CPU even the default value is refused: naming GPUs means a GPU run.
+  EXPECT_THAT(parseErrors(kMinimal + "  runtime:\n    gpusPerRank: 1\n"),
+              ElementsAre("spec.runtime.gpusPerRank: gpusPerRank needs spec.runtime.device cuda"));
+  EXPECT_THAT(parseErrors(kMinimal + "  runtime:\n    gpusPerRank: ~\n"), IsEmpty());
+}
+
+TEST(ParseTest, RuntimeImageMayBeEmptyOrAbsent) {
+  for (const char* line : {"", "    image: \"\"\n", "    image: ~\n"}) {
+    SCOPED_TRACE(line);
+    EXPECT_EQ(parseDistBenchmark(kMinimal + "  runtime:\n" + line).spec.runtime.image, "");
+  }
+}
+
 TEST(ParseTest, PodTemplateErrorsNameTheFullPath) {
   const std::string yaml = kMinimal + R"(  podTemplates:
     trainer:
@@ -641,7 +670,7 @@ TEST(ToYamlTest, WritesEveryFieldInStructOrder) {
                           "peerTimeoutSeconds: 60",
                           "metricsLingerSeconds: 30",
                           "intraOpThreads: 1",
-                          "image: distbench/worker:latest",
+                          "image: \"\"",
                           "runPolicy:",
                           "backoffLimit: 3",
                           "cleanPodPolicy: Running",
@@ -668,15 +697,18 @@ TEST(ToYamlTest, WritesOptionalsOnlyWhenSet) {
   DistBenchmark b = minimalBenchmark();
   b.spec.podTemplates.trainer.tolerations = {{"gpu", "Exists", "", "", std::nullopt}};
   std::string yaml = toYaml(b);
-  for (const char* key :
-       {"activeDeadlineSeconds", "ttlSecondsAfterFinished", "effect", "tolerationSeconds"}) {
+  for (const char* key : {"gpusPerRank", "activeDeadlineSeconds", "ttlSecondsAfterFinished",
+                          "effect", "tolerationSeconds"}) {
     EXPECT_THAT(yaml, ::testing::Not(HasSubstr(key)));
   }
+  b.spec.runtime.device = Device::CUDA;
+  b.spec.runtime.gpusPerRank = 2;
   b.spec.runPolicy.activeDeadlineSeconds = 600;
   b.spec.runPolicy.ttlSecondsAfterFinished = 0;
   b.spec.podTemplates.trainer.tolerations[0].effect = "NoExecute";
   b.spec.podTemplates.trainer.tolerations[0].tolerationSeconds = 30;
   yaml = toYaml(b);
+  EXPECT_THAT(yaml, HasSubstr("device: cuda\n    gpusPerRank: 2\n"));
   EXPECT_THAT(yaml, HasSubstr("activeDeadlineSeconds: 600\n"));
   EXPECT_THAT(yaml, HasSubstr("ttlSecondsAfterFinished: 0\n"));
   EXPECT_THAT(yaml, HasSubstr("effect: NoExecute\n"));

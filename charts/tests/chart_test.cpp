@@ -198,6 +198,7 @@ TEST(Chart, LintsCleanWithEveryValueSet) {
       {"serviceMonitor.enabled=true"},
       {"watchNamespace=bench", "leaderElection.enabled=false", "replicas=1"},
       {"grafanaDashboard.enabled=false", "rbac.create=false", "serviceAccount.create=false"},
+      {"worker.image.tag=nightly", "worker.cudaImage.repository=registry.example/w-cuda"},
   };
   for (const auto& sets : valueSets) {
     std::vector<std::string> args = {"lint", "--strict", kChart};
@@ -280,7 +281,10 @@ TEST(ChartTemplate, DefaultsRenderTheOperatorWithLeaderElection) {
   for (const std::string& a : std::vector<std::string>{
            "--leader-elect", "--leader-election-id=distbench-operator",
            "--leader-election-namespace=" + kNamespace, "--workers=4",
-           "--http-address=0.0.0.0:8080", "--log-format=json", "--log-level=info"})
+           "--http-address=0.0.0.0:8080", "--log-format=json", "--log-level=info",
+           // The images dockerfiles/ builds at this version, for benchmarks that name none.
+           "--worker-image=distbench/worker:" DISTBENCH_VERSION,
+           "--cuda-worker-image=distbench/worker-cuda:" DISTBENCH_VERSION})
     EXPECT_TRUE(contains(args, a)) << "no " << a << " in the operator's args";
   for (const auto& a : args)
     EXPECT_NE(a.rfind("--namespace", 0), 0u) << "watches every namespace by default";
@@ -400,6 +404,23 @@ TEST(ChartTemplate, LeaderElectionOffDropsTheLeaseRole) {
   EXPECT_TRUE(contains(args, "--workers=8"));
   EXPECT_TRUE(contains(args, "--log-format=text"));
   EXPECT_EQ(args.back(), "--log-level=debug") << "extraArgs come last, so they win";
+}
+
+TEST(ChartTemplate, WorkerImagesBecomeTheOperatorsFlags) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs = objects(render(
+      r, {"worker.image.repository=registry.example:5000/distbench/worker",
+          "worker.image.tag=nightly", "worker.cudaImage.repository=registry.example:5000/w-cuda"}));
+  const YAML::Node& deploy = need(objs, "Deployment/" + kFullname);
+  ASSERT_TRUE(deploy);
+  const auto args = strings(deploy["spec"]["template"]["spec"]["containers"][0]["args"]);
+  EXPECT_TRUE(contains(args, "--worker-image=registry.example:5000/distbench/worker:nightly"));
+  EXPECT_TRUE(contains(args, "--cuda-worker-image=registry.example:5000/w-cuda:" DISTBENCH_VERSION))
+      << "a tag left empty is the chart's appVersion";
+  int imageFlags = 0;
+  for (const auto& a : args) imageFlags += a.rfind("--worker-image", 0) == 0;
+  EXPECT_EQ(imageFlags, 1);
 }
 
 // ---------------------------------------------------------------------------

@@ -9,6 +9,8 @@ api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
   options.metricsLingerSeconds = wiring.metricsLingerSeconds;
   options.metricsAddress = wiring.metricsAddress;
   options.progress = true;
+  // One machine: its trainers share its GPUs (LOCAL_RANK, LOCAL_WORLD_SIZE).
+  options.ranksShareHost = true;
   api::RenderedBenchmark rendered = api::render(benchmark, options);
   addLocalFlags(rendered.ranks, wiring);
   return rendered;

@@ -20,8 +20,9 @@ struct LocalWiring {
   std::string dumpStateDir;       // appended as --dump-state to every rank; empty: none
 };
 
-// Renders with the ports, linger and progress lines (DISTBENCH_PROGRESS=1)
-// as renderer options, so the config file carries the same ports as the
+// Renders with the ports, linger, progress lines (DISTBENCH_PROGRESS=1) and
+// ranksShareHost (the trainers' LOCAL_RANK and LOCAL_WORLD_SIZE count every
+// trainer on this machine) as renderer options, so the config file carries the same ports as the
 // environment, then adds the flags. `options` supplies the address, worker
 // binary and config path. Throws std::invalid_argument when metricsPorts
 // does not have one port per rank, and what api::render throws.

@@ -90,6 +90,33 @@ TEST(RenderForLocalRun, ConfigAndEnvironmentAgree) {
   EXPECT_EQ(rendered.ranks[1].command.size(), 3u) << "--report is the master's alone";
 }
 
+// Every rank on one machine: its trainers share its GPUs, numbered as
+// torchrun numbers local ranks, so a CUDA trainer picks GPU LOCAL_RANK.
+TEST(RenderForLocalRun, TrainersShareTheHostsGpus) {
+  api::DistBenchmark b;
+  b.metadata.name = "b";
+  b.spec.topology.trainers = 3;
+  b.spec.topology.parameterServers = 1;
+  b.spec.runtime.device = api::Device::CUDA;
+  LocalWiring wiring;
+  wiring.masterPort = 40000;
+  wiring.metricsPorts = {40001, 40002, 40003, 40004, 40005};
+  api::RenderOptions options;
+  options.masterAddr = "127.0.0.1";
+  const api::RenderedBenchmark rendered = renderForLocalRun(b, options, wiring);
+  ASSERT_EQ(rendered.ranks.size(), 5u);
+  for (const RankProcess& r : rendered.ranks) {
+    SCOPED_TRACE(r.name);
+    if (r.role == Role::Trainer) {
+      EXPECT_EQ(env(r, api::kEnvLocalRank), std::to_string(r.roleIndex));
+      EXPECT_EQ(env(r, api::kEnvLocalWorldSize), "3");
+    } else {
+      EXPECT_EQ(env(r, api::kEnvLocalRank), "(unset)") << "only trainers use GPUs";
+      EXPECT_EQ(env(r, api::kEnvLocalWorldSize), "(unset)");
+    }
+  }
+}
+
 TEST(RenderForLocalRun, NeedsOneMetricsPortPerRank) {
   api::DistBenchmark b;
   b.metadata.name = "b";

@@ -98,10 +98,26 @@ value toleration(const api::Toleration& t) {
 
 // The role template's image and resources on the worker container: only what
 // the template sets, so an empty template leaves the pod as it was.
-void applyTemplate(const api::DistBenchmark& b, const api::PodTemplate& t, value& container) {
-  container["image"] = str(t.image.empty() ? b.spec.runtime.image : t.image);
+void applyTemplate(const api::DistBenchmark& b, const api::PodTemplate& t,
+                   const WorkerImages& images, value& container) {
+  container["image"] = str(workerImage(b, t, images));
   if (!t.requests.empty()) container["resources"]["requests"] = stringMap(t.requests);
   if (!t.limits.empty()) container["resources"]["limits"] = stringMap(t.limits);
+}
+
+// A CUDA trainer's GPUs. Limits and requests alike: the scheduler cannot
+// overcommit an extended resource, and the API server refuses a request
+// without an equal limit. A template that names the GPU resource in either
+// map has decided for itself (a fractional or vendor-specific setup), so
+// nothing is added next to it. Only trainers compute on a GPU: the master
+// coordinates and the parameter servers keep their shards on CPU.
+void applyGpus(const api::DistBenchmark& b, api::Role role, const api::PodTemplate& t,
+               value& container) {
+  if (role != api::Role::Trainer) return;
+  const int gpus = api::gpusPerTrainer(b.spec.runtime);
+  if (gpus == 0 || t.limits.count(kGpuResource) || t.requests.count(kGpuResource)) return;
+  container["resources"]["limits"][kGpuResource] = str(std::to_string(gpus));
+  container["resources"]["requests"][kGpuResource] = str(std::to_string(gpus));
 }
 
 // And its nodeSelector and tolerations on the pod.
@@ -234,7 +250,8 @@ value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
 }
 
 std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
-                               const std::string& masterAddr, int gang) {
+                               const std::string& masterAddr, int gang,
+                               const ClusterOptions& clusterOptions) {
   api::RenderOptions options;
   options.masterAddr = masterAddr;
   options.configPath = std::string(kConfigDir) + "/" + kConfigFile;
@@ -250,7 +267,8 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     value container = value::object();
     const api::PodTemplate& podTemplate = templateOf(b, rank.role);
     container["name"] = str("worker");
-    applyTemplate(b, podTemplate, container);
+    applyTemplate(b, podTemplate, clusterOptions.workerImages, container);
+    applyGpus(b, rank.role, podTemplate, container);
     value command = value::array();
     for (size_t i = 0; i < rank.command.size(); ++i) command[i] = str(rank.command[i]);
     container["command"] = command;

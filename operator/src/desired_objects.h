@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "worker_images.h"
 
 namespace distbench::op {
 
@@ -31,6 +32,9 @@ inline constexpr const char* kScratchDir = "/tmp";
 inline constexpr int kTerminationGraceSeconds = 5;
 // The restricted profile's user: the worker image's own non-root user.
 inline constexpr int64_t kWorkerUid = 65532;
+// The extended resource the NVIDIA device plugin advertises: a container
+// asking for N gets N GPUs, numbered from 0 inside it.
+inline constexpr const char* kGpuResource = "nvidia.com/gpu";
 
 struct Owner {
   std::string name;
@@ -42,6 +46,8 @@ struct ClusterOptions {
   // NetworkPolicyPeers allowed to scrape the gang's metrics port; empty:
   // any source (the metrics port is the one open to pods outside the gang).
   web::json::value metricsFrom = web::json::value::array();
+  // The worker image of pods whose resource names none, by device.
+  WorkerImages workerImages;
 };
 
 std::string configMapName(const api::DistBenchmark& b);
@@ -67,7 +73,11 @@ web::json::value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& 
 std::pair<web::json::value, web::json::value> securityContexts(const api::PodTemplate& t);
 // `masterAddr`: the master Service's ClusterIP. `gang`: how many times the
 // gang has been restarted, so a new gang's pods never mix with the old.
+// `options.workerImages`: the image of pods whose resource names none. With
+// device cuda every trainer requests spec.runtime.gpusPerRank GPUs
+// (kGpuResource, limits and requests alike) unless its template names them.
 std::vector<web::json::value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
-                                          const std::string& masterAddr, int gang);
+                                          const std::string& masterAddr, int gang,
+                                          const ClusterOptions& options);
 
 }  // namespace distbench::op

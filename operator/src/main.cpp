@@ -95,6 +95,7 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
   options.reportFetchTimeout = std::chrono::seconds(
       static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
+  options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
   options.queue.observer = metrics;
   options.onEvent = [&recorder](const web::json::value& object, bool warning,
                                 const std::string& reason, const std::string& message) {
@@ -137,7 +138,9 @@ int run(const OperatorFlags& flags) {
   log::info("starting", {{"version", DISTBENCH_VERSION},
                          {"config", config.source},
                          {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
-                         {"workers", std::to_string(flags.workers)}});
+                         {"workers", std::to_string(flags.workers)},
+                         {"workerImage", flags.workerImage},
+                         {"cudaWorkerImage", flags.cudaWorkerImage}});
   KubeClient client(config);
   auto metrics = std::make_shared<OperatorMetrics>();
   EventRecorder recorder(client, "distbench-operator", envOr("NODE_NAME", envOr("HOSTNAME", "")));

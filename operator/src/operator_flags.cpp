@@ -57,6 +57,18 @@ void checkAddress(const std::string& flag, const std::string& text) {
   throw FlagError(flag + ": port must be 0-65535, got \"" + port + "\"");
 }
 
+// An image reference as a pod's container takes it: not empty, and no
+// whitespace, which no registry, repository or tag may hold (a value pasted
+// with a stray space would otherwise fail every benchmark at its pod).
+std::string imageReference(const std::string& flag, const std::string& text) {
+  if (text.empty()) throw FlagError(flag + ": must not be empty");
+  for (char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+      throw FlagError(flag + ": an image reference has no whitespace, got \"" + text + "\"");
+  }
+  return text;
+}
+
 // A list of core NetworkPolicyPeers: what the chart renders from
 // networkPolicy.metricsFrom. Checked here so a typo stops the operator at
 // start, not every benchmark at its NetworkPolicy create.
@@ -110,6 +122,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
        [&](auto& k, auto& v) { f.reportFetchTimeoutSeconds = positiveSeconds(k, v); }},
       {"--worker-metrics-from",
        [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
+      {"--worker-image", [&](auto& k, auto& v) { f.workerImage = imageReference(k, v); }},
+      {"--cuda-worker-image", [&](auto& k, auto& v) { f.cudaWorkerImage = imageReference(k, v); }},
       {"--log-format", [&](auto& k, auto& v) { f.logFormat = oneOf(k, v, {"json", "text"}); }},
       {"--log-level",
        [&](auto& k, auto& v) { f.logLevel = oneOf(k, v, {"debug", "info", "warn", "error"}); }},
@@ -149,6 +163,11 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
 }
 
 std::string operatorUsage() {
+  // The image defaults carry the version, so they are not in the literal.
+  std::string images = "  --worker-image IMAGE            the worker image of benchmarks that ";
+  images += "name none\n                                  (default " + defaultCpuWorkerImage();
+  images += ")\n  --cuda-worker-image IMAGE       the same for spec.runtime.device cuda\n";
+  images += "                                  (default " + defaultCudaWorkerImage() + ")\n";
   return R"(usage: distbench-operator [flags]
 
 Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
@@ -173,7 +192,7 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
   --worker-metrics-from JSON      NetworkPolicyPeers that may scrape gang pods' metrics port,
                                   e.g. '[{"namespaceSelector":{"matchLabels":{"name":"monitoring"}}}]'
                                   (default [], any source)
-  --log-format json|text          default json
+)" + images + R"(  --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help
 )";

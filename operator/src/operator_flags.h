@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "worker_images.h"
+
 namespace distbench::op {
 
 struct OperatorFlags {
@@ -34,6 +36,10 @@ struct OperatorFlags {
   // JSON list of NetworkPolicyPeers that may reach the gang pods' metrics
   // port; "[]": any source.
   std::string workerMetricsFrom = "[]";
+  // The worker image of benchmarks that name none (spec.runtime.image and
+  // the role's template empty), for device cpu and device cuda.
+  std::string workerImage = defaultCpuWorkerImage();
+  std::string cudaWorkerImage = defaultCudaWorkerImage();
   bool help = false;
   bool version = false;
 };

@@ -277,7 +277,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     return Result::after(std::chrono::seconds(1));
   }
 
-  const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang);
+  const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang, options_.cluster);
   std::string lost;
   if (auto early = createMissingPods(ctx, desired, current, lost)) return *early;
 

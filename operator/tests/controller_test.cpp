@@ -62,6 +62,36 @@ TEST_F(ControllerTest, CreatesEveryChildWiredForRendezvous) {
   EXPECT_TRUE(sawEvent("Normal PodsCreated"));
 }
 
+// A CUDA run as the API server stores its pods: the trainers' GPU limits and
+// requests pass its validation (extended resources must be equal in both),
+// the other roles have none, and every pod runs the CUDA default image.
+TEST_F(ControllerTest, CudaTrainersAskTheApiServerForTheirGpus) {
+  startController();
+  value gpus = value::object();
+  gpus["runtime"]["device"] = value::string("cuda");
+  gpus["runtime"]["gpusPerRank"] = value::number(2);
+  gpus["podTemplates"]["trainer"]["nodeSelector"]["nvidia.com/gpu.present"] = value::string("true");
+  createBenchmark("gpus", gpus);
+  ASSERT_TRUE(eventually([&] { return podsAre("gpus", 4); })) << podsOf("gpus").size();
+  int trainers = 0;
+  for (const value& pod : podsOf("gpus")) {
+    const std::string name = str(pod, {"metadata", "name"});
+    SCOPED_TRACE(name);
+    const value& c = pod.at("spec").at("containers").at(0);
+    EXPECT_EQ(str(c, {"image"}), defaultCudaWorkerImage());
+    if (str(pod, {"metadata", "labels", kLabelRole}) == "trainer") {
+      ++trainers;
+      EXPECT_EQ(str(c, {"resources", "limits", kGpuResource}), "2");
+      EXPECT_EQ(str(c, {"resources", "requests", kGpuResource}), "2");
+      EXPECT_EQ(str(pod, {"spec", "nodeSelector", "nvidia.com/gpu.present"}), "true");
+    } else {
+      EXPECT_FALSE(c.has_field("resources") && c.at("resources").has_field("limits"));
+      EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
+    }
+  }
+  EXPECT_EQ(trainers, 2);
+}
+
 TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
   startController();
   createBenchmark("ok");

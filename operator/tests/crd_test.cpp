@@ -130,6 +130,36 @@ TEST_F(DistBenchmarkCrd, RejectsBadQuantities) {
                  {"spec.podTemplates.trainer.nodeSelector.zone"});
 }
 
+TEST_F(DistBenchmarkCrd, RejectsGpusPerRankOutOfRange) {
+  const Crd& crd = establishedCrd();
+  expectRejected(crd, smallWith("gpus-0", "runtime: {device: cuda, gpusPerRank: 0}"),
+                 {"spec.runtime.gpusPerRank"});
+  expectRejected(crd, smallWith("gpus-17", "runtime: {device: cuda, gpusPerRank: 17}"),
+                 {"spec.runtime.gpusPerRank"});
+}
+
+// The server fills in no gpusPerRank (a CPU resource would become invalid)
+// and no image (empty is the operator's default for the device): a stored
+// resource means what was written, on CPU and on CUDA.
+TEST_F(DistBenchmarkCrd, StoresNoGpusPerRankOrImageThatWereNotWritten) {
+  const Crd& crd = establishedCrd();
+  int i = 0;
+  for (const char* spec : {"runtime: {}", "runtime: {device: cuda, backend: gloo}"}) {
+    SCOPED_TRACE(spec);
+    const std::string name = "no-default-" + std::to_string(i++);
+    const std::string body = smallWith(name, spec);
+    Response r = call(methods::POST, crd.path("crd-test"), body, "application/yaml");
+    ASSERT_EQ(r.status, 201) << statusMessage(r);
+    const YAML::Node runtime = YAML::Load(r.body)["spec"]["runtime"];
+    EXPECT_FALSE(runtime["gpusPerRank"]) << r.body;
+    EXPECT_FALSE(runtime["image"]) << r.body;
+    EXPECT_EQ(runtime["metricsPort"].as<int>(), 9400) << "the other defaults are filled in";
+    api::DistBenchmark expected = api::parseDistBenchmark(body);
+    expected.metadata.namespace_ = "crd-test";
+    EXPECT_EQ(api::parseDistBenchmark(r.body), expected) << r.body;
+  }
+}
+
 // A 1.20 server's validator takes "" for null and refuses it in a string
 // field that is not nullable; the strings that may be empty are nullable, so
 // what the library accepts (null meaning the default, "") the server keeps.
@@ -138,6 +168,8 @@ TEST_F(DistBenchmarkCrd, AcceptsEmptyStringsWhereTheLibraryDoes) {
   int i = 0;
   for (const char* spec : {"podTemplates: {trainer: {nodeSelector: {node-role.kubernetes.io/gpu: \"\"}}}",
                            "podTemplates: {trainer: {image: \"\"}}",
+                           "runtime: {image: \"\"}",
+                           "runtime: {image: null}",
                            "podTemplates: {trainer: {tolerations: [{key: \"\", operator: Exists, value: \"\"}]}}",
                            "podTemplates: {trainer: {nodeSelector: {a: null}, image: null, "
                            "tolerations: [{key: null, value: null, operator: Exists}]}}"}) {

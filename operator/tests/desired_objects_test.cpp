@@ -35,7 +35,8 @@ void expectOwnedAndLabelled(const value& object) {
 }
 
 TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
-  const std::vector<value> pods = desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 2);
+  const std::vector<value> pods =
+      desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 2, ClusterOptions{});
   ASSERT_EQ(pods.size(), 4u);
   const char* names[] = {"tut-master-0", "tut-ps-0", "tut-trainer-0", "tut-trainer-1"};
   const char* roles[] = {"master", "ps", "trainer", "trainer"};
@@ -60,7 +61,8 @@ TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
     EXPECT_EQ(env.at("POD_IP").at("valueFrom").at("fieldRef").at("fieldPath").as_string(),
               "status.podIP");
     const value& container = pod.at("spec").at("containers").at(0);
-    EXPECT_EQ(container.at("image").as_string(), "distbench/worker:latest");
+    // No image in the resource: the operator's default for the device.
+    EXPECT_EQ(container.at("image").as_string(), defaultCpuWorkerImage());
     EXPECT_EQ(container.at("volumeMounts").at(0).at("mountPath").as_string(), "/etc/distbench");
     EXPECT_EQ(pod.at("spec").at("volumes").at(0).at("configMap").at("name").as_string(),
               "tut-config");
@@ -109,7 +111,8 @@ api::DistBenchmark withTemplates() {
 }
 
 TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
-  for (const value& pod : desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0)) {
+  for (const value& pod :
+       desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
     EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
     EXPECT_FALSE(pod.at("spec").has_field("tolerations"));
     EXPECT_FALSE(pod.at("spec").at("containers").at(0).has_field("resources"));
@@ -117,7 +120,8 @@ TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
 }
 
 TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
-  const std::vector<value> pods = desiredPods(withTemplates(), kTutorialOwner, "10.0.0.7", 0);
+  const std::vector<value> pods =
+      desiredPods(withTemplates(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{});
   ASSERT_EQ(pods.size(), 4u);
 
   const value& master = pods[0].at("spec");
@@ -127,9 +131,9 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
   EXPECT_FALSE(master.has_field("nodeSelector"));
   EXPECT_FALSE(master.has_field("tolerations"));
 
-  // No template for the parameter server: the runtime image and nothing else.
+  // No template for the parameter server: the default image and nothing else.
   const value& ps = pods[1].at("spec");
-  EXPECT_EQ(ps.at("containers").at(0).at("image").as_string(), "distbench/worker:latest");
+  EXPECT_EQ(ps.at("containers").at(0).at("image").as_string(), defaultCpuWorkerImage());
   EXPECT_FALSE(ps.at("containers").at(0).has_field("resources"));
   EXPECT_FALSE(ps.has_field("nodeSelector"));
   EXPECT_FALSE(ps.has_field("tolerations"));
@@ -137,7 +141,7 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
   for (int i : {2, 3}) {
     const value& spec = pods[i].at("spec");
     const value& container = spec.at("containers").at(0);
-    EXPECT_EQ(container.at("image").as_string(), "distbench/worker:latest");
+    EXPECT_EQ(container.at("image").as_string(), defaultCpuWorkerImage());
     const value& resources = container.at("resources");
     EXPECT_EQ(resources.at("requests").at("cpu").as_string(), "2");
     EXPECT_EQ(resources.at("requests").at("memory").as_string(), "4Gi");
@@ -160,7 +164,8 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
     EXPECT_EQ(tolerations.at(2).serialize(), R"({"operator":"Exists"})");
   }
   // Everything else is as without templates.
-  const std::vector<value> plain = desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0);
+  const std::vector<value> plain =
+      desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{});
   for (std::size_t i = 0; i < pods.size(); ++i) {
     value a = pods[i];
     value b = plain[i];
@@ -186,7 +191,7 @@ TEST(DesiredObjects, ConfigMapCarriesTemplatesAndRunPolicy) {
 TEST(DesiredObjects, DdpKindHasMasterAndTrainersOnly) {
   api::DistBenchmark b = api::preset("ddp-cpu");
   b.metadata.namespace_ = "bench";
-  const std::vector<value> pods = desiredPods(b, {"ddp-cpu", "u"}, "10.0.0.9", 0);
+  const std::vector<value> pods = desiredPods(b, {"ddp-cpu", "u"}, "10.0.0.9", 0, ClusterOptions{});
   ASSERT_EQ(pods.size(), 3u);
   EXPECT_EQ(pods[2].at("metadata").at("name").as_string(), "ddp-cpu-trainer-1");
 }

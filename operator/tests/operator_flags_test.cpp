@@ -46,6 +46,24 @@ TEST(OperatorFlags, BadInputNamesTheFlag) {
   EXPECT_NE(error({"--leader-elect", "--lease-duration", "5", "--renew-deadline", "10"})
                 .find("lease-duration > renew-deadline"),
             std::string::npos);
+  EXPECT_EQ(error({"--worker-image="}), "--worker-image: must not be empty");
+  EXPECT_EQ(error({"--cuda-worker-image", "a/b:1 "}),
+            "--cuda-worker-image: an image reference has no whitespace, got \"a/b:1 \"");
+}
+
+// The images dockerfiles/ builds at this version, unless the chart says otherwise.
+TEST(OperatorFlags, WorkerImagesByDevice) {
+  const OperatorFlags defaults = parseOperatorFlags({});
+  EXPECT_EQ(defaults.workerImage, std::string("distbench/worker:") + DISTBENCH_VERSION);
+  EXPECT_EQ(defaults.cudaWorkerImage, std::string("distbench/worker-cuda:") + DISTBENCH_VERSION);
+  const OperatorFlags set = parseOperatorFlags(
+      {"--worker-image=registry.example:5000/distbench/worker:0.2.0",
+       "--cuda-worker-image=registry.example:5000/distbench/worker-cuda@sha256:abc"});
+  EXPECT_EQ(set.workerImage, "registry.example:5000/distbench/worker:0.2.0");
+  EXPECT_EQ(set.cudaWorkerImage, "registry.example:5000/distbench/worker-cuda@sha256:abc");
+  const std::string usage = operatorUsage();
+  EXPECT_NE(usage.find("--worker-image IMAGE"), std::string::npos);
+  EXPECT_NE(usage.find("(default " + defaults.cudaWorkerImage + ")"), std::string::npos);
 }
 
 }  // namespace

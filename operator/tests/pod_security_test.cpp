@@ -87,7 +87,7 @@ std::vector<std::string> restrictedViolations(const value& pod) {
 
 std::vector<std::string> violationsOf(const api::DistBenchmark& b) {
   std::vector<std::string> all;
-  for (const value& pod : desiredPods(b, kTutorialOwner, "198.19.0.7", 0))
+  for (const value& pod : desiredPods(b, kTutorialOwner, "198.19.0.7", 0, ClusterOptions{}))
     for (std::string& v : restrictedViolations(pod)) all.push_back(std::move(v));
   return all;
 }
@@ -100,8 +100,34 @@ TEST(PodSecurity, EveryGangPodMeetsTheRestrictedProfile) {
   }
 }
 
+// A GPU needs no privilege: the device plugin hands the container its
+// devices, so CUDA pods, whatever their backend, stay restricted too.
+TEST(PodSecurity, CudaGangPodsMeetTheRestrictedProfile) {
+  for (const char* preset : {"tutorial", "default", "ddp-cpu", "collectives"}) {
+    for (api::Backend backend : {api::Backend::NCCL, api::Backend::Gloo}) {
+      api::DistBenchmark b = api::preset(preset);
+      b.metadata.name = "p";
+      b.spec.runtime.device = api::Device::CUDA;
+      b.spec.runtime.backend = backend;
+      b.spec.runtime.gpusPerRank = 2;
+      b.spec.podTemplates.trainer.nodeSelector = {{"nvidia.com/gpu.present", "true"}};
+      b.spec.podTemplates.trainer.tolerations = {
+          {"nvidia.com/gpu", "Exists", "", "NoSchedule", std::nullopt}};
+      EXPECT_EQ(violationsOf(b), std::vector<std::string>{})
+          << preset << " " << api::toString(backend);
+      // The check saw GPU pods, not CPU ones.
+      int gpuPods = 0;
+      for (const value& pod : desiredPods(b, kTutorialOwner, "198.19.0.7", 0, ClusterOptions{}))
+        gpuPods += field(pod.at("spec").at("containers").at(0),
+                         {"resources", "limits", kGpuResource}) != nullptr;
+      EXPECT_EQ(gpuPods, b.spec.topology.trainers) << preset;
+    }
+  }
+}
+
 TEST(PodSecurity, TheRootFilesystemIsReadOnlyWithAScratchEmptyDir) {
-  for (const value& pod : desiredPods(tutorialBenchmark(), kTutorialOwner, "198.19.0.7", 0)) {
+  for (const value& pod :
+       desiredPods(tutorialBenchmark(), kTutorialOwner, "198.19.0.7", 0, ClusterOptions{})) {
     const value& c = pod.at("spec").at("containers").at(0);
     EXPECT_TRUE(isTrue(field(c, {"securityContext", "readOnlyRootFilesystem"})));
     bool scratchMounted = false;

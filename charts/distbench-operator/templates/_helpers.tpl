@@ -55,6 +55,14 @@ app.kubernetes.io/component: operator
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
 
+{{/* The default worker images the operator gives benchmarks that name none. */}}
+{{- define "distbench-operator.workerImage" -}}
+{{- printf "%s:%s" .Values.worker.image.repository (default .Chart.AppVersion .Values.worker.image.tag) }}
+{{- end }}
+{{- define "distbench-operator.cudaWorkerImage" -}}
+{{- printf "%s:%s" .Values.worker.cudaImage.repository (default .Chart.AppVersion .Values.worker.cudaImage.tag) }}
+{{- end }}
+
 {{/* Namespace of the monitors and of the dashboard ConfigMap. */}}
 {{- define "distbench-operator.monitorNamespace" -}}
 {{- default .Release.Namespace .Values.serviceMonitor.namespace }}

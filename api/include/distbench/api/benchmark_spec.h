@@ -123,12 +123,24 @@ struct BenchmarkSpec {
   CollectivesSpec collectives;
 };
 
+// Gloo on CPU, NCCL on CUDA (one GPU per rank), or Gloo on CUDA tensors,
+// where several ranks may share one GPU. NCCL on CPU is refused.
 enum class Backend { Gloo, NCCL };
 enum class Device { CPU, CUDA };
+
+// spec.runtime.gpusPerRank: what each trainer pod requests as nvidia.com/gpu
+// with device cuda. Only trainers compute on a GPU, in every kind; the master
+// and the parameter servers (whose embedding shards stay on CPU) ask for none.
+inline constexpr int kDefaultGpusPerRank = 1;
+inline constexpr int kMaxGpusPerRank = 16;
 
 struct RuntimeSpec {
   Backend backend = Backend::Gloo;
   Device device = Device::CPU;
+  // Absent: kDefaultGpusPerRank with device cuda. Only allowed with device
+  // cuda, so absent is also what a CPU run has (and what the CRD stores: it
+  // cannot default a field whose default depends on another).
+  std::optional<int> gpusPerRank;
   int masterPort = 29500;
   int metricsPort = 9400;
   int rendezvousTimeoutSeconds = 300;  // every rank joined, or all give up
@@ -137,8 +149,16 @@ struct RuntimeSpec {
   // LibTorch intra-op threads per rank. Ranks share the machine's cores, so
   // one each keeps them from preempting one another; 0: LibTorch's default.
   int intraOpThreads = 1;
-  std::string image = "distbench/worker:latest";
+  // Empty: the operator's default worker image for the device (its
+  // --worker-image, or --cuda-worker-image with device cuda), so a resource
+  // need not know which image a cluster runs.
+  std::string image;
 };
+
+// GPUs each trainer requests: 0 on CPU, else gpusPerRank or its default.
+inline int gpusPerTrainer(const RuntimeSpec& r) {
+  return r.device == Device::CUDA ? r.gpusPerRank.value_or(kDefaultGpusPerRank) : 0;
+}
 
 // Which pods the operator deletes once the benchmark has finished
 // (Kubeflow's cleanPodPolicy): Running (default) deletes those still running
@@ -198,7 +218,7 @@ struct ContainerSecurityOverrides {
 // Where and how one role's pods run. Quantities are Kubernetes quantity
 // strings ("2", "500m", "4Gi", "1" for nvidia.com/gpu).
 struct PodTemplate {
-  std::string image;  // empty: spec.runtime.image
+  std::string image;  // empty: spec.runtime.image, then the operator's default
   std::map<std::string, std::string> requests;  // resources.requests
   std::map<std::string, std::string> limits;    // resources.limits
   std::map<std::string, std::string> nodeSelector;

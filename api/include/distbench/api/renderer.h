@@ -54,6 +54,10 @@ struct RenderOptions {
   // interface, what pods need; ranks on one host need no more than loopback.
   std::string metricsAddress;
   bool progress = false;                    // sets DISTBENCH_PROGRESS=1
+  // Every rank runs on one host (`distbench run`), so the trainers share its
+  // GPUs: LOCAL_RANK is the trainer index and LOCAL_WORLD_SIZE the number of
+  // trainers. False, as for pods (one rank each): 0 and 1.
+  bool ranksShareHost = false;
 };
 
 struct RenderedBenchmark {

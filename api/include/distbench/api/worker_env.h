@@ -25,6 +25,16 @@ inline constexpr const char* kEnvMetricsLinger = "DISTBENCH_METRICS_LINGER_SECON
 // since a scraper reaches a pod at its IP.
 inline constexpr const char* kEnvMetricsAddress = "DISTBENCH_METRICS_ADDRESS";
 
+// Set by the renderer on trainers only, the ranks that use GPUs, with
+// torchrun's names and meaning: among the trainers that share this rank's
+// node, this rank's index and their count. In pods (one rank each) 0 and 1;
+// with RenderOptions::ranksShareHost (`distbench run`) the trainer index and
+// the number of trainers. A CUDA trainer picks its GPU from LOCAL_RANK
+// (modulo the GPUs it sees), and NCCL refuses more ranks on a node than it
+// sees GPUs. Set whatever the device; CPU runs ignore them.
+inline constexpr const char* kEnvLocalRank = "LOCAL_RANK";
+inline constexpr const char* kEnvLocalWorldSize = "LOCAL_WORLD_SIZE";
+
 // Set by `distbench run` only: a terminal is watching, so HybridDDPRPC
 // trainers print "@@distbench-progress" lines. Any value turns it on.
 inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";

@@ -19,13 +19,16 @@
 #include <stdexcept>
 #include <string>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
 #include "free_ports.h"
 #include "comm/process_group.h"
+#include "comm/store_connection.h"
 #include "integer_flag.h"
 
+using distbench::worker::connectTcpStore;
+using distbench::worker::GroupOptions;
 using distbench::worker::ProcessGroup;
 using Clock = std::chrono::steady_clock;
 
@@ -67,15 +70,12 @@ std::vector<int64_t> parseSizes(const std::string& flag, const std::string& text
 
 int runRank(int rank, int world, int port, const std::vector<int64_t>& sizes, int iterations) {
   at::set_num_threads(1);
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(port);
-  options.isServer = rank == 0;
-  options.waitWorkers = false;
-  options.timeout = std::chrono::seconds(60);
-  auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", options);
+  auto store = connectTcpStore("127.0.0.1", port, /*isServer=*/rank == 0, std::chrono::seconds(60));
+  GroupOptions groupOptions;  // Gloo on the CPU, over loopback
+  groupOptions.hostname = "127.0.0.1";
+  groupOptions.timeout = std::chrono::seconds(60);
   ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>("floor", store), rank, world,
-                     "127.0.0.1", std::chrono::seconds(60),
-                     [](int r) { return "rank " + std::to_string(r); });
+                     groupOptions, [](int r) { return "rank " + std::to_string(r); });
 
   at::Tensor out = at::zeros({4096}, at::kByte), in = at::zeros({4096}, at::kByte);
   group.barrier();

@@ -21,17 +21,21 @@
 #include <cstdio>
 #include <string>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
 #include "comm/ddp_bucketer.h"
 #include "comm/process_group.h"
+#include "comm/store_connection.h"
 #include "common/resident_heap.h"
 #include "ddp/ddp_row.h"
 #include "free_ports.h"
 
 using distbench::worker::BucketTiming;
 using distbench::worker::DdpPhaseSamples;
+using distbench::worker::ComputeDevice;
+using distbench::worker::connectTcpStore;
+using distbench::worker::GroupOptions;
 using distbench::worker::ProcessGroup;
 
 namespace {
@@ -57,16 +61,14 @@ double p50(std::vector<double> xs) {
 int runRank(int rank, const Options& o, int port) {
   at::set_num_threads(o.threads);
   const int world = std::max(o.ranks, 1);
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(port);
-  options.isServer = rank == 0;
-  options.waitWorkers = false;
-  options.timeout = std::chrono::seconds(300);
-  auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", options);
+  auto store = connectTcpStore("127.0.0.1", port, /*isServer=*/rank == 0, std::chrono::seconds(300));
+  GroupOptions groupOptions;  // Gloo on the CPU, over loopback
+  groupOptions.hostname = "127.0.0.1";
+  groupOptions.timeout = std::chrono::seconds(300);
   std::unique_ptr<ProcessGroup> group;
   if (o.ranks > 0) {
     group = std::make_unique<ProcessGroup>(c10::make_intrusive<c10d::PrefixStore>("step", store),
-                                           rank, world, "127.0.0.1", std::chrono::seconds(300),
+                                           rank, world, groupOptions,
                                            [](int r) { return "rank " + std::to_string(r); });
   }
   const auto& ddp = o.spec.benchmark.ddp;
@@ -87,8 +89,9 @@ int runRank(int rank, const Options& o, int port) {
   auto between = [&] {
     if (calls++ == ddp.warmupIterations) faultsBefore = minorFaults();
   };
-  DdpPhaseSamples s = distbench::worker::runDdpRow(o.spec, ddp.models.at(0), rank, group.get(),
-                                                   nullptr, between, sink);
+  DdpPhaseSamples s =
+      distbench::worker::runDdpRow(o.spec, ddp.models.at(0), rank, ComputeDevice::cpu(),
+                                   group.get(), nullptr, between, sink);
   const double faults = static_cast<double>(minorFaults() - faultsBefore) / ddp.iterations;
   std::vector<double> flat = s.flatten();
   flat.push_back(faults);

@@ -6,7 +6,6 @@
 // What a rank does once everyone has joined is its kind's
 // (common/benchmark_kind.h); this file is what every kind shares.
 #include <ATen/Parallel.h>
-#include <torch/version.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,10 +19,12 @@
 #include <string>
 
 #include "comm/rendezvous.h"
+#include "comm/run_verdict.h"
 #include "comm/termination_watch.h"
-#include "common/resident_heap.h"
 #include "common/benchmark_kind.h"
+#include "common/device_facts.h"
 #include "common/metrics.h"
+#include "common/resident_heap.h"
 #include "common/result_summary.h"
 #include "common/worker_identity.h"
 #include "distbench/api/spec_error.h"
@@ -31,6 +32,7 @@
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
+#include "rank_device.h"
 
 namespace {
 
@@ -132,19 +134,6 @@ void writeReportIfAsked(const Flags& flags, const report::Report& r, HeadlineRul
   std::cerr << "master: report written to " << flags.report << "\n";
 }
 
-// What each kind needs of the device and backend, checked before anyone
-// joins: the kind's own limits first, then this build's.
-void checkRuntimeSupported(const api::RuntimeSpec& runtime, const KindEntry& kind) {
-  if (kind.unsupportedRuntime != nullptr) {
-    const std::string why = kind.unsupportedRuntime(runtime);
-    if (!why.empty()) throw UsageError(why);
-  }
-  if (runtime.device == api::Device::CPU && runtime.backend == api::Backend::Gloo) return;
-  throw UsageError("spec.runtime.backend: " + std::string(api::toString(runtime.backend)) + " on " +
-                   api::toString(runtime.device) + ": this worker build (LibTorch " +
-                   TORCH_VERSION + ") has only the CPU Gloo backend");
-}
-
 // "distbench-worker ps1": how this process names itself in messages.
 std::string workerName() {
   std::string who = "distbench-worker";
@@ -179,6 +168,19 @@ api::DistBenchmark loadBenchmark(const Flags& flags, const WorkerIdentity& id) {
   return benchmark;
 }
 
+// A trainer that cannot compute where the spec says ends the run: the
+// verdict tells every other rank why, so none waits for it.
+[[noreturn]] void endRunForDevice(Rendezvous& rendezvous, const WorkerIdentity& id,
+                                  const std::string& why) {
+  const std::string verdict = id.label() + " cannot run: " + why;
+  try {
+    publishVerdict(*rendezvous.store(), verdict);
+  } catch (const std::exception&) {
+    // Still ours to report; the others then learn it from the missing rank.
+  }
+  TerminationWatch::installed()->exitWith(2, workerName() + ": " + verdict);
+}
+
 RendezvousTimeouts timeoutsOf(const api::RuntimeSpec& runtime) {
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
@@ -193,26 +195,47 @@ int run(const Flags& flags) {
   const api::DistBenchmark benchmark = loadBenchmark(flags, id);
   const auto& runtime = benchmark.spec.runtime;
   const KindEntry& kind = kindEntry(benchmark.spec.benchmark.kind);
-  checkRuntimeSupported(runtime, kind);
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
   MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort,
                           id.metricsAddress);
-  Rendezvous rendezvous(id, timeoutsOf(runtime), kind.groups, [&] {
+  Rendezvous rendezvous(id, timeoutsOf(runtime), [&] {
     watch.watchVerdicts();
     std::cerr << id.label() << ": checked in; waiting for the other ranks\n";
   });
   std::cerr << id.label() << ": joined " << id.worldSize << " ranks"
             << (metrics.endpoint().empty() ? "" : "; metrics at " + metrics.endpoint()) << "\n";
 
+  ComputeDevice device = ComputeDevice::cpu();
+  std::vector<DeviceFacts> gpus;
+  if (id.role == api::Role::Trainer) {
+    try {
+      device = placeTrainer(id, runtime, *rendezvous.store());
+    } catch (const PlacementError& e) {
+      endRunForDevice(rendezvous, id, e.what());
+    }
+    if (device.isCuda()) std::cerr << id.label() << ": computing on " << device.name() << "\n";
+  }
+  try {
+    if (id.role == api::Role::Master && runtime.device == api::Device::CUDA) {
+      gpus = readDeviceFacts(*rendezvous.store(), id.numTrainers, timeoutsOf(runtime).peer);
+    }
+    rendezvous.formGroups(kind.groups, {runtime.backend, device});
+  } catch (const std::exception& e) {
+    failFast(e);
+  }
+
   const KindRun context{id,
                         benchmark,
                         rendezvous,
                         metrics,
+                        device,
+                        gpus,
                         flags.dumpState,
                         /*progressLines=*/std::getenv(api::kEnvProgress) != nullptr};
   try {
     if (std::optional<report::Report> masterReport = kind.run(context)) {
+      addDeviceFacts(*masterReport, gpus);
       writeReportIfAsked(flags, *masterReport, kind.headline);
     }
   } catch (const std::exception& e) {

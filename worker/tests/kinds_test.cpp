@@ -30,23 +30,5 @@ TEST(Kinds, GroupsAsDocumented) {
   EXPECT_EQ(groups(BenchmarkKind::Collectives), std::make_pair(false, true));
 }
 
-// Only HybridDDPRPC has limits of its own; the build's (CPU Gloo) apply to
-// every kind and are checked by the worker itself.
-TEST(Kinds, HybridNamesTheDeviceItCannotRunOn) {
-  api::RuntimeSpec runtime;
-  runtime.device = api::Device::CPU;
-  runtime.backend = api::Backend::Gloo;
-  const KindEntry& hybrid = kindEntry(BenchmarkKind::HybridDDPRPC);
-  ASSERT_NE(hybrid.unsupportedRuntime, nullptr);
-  EXPECT_EQ(hybrid.unsupportedRuntime(runtime), "");
-  runtime.device = api::Device::CUDA;
-  runtime.backend = api::Backend::NCCL;
-  EXPECT_EQ(hybrid.unsupportedRuntime(runtime),
-            "spec.runtime.device: cuda/nccl is not supported by HybridDDPRPC in this worker; use "
-            "cpu with gloo");
-  EXPECT_EQ(kindEntry(BenchmarkKind::DDP).unsupportedRuntime, nullptr);
-  EXPECT_EQ(kindEntry(BenchmarkKind::Collectives).unsupportedRuntime, nullptr);
-}
-
 }  // namespace
 }  // namespace distbench::worker

@@ -53,7 +53,7 @@ class StoreRanks {
       const WorkerIdentity id =
           identity(r == 0 ? api::Role::Master : api::Role::Trainer, r, trainers, port);
       threads_.emplace_back([id, timeouts, body] {
-        Rendezvous rendezvous(id, timeouts, GroupsWanted{false, false});
+        Rendezvous rendezvous(id, timeouts);
         body(id.rank, rendezvous);
       });
     }

@@ -7,18 +7,29 @@
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 
+#include "gpu/torch_cuda.h"
+
 namespace distbench::worker {
 
+GroupOptions loopbackGloo() {
+  GroupOptions options;
+  options.hostname = "127.0.0.1";
+  options.timeout = std::chrono::seconds(30);
+  return options;
+}
+
 std::vector<std::string> runRanksCollectingErrors(int world, const std::string& name,
-                                                  const RankBody& body) {
+                                                  const RankBody& body,
+                                                  const GroupOptions& options) {
   auto store = c10::make_intrusive<c10d::HashStore>();
   std::vector<std::thread> threads;
   std::vector<std::string> errors(world);
   for (int r = 0; r < world; ++r) {
     threads.emplace_back([&, r] {
       try {
-        ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>(name, store), r, world,
-                           "127.0.0.1", std::chrono::seconds(30),
+        // A thread starts on GPU 0; the group's tensors may be elsewhere.
+        if (options.device.isCuda()) useCudaDevice(options.device.index());
+        ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>(name, store), r, world, options,
                            [](int k) { return "rank " + std::to_string(k); });
         body(r, group);
       } catch (const std::exception& e) {
@@ -30,8 +41,9 @@ std::vector<std::string> runRanksCollectingErrors(int world, const std::string& 
   return errors;
 }
 
-void runRanks(int world, const std::string& name, const RankBody& body) {
-  auto errors = runRanksCollectingErrors(world, name, body);
+void runRanks(int world, const std::string& name, const RankBody& body,
+              const GroupOptions& options) {
+  auto errors = runRanksCollectingErrors(world, name, body, options);
   for (int r = 0; r < world; ++r) EXPECT_EQ(errors[r], "") << "rank " << r;
 }
 

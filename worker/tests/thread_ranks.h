@@ -12,12 +12,19 @@ namespace distbench::worker {
 
 using RankBody = std::function<void(int rank, ProcessGroup& group)>;
 
+// Gloo on the CPU over 127.0.0.1, with a 30 s timeout.
+GroupOptions loopbackGloo();
+
 // Runs body(rank, group) on `world` threads; returns each rank's exception
 // message, "" where it finished. `name` keeps groups of one test apart.
+// `options`: the groups' backend and device (default: Gloo on the CPU, on
+// loopback, a 30 s timeout).
 std::vector<std::string> runRanksCollectingErrors(int world, const std::string& name,
-                                                  const RankBody& body);
+                                                  const RankBody& body,
+                                                  const GroupOptions& options = loopbackGloo());
 
 // As above, and fails the test for every rank that threw.
-void runRanks(int world, const std::string& name, const RankBody& body);
+void runRanks(int world, const std::string& name, const RankBody& body,
+              const GroupOptions& options = loopbackGloo());
 
 }  // namespace distbench::worker

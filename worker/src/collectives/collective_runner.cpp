@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "common/stopwatch.h"
+#include "gpu/step_clock.h"
 
 namespace distbench::worker {
 namespace {
@@ -63,34 +63,38 @@ at::Tensor perSourceChunks(int ranks, int64_t chunk, int64_t offset) {
   return at::cat(chunks);
 }
 
-// One case on this rank: its buffers, allocated once, and the op on them.
+// One case on this rank: its buffers, allocated once on the group's device,
+// and the op on them.
 class CaseRun {
  public:
   CaseRun(const CollectiveCase& c, ProcessGroup& group)
-      : c_(c), group_(group), rank_(group.rank()), ranks_(group.size()) {
+      : c_(c),
+        group_(group),
+        rank_(group.rank()),
+        ranks_(group.size()),
+        device_(group.device().torchDevice()) {
     const int64_t all = c.elements;
     const int64_t chunk = isChunked(c.op) ? all / ranks_ : all;
     const bool root = rank_ == kRoot;
     switch (c.op) {
       case CollectiveOp::AllReduce:
-        in_ = collectiveInput(c, rank_, all);
+        in_ = input(all);
         out_ = in_;
         break;
       case CollectiveOp::Broadcast:
-        in_ = root ? collectiveInput(c, rank_, all) : sentinel(all);
+        in_ = root ? input(all) : sentinel(all);
         out_ = in_;
         break;
       case CollectiveOp::Reduce:
-        in_ = collectiveInput(c, rank_, all);
+        in_ = input(all);
         if (root) out_ = in_;
         break;
       case CollectiveOp::AllGather:
-        in_ = collectiveInput(c, rank_, chunk);
+        in_ = input(chunk);
         out_ = sentinel(all);
-        outChunks_ = out_.chunk(ranks_);
         break;
       case CollectiveOp::Gather:
-        in_ = collectiveInput(c, rank_, chunk);
+        in_ = input(chunk);
         if (root) {
           out_ = sentinel(all);
           outChunks_ = out_.chunk(ranks_);
@@ -98,57 +102,59 @@ class CaseRun {
         break;
       case CollectiveOp::Scatter:
         if (root) {
-          in_ = collectiveInput(c, rank_, all);
+          in_ = input(all);
           inChunks_ = in_.chunk(ranks_);
         }
         out_ = sentinel(chunk);
         break;
       case CollectiveOp::ReduceScatter:
-        in_ = collectiveInput(c, rank_, all);
-        inChunks_ = in_.chunk(ranks_);
+        in_ = input(all);
+        inChunks_ = in_.chunk(ranks_);  // the emulation's local slice
         out_ = sentinel(chunk);
         break;
       case CollectiveOp::AllToAll:
       case CollectiveOp::SendRecv:
-        in_ = collectiveInput(c, rank_, all);
+        in_ = input(all);
         out_ = sentinel(all);
         break;
     }
   }
 
-  // The timed part: issue the op and wait until it completes on this rank.
+  // The timed part: issue the op and wait until it completes on this rank;
+  // on a GPU, until the current stream is ordered after it (the caller's
+  // closing CUDA event then marks its end without a host round trip).
   void runOnce() {
     switch (c_.op) {
       case CollectiveOp::AllReduce:
-        group_.allreduceSum(in_).wait();
+        group_.allreduceSum(in_).enqueueWait();
         break;
       case CollectiveOp::Broadcast:
-        group_.broadcast(in_, kRoot).wait();
+        group_.broadcast(in_, kRoot).enqueueWait();
         break;
       case CollectiveOp::Reduce:
-        group_.reduceSum(in_, kRoot).wait();
+        group_.reduceSum(in_, kRoot).enqueueWait();
         break;
       case CollectiveOp::AllGather:
-        group_.allgather(in_, outChunks_).wait();
+        group_.allgather(in_, out_).enqueueWait();
         break;
       case CollectiveOp::Gather:
-        group_.gather(in_, outChunks_, kRoot).wait();
+        group_.gather(in_, outChunks_, kRoot).enqueueWait();
         break;
       case CollectiveOp::Scatter:
-        group_.scatter(inChunks_, out_, kRoot).wait();
+        group_.scatter(inChunks_, out_, kRoot).enqueueWait();
         break;
       case CollectiveOp::ReduceScatter:
-        if (ProcessGroup::kHasReduceScatter) {
-          group_.reduceScatterSum(inChunks_, out_).wait();
+        if (group_.hasNativeReduceScatter()) {
+          group_.reduceScatterSum(in_, out_).enqueueWait();
         } else {
           // Twice a real reduce-scatter's traffic (allreduce = reduce-scatter
           // + allgather); the report says so through implementationOf.
-          group_.allreduceSum(in_).wait();
+          group_.allreduceSum(in_).enqueueWait();
           out_.copy_(inChunks_[rank_]);
         }
         break;
       case CollectiveOp::AllToAll:
-        group_.alltoall(in_, out_).wait();
+        group_.alltoall(in_, out_).enqueueWait();
         break;
       case CollectiveOp::SendRecv:
         sendRecv();
@@ -160,14 +166,18 @@ class CaseRun {
   const at::Tensor& output() const { return out_; }
 
  private:
+  at::Tensor input(int64_t elements) const {
+    return collectiveInput(c_, rank_, elements).to(device_);
+  }
+
   // No expected value is negative, so -1 marks an element nothing wrote.
   at::Tensor sentinel(int64_t elements) const {
-    return at::full({elements}, -1, at::TensorOptions().dtype(scalarType(c_.dtype)));
+    return at::full({elements}, -1,
+                    at::TensorOptions().dtype(scalarType(c_.dtype)).device(device_));
   }
 
   // nccl-tests' sendrecv: a ring where every rank sends to the next while
-  // receiving from the previous. The receive goes first so the incoming
-  // payload lands directly in its buffer.
+  // receiving from the previous, both at once (process_group.h).
   void sendRecv() {
     if (ranks_ == 1) {
       out_.copy_(in_);  // Gloo has no pair to itself; nccl-tests copies too
@@ -175,16 +185,16 @@ class CaseRun {
     }
     const int next = (rank_ + 1) % ranks_;
     const int previous = (rank_ - 1 + ranks_) % ranks_;
-    PendingOp recv = group_.recv(out_, previous, kTagSendRecv);
-    PendingOp send = group_.send(in_, next, kTagSendRecv);
-    recv.wait();
-    send.wait();
+    for (PendingOp& op : group_.exchange(in_, next, out_, previous, kTagSendRecv)) {
+      op.enqueueWait();
+    }
   }
 
   const CollectiveCase& c_;
   ProcessGroup& group_;
   const int rank_;
   const int ranks_;
+  const c10::Device device_;
   at::Tensor in_, out_;
   std::vector<at::Tensor> inChunks_, outChunks_;
 };
@@ -193,7 +203,8 @@ class CaseRun {
 // wrong result, so all of them fail together instead of the rest waiting
 // out the timeout at the next barrier.
 void agreeOnCheck(const CollectiveCase& c, ProcessGroup& group, const std::string& localError) {
-  at::Tensor failed = at::zeros({group.size()}, at::kInt);
+  at::Tensor failed =
+      at::zeros({group.size()}, at::TensorOptions(at::kInt).device(group.device().torchDevice()));
   if (!localError.empty()) failed[group.rank()].fill_(1);
   group.allreduceSum(failed).wait();
   if (!localError.empty()) throw std::runtime_error(localError);
@@ -208,28 +219,53 @@ void agreeOnCheck(const CollectiveCase& c, ProcessGroup& group, const std::strin
 
 }  // namespace
 
-std::string implementationOf(api::CollectiveOp op) {
+std::string implementationOf(api::CollectiveOp op, api::Backend backend, api::Device device) {
+  if (backend == api::Backend::NCCL) {
+    switch (op) {
+      case CollectiveOp::AllReduce:
+        return "nccl allreduce";
+      case CollectiveOp::AllGather:
+        return "nccl allgather";
+      case CollectiveOp::Broadcast:
+        return "nccl broadcast";
+      case CollectiveOp::Reduce:
+        return "nccl reduce";
+      // c10d builds these two from NCCL's send/recv.
+      case CollectiveOp::Scatter:
+        return "nccl scatter (c10d: send/recv from the root)";
+      case CollectiveOp::Gather:
+        return "nccl gather (c10d: send/recv to the root)";
+      case CollectiveOp::ReduceScatter:
+        return "nccl reduce_scatter";  // the tensor form, in place
+      case CollectiveOp::AllToAll:
+        return "nccl alltoall (c10d: grouped send/recv)";
+      case CollectiveOp::SendRecv:
+        return "nccl send/recv ring (to rank + 1, from rank - 1)";
+    }
+    return "";
+  }
+  const std::string staged =
+      device == api::Device::CUDA ? " on CUDA tensors (staged through host memory)" : "";
   switch (op) {
     case CollectiveOp::AllReduce:
-      return "gloo allreduce";
+      return "gloo allreduce" + staged;
     case CollectiveOp::AllGather:
-      return "gloo allgather";
+      return "gloo allgather" + staged;
     case CollectiveOp::Broadcast:
-      return "gloo broadcast";
+      return "gloo broadcast" + staged;
     case CollectiveOp::Reduce:
-      return "gloo reduce";
+      return "gloo reduce" + staged;
     case CollectiveOp::Scatter:
-      return "gloo scatter";
+      return "gloo scatter" + staged;
     case CollectiveOp::Gather:
-      return "gloo gather";
+      return "gloo gather" + staged;
     case CollectiveOp::ReduceScatter:
-      return ProcessGroup::kHasReduceScatter
-                 ? "gloo reduce_scatter"
-                 : "allreduce + local slice (Gloo has no reduce_scatter in LibTorch 1.13)";
+      return "allreduce + local slice (c10d's Gloo has no reduce_scatter)" + staged;
     case CollectiveOp::AllToAll:
-      return "gloo alltoall_base";
+      return "gloo alltoall_base" + staged;
     case CollectiveOp::SendRecv:
-      return "gloo send/recv ring (to rank + 1, from rank - 1)";
+      return "gloo send/recv ring (to rank + 1, from rank - 1)" +
+             (staged.empty() ? "" : std::string(" through host copies"));
   }
   return "";
 }
@@ -276,7 +312,7 @@ at::Tensor expectedCollectiveOutput(const CollectiveCase& c, int rank, int ranks
 }
 
 void checkCollectiveOutput(const CollectiveCase& c, int rank, int ranks, const at::Tensor& output) {
-  const at::Tensor expected = expectedCollectiveOutput(c, rank, ranks);
+  at::Tensor expected = expectedCollectiveOutput(c, rank, ranks);
   if (!expected.defined()) return;
   const std::string where =
       describe(c) + " on rank " + std::to_string(rank) + " of " + std::to_string(ranks) + ": ";
@@ -285,7 +321,9 @@ void checkCollectiveOutput(const CollectiveCase& c, int rank, int ranks, const a
                              std::to_string(output.defined() ? output.numel() : 0) +
                              " elements, expected " + std::to_string(expected.numel()));
   }
-  // float64 holds every dtype's small integers exactly.
+  // float64 holds every dtype's small integers exactly. Compared where the
+  // result is: only the first wrong index and its values cross to the host.
+  expected = expected.to(output.device());
   const at::Tensor got = output.reshape({-1}).to(at::kDouble);
   const at::Tensor wrong = at::ne(got, expected).nonzero();
   if (wrong.numel() == 0) return;
@@ -303,24 +341,31 @@ std::vector<std::vector<double>> runCollectives(const std::vector<CollectiveCase
                                                 ProcessGroup& group,
                                                 CollectivesRankMetrics* metrics,
                                                 const std::function<void()>& betweenCases) {
-  for (const auto& c : plan) {
-    if (c.dtype == api::DType::BFloat16) {
-      throw std::invalid_argument(describe(c) + ": Gloo cannot reduce bfloat16; it needs NCCL");
+  if (group.backend() == api::Backend::Gloo) {
+    for (const auto& c : plan) {
+      if (c.dtype == api::DType::BFloat16) {
+        throw std::invalid_argument(describe(c) + ": Gloo cannot reduce bfloat16; it needs NCCL");
+      }
     }
   }
   const int total = spec.warmupIterations + spec.iterations;
+  const std::shared_ptr<StepClock> clock = group.device().newClock();
   std::vector<std::vector<double>> seconds;
   seconds.reserve(plan.size());
   for (const auto& c : plan) {
     if (betweenCases) betweenCases();
     CaseRun run(c, group);
+    const std::string onDevice = "the device to finish " + describe(c);
     std::vector<double> measured;
     measured.reserve(spec.iterations);
     for (int iteration = 0; iteration < total; ++iteration) {
       group.barrier();  // everyone starts together; not part of the op
-      const Clock::time_point start = Clock::now();
+      clock->beginStep();
+      const StepClock::Mark start = clock->mark();
       run.runOnce();
-      const double elapsed = secondsSince(start);
+      const StepClock::Mark end = clock->mark();
+      clock->settle(end, group.timeout(), onDevice);
+      const double elapsed = clock->seconds(start, end);
       if (iteration == 0) {
         // Later iterations run on the previous results (in-place ops keep
         // summing); only this one has known inputs.

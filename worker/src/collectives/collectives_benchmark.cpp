@@ -68,7 +68,10 @@ std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
     perRank.push_back(std::move(cases));
   }
   control.awaitFinished();
-  return combineRanks(plan, perRank, id.numTrainers, implementationOf);
+  const api::RuntimeSpec& runtime = benchmark.spec.runtime;
+  return combineRanks(plan, perRank, id.numTrainers, [&](api::CollectiveOp op) {
+    return implementationOf(op, runtime.backend, runtime.device);
+  });
 }
 
 void addCollectivesResults(report::Report& report, int ranks,

@@ -1,7 +1,7 @@
 // The Collectives kind's two roles. The ranks (role trainer, though they
 // train nothing) run the whole plan (every op, dtype and size) over the
-// `trainers` Gloo group, then hand their per-iteration times to the master
-// through the store; the master combines them (an op is done when its
+// `trainers` group (Gloo or NCCL, on their device), then hand their
+// per-iteration times to the master through the store; the master combines them (an op is done when its
 // slowest rank is), prints the table and returns the results for the
 // report. A sweep can run for minutes, so liveness comes from RunControl's
 // heartbeats.

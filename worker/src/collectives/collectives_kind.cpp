@@ -1,6 +1,6 @@
 // Collectives' entry (common/benchmark_kind.h): ranks that measure every op
-// of the plan over the trainers' Gloo group, and a master that gathers
-// their times through the store.
+// of the plan over the trainers' group (Gloo or NCCL), and a master that
+// gathers their times through the store.
 #include "collectives/collective_results.h"
 #include "collectives/collectives_benchmark.h"
 #include "collectives/collectives_metrics.h"
@@ -19,7 +19,7 @@ std::optional<report::Report> run(const KindRun& c) {
     return std::nullopt;
   }
   const int ranks = c.identity.numTrainers;
-  printSuiteBanner(c.benchmark, "distbench collectives");
+  printSuiteBanner(c.benchmark, "distbench collectives", c.gpus);
   const std::vector<CollectiveResult> results = runCollectivesMaster(c.rendezvous, c.benchmark);
   printNow(formatCollectivesTable(results, ranks));
   report::Report r = reportEnvelope(c.benchmark, readHostInfo());
@@ -45,8 +45,8 @@ size_t headline(const report::Report& r) {
 
 // Only the trainers' group: the master is in none, and everything it
 // learns comes through the store.
-constexpr KindEntry kEntry{api::BenchmarkKind::Collectives, /*groups=*/{false, true},
-                           /*unsupportedRuntime=*/nullptr, run, headline};
+constexpr KindEntry kEntry{api::BenchmarkKind::Collectives, /*groups=*/{false, true}, run,
+                           headline};
 
 }  // namespace
 

@@ -14,12 +14,15 @@
 namespace distbench::worker {
 
 GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGroup& group,
-                                   double bucketCapMB, AllreduceObserver observer)
+                                   double bucketCapMB, std::shared_ptr<StepClock> clock)
     : parameters_(std::move(parameters)),
       group_(group),
       bucketCapMB_(bucketCapMB),
-      observer_(observer ? std::make_shared<const AllreduceObserver>(std::move(observer))
-                         : nullptr) {
+      clock_(std::move(clock)) {
+  if (!clock_) {
+    clock_ = makeCpuClock();
+    ownClock_ = true;
+  }
   const size_t n = parameters_.size();
   bucketOf_.assign(n, 0);
   offsetOf_.assign(n, 0);
@@ -34,6 +37,10 @@ GradientBucketer::GradientBucketer(std::vector<at::Tensor> parameters, ProcessGr
     if (p.scalar_type() != at::kFloat || !p.is_contiguous()) {
       throw std::invalid_argument("DDP bucketer: parameter " + std::to_string(k) +
                                   " is not a contiguous float tensor");
+    }
+    if (p.device() != group_.device().torchDevice()) {
+      throw std::invalid_argument("DDP bucketer: parameter " + std::to_string(k) + " is on " +
+                                  p.device().str() + ", the group on " + group_.device().name());
     }
     bytes_[k] = p.numel() * static_cast<int64_t>(p.element_size());
   }
@@ -63,8 +70,11 @@ void GradientBucketer::buildBuckets(const std::vector<std::vector<size_t>>& grou
     }
     // Every element is written (by its gradient's hook) before the bucket's
     // allreduce reads it.
-    bucket.flat = at::empty({bucket.numel}, at::kFloat);
-    bucket.completedNs = std::make_shared<std::atomic<int64_t>>(0);
+    bucket.flat = at::empty({bucket.numel},
+                            at::TensorOptions(at::kFloat).device(group_.device().torchDevice()));
+    bucket.marks.parameters = bucket.parameters.size();
+    bucket.marks.bytes = bucket.numel * static_cast<int64_t>(sizeof(float));
+    bucket.marks.completed = std::make_shared<std::atomic<int>>(-1);
   }
   buckets_ = std::move(buckets);
 }
@@ -77,13 +87,18 @@ void GradientBucketer::broadcastParameters(int rootRank) {
 }
 
 void GradientBucketer::prepareForBackward() {
-  for (auto& bucket : buckets_) bucket.pending = bucket.parameters.size();
+  for (auto& bucket : buckets_) {
+    bucket.pending = bucket.parameters.size();
+    bucket.marks.firstGradient = bucket.marks.launched = -1;
+    bucket.marks.completed->store(-1, std::memory_order_relaxed);
+  }
   std::fill(seen_.begin(), seen_.end(), false);
   nextToLaunch_ = 0;
   events_.clear();
   arrival_.clear();
-  timeline_.clear();
-  backwardStart_ = std::chrono::steady_clock::now();
+  firstStepMarks_.clear();
+  if (ownClock_) clock_->beginStep();
+  backwardStart_ = clock_->mark();
 }
 
 // Runs on the autograd thread, before the parameter's AccumulateGrad. The
@@ -103,9 +118,7 @@ at::Tensor GradientBucketer::onGradient(size_t k, const at::Tensor& grad) {
   events_.push_back({Event::Kind::GradientReady, static_cast<int>(k)});
   arrival_.push_back(k);
   Bucket& bucket = buckets_[bucketOf_[k]];
-  if (bucket.pending == bucket.parameters.size()) {
-    bucket.firstGradientAt = std::chrono::steady_clock::now();
-  }
+  if (bucket.pending == bucket.parameters.size()) bucket.marks.firstGradient = clock_->mark();
   at::Tensor& param = parameters_[k];
   at::Tensor view = bucket.flat.as_strided(param.sizes(), param.strides(), offsetOf_[k]);
   if (group_.size() == 1) {
@@ -123,19 +136,13 @@ void GradientBucketer::launchReadyBuckets() {
     const size_t b = nextToLaunch_++;
     Bucket& bucket = buckets_[b];
     events_.push_back({Event::Kind::AllreduceLaunched, static_cast<int>(b)});
-    bucket.launchedAt = std::chrono::steady_clock::now();
-    bucket.completedNs->store(0, std::memory_order_relaxed);
+    bucket.marks.launched = clock_->mark();
     bucket.op = group_.allreduceSum(bucket.flat);
-    auto start = bucket.launchedAt;
-    int64_t bytes = bucket.numel * static_cast<int64_t>(sizeof(float));
     // Shared pointers, not this: a failed run can destroy the bucketer while
-    // an allreduce is still in flight.
-    bucket.op.onCompletion([start, bytes, observer = observer_, done = bucket.completedNs] {
-      const auto now = std::chrono::steady_clock::now();
-      done->store(std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch())
-                      .count(),
-                  std::memory_order_release);
-      if (observer) (*observer)(std::chrono::duration<double>(now - start).count(), bytes);
+    // an allreduce is still in flight. On a GPU the callback's current
+    // stream waits for the allreduce, so its mark is the allreduce's end.
+    bucket.op.onCompletion([clock = clock_, done = bucket.marks.completed] {
+      done->store(clock->mark(), std::memory_order_release);
     });
   }
 }
@@ -150,13 +157,15 @@ void GradientBucketer::finishBackward() {
                              " in this backward pass; every parameter must take part");
   }
   // Completion callbacks run before a wait returns (c10d completes the
-  // future, then the work).
-  for (auto& bucket : buckets_) bucket.op.wait();
+  // future, then the work; NCCL's future completes at launch, its callbacks
+  // on streams that wait for the work).
+  for (auto& bucket : buckets_) bucket.op.enqueueWait();
   // AccumulateGrad has taken each hook's view as .grad. Should it ever copy
   // instead (a LibTorch that clones where 1.13 steals), the copy was made
   // before the allreduce: install the view, so .grad is the average anyway.
   for (const auto& bucket : buckets_) {
-    const float* base = bucket.flat.data_ptr<float>();
+    // Addresses only: on a GPU nothing is read from the device here.
+    const float* base = static_cast<const float*>(bucket.flat.data_ptr());
     for (size_t k : bucket.parameters) {
       at::Tensor& p = parameters_[k];
       if (!p.grad().defined() || p.grad().data_ptr() != base + offsetOf_[k]) {
@@ -166,7 +175,7 @@ void GradientBucketer::finishBackward() {
   }
   if (!rebuilt_) {
     rebuilt_ = true;
-    timeline_ = lastStepTimeline();
+    for (const auto& bucket : buckets_) firstStepMarks_.push_back(bucket.marks);
     rebuildInArrivalOrder();
   }
 }
@@ -181,7 +190,14 @@ void GradientBucketer::rebuildInArrivalOrder() {
     at::Tensor wire = at::empty({static_cast<int64_t>(order.size())}, at::kLong);
     int64_t* data = wire.data_ptr<int64_t>();
     for (size_t i = 0; i < order.size(); ++i) data[i] = static_cast<int64_t>(order[i]);
-    group_.broadcast(wire, 0).wait();
+    if (group_.device().isCuda()) {
+      at::Tensor onDevice = wire.to(group_.device().torchDevice());
+      group_.broadcast(onDevice, 0).wait();
+      wire = onDevice.to(at::kCPU);
+      data = wire.data_ptr<int64_t>();
+    } else {
+      group_.broadcast(wire, 0).wait();
+    }
     for (size_t i = 0; i < order.size(); ++i) {
       if (data[i] < 0) throw std::runtime_error("DDP bucketer: rank 0 sent a bad order");
       order[i] = static_cast<size_t>(data[i]);
@@ -208,21 +224,21 @@ std::vector<std::vector<size_t>> GradientBucketer::bucketParameterIndices() cons
 std::vector<GradientBucketer::Event> GradientBucketer::lastStepEvents() const { return events_; }
 
 std::vector<BucketTiming> GradientBucketer::lastStepTimeline() const {
-  if (!timeline_.empty()) return timeline_;
-  auto since = [this](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(t - backwardStart_).count();
+  std::vector<BucketMarks> marks = firstStepMarks_;
+  if (marks.empty()) {
+    for (const auto& bucket : buckets_) marks.push_back(bucket.marks);
+  }
+  auto since = [this](StepClock::Mark m) {
+    return m < 0 ? std::numeric_limits<double>::quiet_NaN() : clock_->seconds(backwardStart_, m);
   };
   std::vector<BucketTiming> out;
-  for (const auto& b : buckets_) {
+  for (const auto& m : marks) {
     BucketTiming t;
-    t.parameters = b.parameters.size();
-    t.bytes = b.numel * static_cast<int64_t>(sizeof(float));
-    t.firstGradient = since(b.firstGradientAt);
-    t.launched = since(b.launchedAt);
-    const int64_t ns = b.completedNs->load(std::memory_order_acquire);
-    t.completed = ns == 0 ? std::numeric_limits<double>::quiet_NaN()
-                          : since(std::chrono::steady_clock::time_point(
-                                std::chrono::steady_clock::duration(ns)));
+    t.parameters = m.parameters;
+    t.bytes = m.bytes;
+    t.firstGradient = since(m.firstGradient);
+    t.launched = since(m.launched);
+    t.completed = since(m.completed->load(std::memory_order_acquire));
     out.push_back(t);
   }
   return out;

@@ -9,26 +9,29 @@
 // order: every rank must issue collectives in the same sequence. After the
 // first backward the buckets are rebuilt in the order gradients really
 // arrived, as torch's Reducer does; rank 0's order, broadcast to the others,
-// so every rank builds the same buckets.
+// so every rank builds the same buckets. Buckets live on the parameters'
+// device; on a GPU the allreduces run on the backend's stream and
+// finishBackward() only orders the current stream after them, as the
+// Reducer does, so the CPU goes on queueing the optimizer step.
 #pragma once
 
 #include <ATen/core/Tensor.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "comm/process_group.h"
+#include "gpu/step_clock.h"
 
 namespace distbench::worker {
 
 // One bucket in one backward pass, in seconds from prepareForBackward():
 // when its first gradient arrived, when its allreduce was launched (its last
 // gradient arrived, or the bucket before it launched), and when the
-// allreduce completed (NaN if its completion callback has not run yet).
+// allreduce completed (NaN if its completion callback has not run yet). On
+// a GPU, as the device saw them (CUDA events: step_clock.h).
 struct BucketTiming {
   size_t parameters = 0;
   int64_t bytes = 0;
@@ -39,16 +42,17 @@ struct BucketTiming {
 
 class GradientBucketer {
  public:
-  // Called from a communication thread when a bucket's allreduce completes.
-  using AllreduceObserver = std::function<void(double seconds, int64_t bytes)>;
-
   struct Event {
     enum class Kind { GradientReady, AllreduceLaunched } kind;
     int index;  // parameter index, or bucket index
   };
 
+  // `clock` times the buckets (lastStepTimeline): the step's own clock,
+  // whose owner starts each step before prepareForBackward() and settles it
+  // before reading the timeline; nullptr: a CPU clock of the bucketer's own.
+  // The parameters must be contiguous float32 tensors on group's device.
   GradientBucketer(std::vector<at::Tensor> parameters, ProcessGroup& group, double bucketCapMB,
-                   AllreduceObserver observer = {});
+                   std::shared_ptr<StepClock> clock = nullptr);
   ~GradientBucketer();
   GradientBucketer(const GradientBucketer&) = delete;
   GradientBucketer& operator=(const GradientBucketer&) = delete;
@@ -57,10 +61,12 @@ class GradientBucketer {
   void broadcastParameters(int rootRank);
   // Before each backward pass.
   void prepareForBackward();
-  // After backward: waits for every bucket, after which each parameter's
-  // .grad (a view into its bucket) holds the averaged gradient. Throws if a
-  // parameter got none. After the first backward, also rebuilds the buckets
-  // in arrival order (a collective on the first call: every rank calls it).
+  // After backward: waits for every bucket (on a GPU: orders the current
+  // stream after them, process_group.h's enqueueWait), after which each
+  // parameter's .grad (a view into its bucket) holds the averaged gradient.
+  // Throws if a parameter got none. After the first backward, also rebuilds
+  // the buckets in arrival order (a collective on the first call: every
+  // rank calls it).
   void finishBackward();
 
   size_t bucketCount() const { return buckets_.size(); }
@@ -70,20 +76,28 @@ class GradientBucketer {
   // buckets launched in:
   std::vector<Event> lastStepEvents() const;
   // Per bucket in launch order, the timeline (of the buckets the backward
-  // used: on the first call, those before the rebuild):
+  // used: on the first call, those before the rebuild). With a clock of the
+  // caller's, only once that clock has settled past the step:
   std::vector<BucketTiming> lastStepTimeline() const;
 
  private:
+  // A bucket's moments in one backward, as marks of the clock.
+  struct BucketMarks {
+    size_t parameters = 0;
+    int64_t bytes = 0;
+    StepClock::Mark firstGradient = -1;
+    StepClock::Mark launched = -1;
+    // Written by the communication thread's completion callback; -1 until.
+    std::shared_ptr<std::atomic<int>> completed;
+  };
+
   struct Bucket {
     std::vector<size_t> parameters;
     int64_t numel = 0;
     at::Tensor flat;
     size_t pending = 0;
     PendingOp op;
-    std::chrono::steady_clock::time_point firstGradientAt;
-    std::chrono::steady_clock::time_point launchedAt;
-    // Written by the communication thread's completion callback.
-    std::shared_ptr<std::atomic<int64_t>> completedNs;
+    BucketMarks marks;
   };
 
   // Buckets for `groups` (bucket_assignment.h's result), fresh flat tensors.
@@ -95,7 +109,10 @@ class GradientBucketer {
   std::vector<at::Tensor> parameters_;
   ProcessGroup& group_;
   double bucketCapMB_;
-  std::shared_ptr<const AllreduceObserver> observer_;
+  // Shared with completion callbacks, which a failed run can leave running
+  // after the bucketer is gone.
+  std::shared_ptr<StepClock> clock_;
+  bool ownClock_ = false;  // the caller gave none: this bucketer starts steps
   std::vector<int64_t> bytes_;
   std::vector<Bucket> buckets_;
   std::vector<size_t> bucketOf_;
@@ -104,10 +121,11 @@ class GradientBucketer {
   std::vector<unsigned> hookHandles_;
   size_t nextToLaunch_ = 0;
   bool rebuilt_ = false;
-  std::chrono::steady_clock::time_point backwardStart_;
+  StepClock::Mark backwardStart_ = -1;
   std::vector<Event> events_;
-  std::vector<size_t> arrival_;       // parameters, in the order gradients came
-  std::vector<BucketTiming> timeline_;  // filled by finishBackward()
+  std::vector<size_t> arrival_;  // parameters, in the order gradients came
+  // The first backward's buckets, kept past the rebuild by finishBackward().
+  std::vector<BucketMarks> firstStepMarks_;
 };
 
 }  // namespace distbench::worker

@@ -3,10 +3,11 @@
 #include <string>
 #include <thread>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
 #include "comm/peer_error.h"
+#include "comm/store_connection.h"
 
 namespace distbench::worker {
 namespace {
@@ -19,18 +20,14 @@ std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(ra
 
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
                                              std::chrono::milliseconds timeout) {
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(id.masterPort);
-  options.isServer = id.role == api::Role::Master;
-  options.waitWorkers = false;  // our own check-in below names who is missing
-  options.timeout = timeout;
+  const bool isServer = id.role == api::Role::Master;
   // The master talks to its own store over loopback: its Service address may
   // not route back to itself.
-  std::string host = options.isServer ? "127.0.0.1" : id.masterAddr;
+  std::string host = isServer ? "127.0.0.1" : id.masterAddr;
   try {
-    return c10::make_intrusive<c10d::TCPStore>(host, options);
+    return connectTcpStore(host, id.masterPort, isServer, timeout);
   } catch (const std::exception& e) {
-    if (options.isServer) {
+    if (isServer) {
       throw PeerError("rendezvous: cannot host the store on port " + std::to_string(id.masterPort) +
                       ": " + firstLine(e.what()));
     }
@@ -113,7 +110,7 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
 
 }  // namespace
 
-Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, GroupsWanted groups,
+Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts,
                        const std::function<void()>& checkedIn)
     : identity_(id), timeouts_(timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
@@ -128,13 +125,19 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts, Gr
   }
   if (checkedIn) checkedIn();
   awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
+}
 
+void Rendezvous::formGroups(GroupsWanted groups, const TrainerGroupSettings& trainers) {
+  const WorkerIdentity& id = identity_;
   const int P = id.numParameterServers;
   const int T = id.numTrainers;
+  trainerSettings_ = trainers;
   if (groups.global) {
+    GroupOptions options;  // Gloo on the CPU: control and parameter-server traffic
+    options.hostname = id.bindAddress;
+    options.timeout = timeouts_.peer;
     global_ = std::make_unique<ProcessGroup>(
-        c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize,
-        id.bindAddress, timeouts.peer,
+        c10::make_intrusive<c10d::PrefixStore>("global", store_), id.rank, id.worldSize, options,
         [P, T](int r) { return r < 0 ? std::string("all ranks") : describeRank(P, T, r); });
   }
   if (groups.trainers && id.role == api::Role::Trainer) trainers_ = trainerSubgroup("trainers", T);
@@ -159,9 +162,14 @@ std::unique_ptr<ProcessGroup> Rendezvous::trainerSubgroup(const std::string& nam
     throw std::logic_error("trainerSubgroup: " + identity_.label() + " is not one of its " +
                            std::to_string(size) + " trainers");
   }
+  GroupOptions options;
+  options.backend = trainerSettings_.backend;
+  options.device = trainerSettings_.device;
+  options.hostname = identity_.bindAddress;
+  options.timeout = timeouts_.peer;
   return std::make_unique<ProcessGroup>(
-      c10::make_intrusive<c10d::PrefixStore>(name, store_), identity_.roleIndex, size,
-      identity_.bindAddress, timeouts_.peer, [P, T](int i) {
+      c10::make_intrusive<c10d::PrefixStore>(name, store_), identity_.roleIndex, size, options,
+      [P, T](int i) {
         return i < 0 ? std::string("the other trainers") : describeRank(P, T, 1 + P + i);
       });
 }

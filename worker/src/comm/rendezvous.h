@@ -1,7 +1,9 @@
 // Rank 0 hosts a c10d::TCPStore; every rank checks in, and every rank waits
 // (up to the rendezvous timeout) for all others, naming the missing ones when
-// that time runs out. Then the Gloo groups: a global one for control and
-// parameter-server traffic, and a trainer-only one for DDP.
+// that time runs out. Then, once each rank knows its device, the groups: a
+// global Gloo one on the CPU for control and parameter-server traffic, and a
+// trainer-only one for DDP and collectives, on the trainers' backend and
+// device (spec.runtime).
 #pragma once
 
 #include <c10/util/intrusive_ptr.h>
@@ -25,14 +27,25 @@ struct RendezvousTimeouts {
   std::chrono::milliseconds peer{60000};
 };
 
+// What the trainers' groups run on: spec.runtime.backend, and this
+// trainer's device (the CPU, or its GPU).
+struct TrainerGroupSettings {
+  api::Backend backend = api::Backend::Gloo;
+  ComputeDevice device = ComputeDevice::cpu();
+};
+
 class Rendezvous {
  public:
   // Blocks until every rank has joined; throws PeerError naming the missing
   // ranks after `timeouts.rendezvous`. `checkedIn` runs once this rank has
   // checked in, so the store is up (the termination watch starts there).
-  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts, GroupsWanted groups = {},
+  Rendezvous(const WorkerIdentity& identity, RendezvousTimeouts timeouts,
              const std::function<void()>& checkedIn = {});
   ~Rendezvous();
+
+  // Forms the groups `groups` asks for; every rank calls it. Trainers'
+  // groups, these and later subgroups, run on `trainers`.
+  void formGroups(GroupsWanted groups, const TrainerGroupSettings& trainers = {});
 
   ProcessGroup& global();
   // Trainers only: group rank = trainer index.
@@ -50,6 +63,7 @@ class Rendezvous {
  private:
   WorkerIdentity identity_;
   RendezvousTimeouts timeouts_;
+  TrainerGroupSettings trainerSettings_;
   c10::intrusive_ptr<c10d::Store> store_;
   std::unique_ptr<ProcessGroup> global_;
   std::unique_ptr<ProcessGroup> trainers_;

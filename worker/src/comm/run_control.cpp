@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 
 #include "comm/peer_error.h"
 #include "comm/rendezvous.h"
 #include "comm/run_verdict.h"
+#include "comm/store_connection.h"
 
 namespace distbench::worker {
 namespace {
@@ -52,12 +53,8 @@ StoreHeartbeat::StoreHeartbeat(const Rendezvous& rendezvous)
   const WorkerIdentity& id = rendezvous.identity();
   const auto interval = std::clamp(rendezvous.timeouts().peer / 4, std::chrono::milliseconds(100),
                                    std::chrono::milliseconds(5000));
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(id.masterPort);
-  options.isServer = false;
-  options.waitWorkers = false;
-  options.timeout = std::max(interval * 4, std::chrono::milliseconds(1000));
-  store_ = c10::make_intrusive<c10d::TCPStore>(id.masterAddr, options);
+  store_ = connectTcpStore(id.masterAddr, id.masterPort, /*isServer=*/false,
+                           std::max(interval * 4, std::chrono::milliseconds(1000)));
   store_->add(key_, 1);
   thread_ = std::thread([this, interval] { loop(interval); });
 }
@@ -166,7 +163,7 @@ void RunControl::throwIfVerdict() {
 void RunControl::barrier(const std::string& name, int count) {
   const std::string key = "distbench/run/barrier/" + name;
   storeCall("waiting for the other trainers", [&] {
-    store_->set(arrivedKey(key, id_.roleIndex), {1});
+    store_->set(arrivedKey(key, id_.roleIndex), std::vector<uint8_t>{1});
     store_->add(key, 1);
     markProgress();
     StallWatch stall(*this);
@@ -199,7 +196,7 @@ void RunControl::checkStillOn() {
 
 void RunControl::finish() {
   storeCall("finishing", [&] {
-    store_->set(finishedKey(id_.roleIndex), {1});
+    store_->set(finishedKey(id_.roleIndex), std::vector<uint8_t>{1});
     markProgress();
   });
 }

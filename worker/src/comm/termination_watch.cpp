@@ -13,9 +13,10 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 
 #include "comm/run_verdict.h"
+#include "comm/store_connection.h"
 
 namespace distbench::worker {
 namespace {
@@ -59,14 +60,9 @@ void writeLine(const std::string& line) {
 }
 
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id, milliseconds timeout) {
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(id.masterPort);
-  options.isServer = false;
-  options.waitWorkers = false;
-  options.timeout = timeout;
   // As in rendezvous: the master reaches its own store over loopback.
   const std::string host = id.role == api::Role::Master ? "127.0.0.1" : id.masterAddr;
-  return c10::make_intrusive<c10d::TCPStore>(host, options);
+  return connectTcpStore(host, id.masterPort, /*isServer=*/false, timeout);
 }
 
 // The master hosts the store: once it exits, nobody can read the verdict.

@@ -1,6 +1,5 @@
 // What a benchmark kind (spec.benchmark.kind) registers with the worker, in
-// one place: the Gloo groups its ranks need, what it asks of spec.runtime,
-// what each of its roles runs, and which series its result summary leads
+// one place: the groups its ranks need, what each of its roles runs, and which series its result summary leads
 // with. worker_main.cpp does what every kind shares (flags, identity,
 // config, rendezvous, the report files, errors) and leaves the rest to the
 // kind's entry. Adding a kind: define its entry in its own folder (as
@@ -11,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "comm/groups_wanted.h"
 #include "common/result_summary.h"
@@ -19,8 +19,10 @@
 
 namespace distbench::worker {
 
+class ComputeDevice;
 class MetricsEndpoint;
 class Rendezvous;
+struct DeviceFacts;
 struct WorkerIdentity;
 
 // What a rank of any kind brings to its role.
@@ -29,6 +31,12 @@ struct KindRun {
   const api::DistBenchmark& benchmark;
   Rendezvous& rendezvous;  // everyone has joined; the kind's groups exist
   const MetricsEndpoint& metrics;
+  // Where this rank computes: a trainer's GPU on a spec.runtime.device cuda
+  // run, else the CPU. Trainers' groups already use it.
+  const ComputeDevice& device;
+  // The master of a cuda run: every trainer's GPU (for the banner; the
+  // report gets them after run()). Empty elsewhere.
+  const std::vector<DeviceFacts>& gpus;
   std::string dumpStateDir;    // --dump-state: write final parameters there; empty: no
   bool progressLines = false;  // DISTBENCH_PROGRESS: the trainers' lines for `distbench run`
 
@@ -49,11 +57,6 @@ struct KindEntry {
   // Formed by the rendezvous before run() (docs/architecture.md, "Rendezvous
   // and process groups").
   GroupsWanted groups;
-  // Checked before anyone joins, so a rank that cannot run says so, naming
-  // the field, rather than measure something else: why this kind cannot run
-  // on `runtime`, or "" when it has no limits of its own (nullptr: none
-  // either). The worker build's own limits are checked after.
-  std::string (*unsupportedRuntime)(const api::RuntimeSpec& runtime);
   // This rank's role, whichever identity.role is. The master prints the
   // result table and returns the run's report; other roles return nothing.
   std::optional<report::Report> (*run)(const KindRun& context);

@@ -4,19 +4,25 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "distbench/api/benchmark_spec.h"
 
 namespace distbench::worker {
 
-// The seeds' info lines: versions, backend, device, then "* Topology: "
+struct DeviceFacts;
+
+// The seeds' info lines: versions, backend, device (on GPU runs the CUDA,
+// NCCL and cuDNN versions and the GPUs, from `gpus`), then "* Topology: "
 // `topology` ("2 ranks, 1 master") and a blank line.
-void printInfo(const api::DistBenchmark& benchmark, const std::string& topology);
+void printInfo(const api::DistBenchmark& benchmark, const std::string& topology,
+               const std::vector<DeviceFacts>& gpus);
 
 // The DDP seed's banner, `title` over the info lines, for kinds whose ranks
 // are all trainers. Printed before the run so rows can follow as they
 // complete.
-void printSuiteBanner(const api::DistBenchmark& benchmark, const char* title);
+void printSuiteBanner(const api::DistBenchmark& benchmark, const char* title,
+                      const std::vector<DeviceFacts>& gpus);
 
 void printNow(const std::string& text);
 

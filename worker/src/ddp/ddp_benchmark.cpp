@@ -18,7 +18,7 @@ std::vector<SweepRow> sweepOf(const api::DistBenchmark& b) {
   return planDdpSweep(b.spec.topology.trainers, b.spec.benchmark.ddp.ranksPerMachine, usesGpus(b));
 }
 
-// Store keys and Gloo group names: unique per model and row.
+// Store keys and group names: unique per model and row.
 std::string rowKey(size_t model, size_t row) {
   return "ddp/" + std::to_string(model) + "/" + std::to_string(row);
 }
@@ -32,7 +32,7 @@ int64_t parameterCount(const std::string& model, int64_t numClasses) {
 }  // namespace
 
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   DdpTrainerMetrics& metrics) {
+                   const ComputeDevice& device, DdpTrainerMetrics& metrics) {
   const WorkerIdentity& id = rendezvous.identity();
   const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
   const int T = id.numTrainers;
@@ -52,8 +52,9 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         metrics.selectRow(model, row.ddp ? row.ranks : 0);
         std::unique_ptr<ProcessGroup> group;
         if (row.ddp) group = rendezvous.trainerSubgroup(rowKey(m, r), row.ranks);
-        const DdpPhaseSamples samples = runDdpRow(benchmark.spec, model, id.roleIndex, group.get(),
-                                                  &metrics, [&] { control.checkStillOn(); });
+        const DdpPhaseSamples samples =
+            runDdpRow(benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
+                      [&] { control.checkStillOn(); });
         control.publish(rowKey(m, r), samples.flatten());
       }
       // Idle ranks wait here, off the CPU, so they do not disturb the row.

@@ -1,6 +1,6 @@
 // The DDP kind's two roles. Trainers walk the sweep together: for every
-// model and row, the row's ranks form a fresh Gloo group and train while the
-// others wait; every rank hands its samples to the master through the
+// model and row, the row's ranks form a fresh group (spec.runtime's backend,
+// on their device) and train while the others wait; every rank hands its samples to the master through the
 // store. The master prints each row as it completes and returns everything
 // for the report. Rows can take longer than any peer timeout (a ResNeXt-101
 // on a CPU), so liveness comes from RunControl's heartbeats, not from Gloo.
@@ -14,11 +14,13 @@
 
 namespace distbench::worker {
 
+class ComputeDevice;
 class Rendezvous;
 class DdpTrainerMetrics;
 
+// `device`: this trainer's, which its row groups use too.
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   DdpTrainerMetrics& metrics);
+                   const ComputeDevice& device, DdpTrainerMetrics& metrics);
 
 struct DdpMasterOutput {
   std::vector<DdpModelResult> models;

@@ -1,5 +1,6 @@
 // DDP's entry (common/benchmark_kind.h): trainers that walk the model sweep
-// in a Gloo group per row, and a master that prints rows as they complete.
+// in a group per row (Gloo or NCCL, on their device), and a master that
+// prints rows as they complete.
 #include "common/benchmark_kind.h"
 #include "common/host_info.h"
 #include "common/master_output.h"
@@ -14,10 +15,10 @@ namespace {
 
 std::optional<report::Report> run(const KindRun& c) {
   if (c.identity.role == api::Role::Trainer) {
-    runDdpTrainer(c.rendezvous, c.benchmark, c.metricsKeptUntilExit<DdpTrainerMetrics>());
+    runDdpTrainer(c.rendezvous, c.benchmark, c.device, c.metricsKeptUntilExit<DdpTrainerMetrics>());
     return std::nullopt;
   }
-  printSuiteBanner(c.benchmark, "PyTorch distributed benchmark suite");
+  printSuiteBanner(c.benchmark, "PyTorch distributed benchmark suite", c.gpus);
   DdpMasterOutput out = runDdpMaster(c.rendezvous, c.benchmark, printNow);
   report::Report r = reportEnvelope(c.benchmark, readHostInfo());
   addDdpResults(r, c.benchmark.spec.benchmark.ddp, out.models, out.parameterCounts);
@@ -32,8 +33,8 @@ size_t headline(const report::Report& r) {
 }
 
 // No Gloo group at the start: the sweep forms one per row.
-constexpr KindEntry kEntry{api::BenchmarkKind::DDP, /*groups=*/{false, false},
-                           /*unsupportedRuntime=*/nullptr, run, headline};
+constexpr KindEntry kEntry{api::BenchmarkKind::DDP, /*groups=*/{false, false}, run,
+                           headline};
 
 }  // namespace
 

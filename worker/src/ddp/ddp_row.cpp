@@ -4,14 +4,17 @@
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/sgd.h>
 
+#include <chrono>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
 #include "comm/ddp_bucketer.h"
 #include "comm/process_group.h"
-#include "common/stopwatch.h"
 #include "common/training_metrics.h"
 #include "ddp/models/image_model.h"
+#include "gpu/compute_device.h"
+#include "gpu/step_clock.h"
 
 namespace distbench::worker {
 
@@ -41,29 +44,33 @@ DdpPhaseSamples DdpPhaseSamples::unflatten(const std::vector<double>& flat, int 
 }
 
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& modelName,
-                          int rank, ProcessGroup* group, TrainingMetrics* metrics,
-                          const std::function<void()>& betweenIterations,
+                          int rank, const ComputeDevice& device, ProcessGroup* group,
+                          TrainingMetrics* metrics, const std::function<void()>& betweenIterations,
                           const BucketTimelineSink& buckets) {
   const api::DDPSpec& ddp = spec.benchmark.ddp;
   at::manual_seed(static_cast<uint64_t>(spec.benchmark.seed + rank));
   std::shared_ptr<ImageModel> model = makeImageModel(modelName, ddp.numClasses);
+  model->to(device.torchDevice());
   model->train();
-  const at::Tensor images = at::randn({ddp.batchSize, 3, ddp.imageSize, ddp.imageSize});
-  const at::Tensor targets = at::randint(ddp.numClasses, {ddp.batchSize}, at::kLong);
+  // Drawn on the CPU, so every device trains on the same batch.
+  const at::Tensor images =
+      at::randn({ddp.batchSize, 3, ddp.imageSize, ddp.imageSize}).to(device.torchDevice());
+  const at::Tensor targets =
+      at::randint(ddp.numClasses, {ddp.batchSize}, at::kLong).to(device.torchDevice());
 
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(ddp.learningRate)
                                                        .momentum(ddp.momentum)
                                                        .weight_decay(ddp.weightDecay));
+  const std::shared_ptr<StepClock> clock = device.newClock();
   std::unique_ptr<GradientBucketer> bucketer;
   if (group != nullptr) {
-    bucketer =
-        std::make_unique<GradientBucketer>(model->parameters(), *group, spec.benchmark.bucketCapMB,
-                                           [metrics](double seconds, int64_t bytes) {
-                                             if (metrics != nullptr)
-                                               metrics->observeAllreduce(seconds, bytes);
-                                           });
+    bucketer = std::make_unique<GradientBucketer>(model->parameters(), *group,
+                                                  spec.benchmark.bucketCapMB, clock);
     bucketer->broadcastParameters(0);
   }
+  const std::chrono::milliseconds timeout(static_cast<int64_t>(spec.runtime.peerTimeoutSeconds) *
+                                          1000);
+  const std::string onDevice = "the device to finish a " + modelName + " iteration";
 
   DdpPhaseSamples samples;
   const int total = ddp.warmupIterations + ddp.iterations;
@@ -71,31 +78,35 @@ DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string&
     // Replicas start the measured iterations together.
     if (i == ddp.warmupIterations && group != nullptr) group->barrier();
     if (betweenIterations) betweenIterations();
-    const auto start = Clock::now();
+    clock->beginStep();
+    const StepClock::Mark start = clock->mark();
     // With DDP the bucketer owns .grad (views into its buckets) and replaces
     // it as each gradient arrives; zero_grad would detach and zero those
     // views, a pass over the model's gradients for nothing.
     if (!bucketer) optimizer.zero_grad();
     const at::Tensor loss = torch::nn::functional::cross_entropy(model->forward(images), targets);
-    const auto forwardDone = Clock::now();
+    const StepClock::Mark forwardDone = clock->mark();
     if (bucketer) bucketer->prepareForBackward();
     loss.backward();
-    const auto backwardDone = Clock::now();
+    const StepClock::Mark backwardDone = clock->mark();
     if (bucketer) bucketer->finishBackward();
-    const auto allreduceDone = Clock::now();
+    const StepClock::Mark allreduceDone = clock->mark();
     optimizer.step();
-    const auto end = Clock::now();
+    const StepClock::Mark end = clock->mark();
+    clock->settle(end, timeout, onDevice);
 
-    auto seconds = [](Clock::time_point a, Clock::time_point b) {
-      return std::chrono::duration<double>(b - a).count();
-    };
     if (metrics != nullptr) metrics->observeExamples(ddp.batchSize);
+    if (bucketer && metrics != nullptr) {
+      for (const BucketTiming& b : bucketer->lastStepTimeline()) {
+        if (!std::isnan(b.completed)) metrics->observeAllreduce(b.completed - b.launched, b.bytes);
+      }
+    }
     if (i < ddp.warmupIterations) continue;
-    samples.iteration.push_back(seconds(start, end));
-    samples.forward.push_back(seconds(start, forwardDone));
-    samples.backward.push_back(seconds(forwardDone, backwardDone));
-    samples.allreduceWait.push_back(seconds(backwardDone, allreduceDone));
-    samples.optimizerStep.push_back(seconds(allreduceDone, end));
+    samples.iteration.push_back(clock->seconds(start, end));
+    samples.forward.push_back(clock->seconds(start, forwardDone));
+    samples.backward.push_back(clock->seconds(forwardDone, backwardDone));
+    samples.allreduceWait.push_back(clock->seconds(backwardDone, allreduceDone));
+    samples.optimizerStep.push_back(clock->seconds(allreduceDone, end));
     if (bucketer && buckets) buckets(bucketer->lastStepTimeline());
     if (metrics != nullptr) {
       metrics->observeIteration(samples.iteration.back());

@@ -3,7 +3,9 @@
 // broadcast), one fixed random batch reused every iteration, SGD with
 // momentum and weight decay, warm-up iterations dropped. Each iteration is
 // timed from forward to the end of the optimizer step, and split into
-// phases.
+// phases, on the rank's device: on a GPU every phase ends on a CUDA event
+// (gpu/step_clock.h), and the iteration ends when the device has finished
+// its optimizer step.
 #pragma once
 
 #include <functional>
@@ -14,6 +16,7 @@
 
 namespace distbench::worker {
 
+class ComputeDevice;
 class ProcessGroup;
 class TrainingMetrics;
 struct BucketTiming;
@@ -33,14 +36,17 @@ struct DdpPhaseSamples {
 // Gets the bucketer's per-bucket timeline after every measured iteration.
 using BucketTimelineSink = std::function<void(const std::vector<BucketTiming>&)>;
 
-// `group` null: the `no ddp` baseline, the plain model. Otherwise the
-// model's gradients go through the project's DDP bucketer over `group`.
+// The model, its batch and its gradient buckets live on `device`. `group`
+// null: the `no ddp` baseline, the plain model. Otherwise the model's
+// gradients go through the project's DDP bucketer over `group` (whose
+// device is `device`).
 // `betweenIterations`, if set, runs untimed before every iteration: a row
 // can run for minutes with no peer to notice a failure elsewhere, so it is
 // where the caller checks whether the run was called off. `buckets`, if set
 // (DDP rows only), runs untimed after every measured iteration.
 DdpPhaseSamples runDdpRow(const api::DistBenchmarkSpec& spec, const std::string& model, int rank,
-                          ProcessGroup* group, TrainingMetrics* metrics,
+                          const ComputeDevice& device, ProcessGroup* group,
+                          TrainingMetrics* metrics,
                           const std::function<void()>& betweenIterations = {},
                           const BucketTimelineSink& buckets = {});
 

@@ -1,9 +1,11 @@
 // HybridDDPRPC's entry (common/benchmark_kind.h): a master, parameter
-// servers and trainers over the global and trainers' Gloo groups.
+// servers and trainers over the global Gloo group and the trainers' group
+// (Gloo or NCCL, on the trainers' device).
 #include <cstdio>
 
 #include "comm/rendezvous.h"
 #include "common/benchmark_kind.h"
+#include "common/device_facts.h"
 #include "common/host_info.h"
 #include "common/master_output.h"
 #include "common/report_builder.h"
@@ -17,23 +19,16 @@
 namespace distbench::worker {
 namespace {
 
-// The parameter servers' and trainers' message loops run on CPU tensors
-// over Gloo alone, whatever the build could do otherwise.
-std::string unsupportedRuntime(const api::RuntimeSpec& runtime) {
-  if (runtime.device == api::Device::CPU && runtime.backend == api::Backend::Gloo) return "";
-  return "spec.runtime.device: " + std::string(api::toString(runtime.device)) + "/" +
-         api::toString(runtime.backend) +
-         " is not supported by HybridDDPRPC in this worker; use cpu with gloo";
-}
-
 // The seed's banner, printed once the results are in.
-void printBanner(const api::DistBenchmark& b) {
+void printBanner(const api::DistBenchmark& b, const std::vector<DeviceFacts>& gpus) {
   const int T = b.spec.topology.trainers, P = b.spec.topology.parameterServers;
   std::printf("-------------------------------------------\n");
   std::printf("                  Info                     \n");
   std::printf("-------------------------------------------\n\n");
-  printInfo(b, formatText("%d trainer%s, %d parameter server%s, 1 master", T, T == 1 ? "" : "s", P,
-                          P == 1 ? "" : "s"));
+  printInfo(b,
+            formatText("%d trainer%s, %d parameter server%s, 1 master", T, T == 1 ? "" : "s", P,
+                       P == 1 ? "" : "s"),
+            gpus);
   std::printf("-------------------------------------------\n");
   std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
   std::printf("-------------------------------------------\n");
@@ -44,7 +39,7 @@ std::optional<report::Report> run(const KindRun& c) {
   switch (c.identity.role) {
     case api::Role::Master: {
       std::vector<TrainerResult> results = runHybridMaster(benchmark, c.rendezvous.global());
-      printBanner(benchmark);
+      printBanner(benchmark, c.gpus);
       printNow("\n" + formatResultTable(results));
       return hybridReport(benchmark, results, readHostInfo());
     }
@@ -54,7 +49,7 @@ std::optional<report::Report> run(const KindRun& c) {
                                {benchmark.spec.benchmark.hybridDDPRPC, c.dumpStateDir});
       break;
     case api::Role::Trainer:
-      runHybridTrainer(c.identity, benchmark, c.rendezvous,
+      runHybridTrainer(c.identity, benchmark, c.rendezvous, c.device,
                        c.metricsKeptUntilExit<HybridTrainerMetrics>(),
                        {c.dumpStateDir, c.progressLines});
       break;
@@ -69,8 +64,10 @@ size_t headline(const report::Report& r) {
   return 0;
 }
 
-constexpr KindEntry kEntry{api::BenchmarkKind::HybridDDPRPC, /*groups=*/{true, true},
-                           unsupportedRuntime, run, headline};
+// Any device and backend: parameter servers and the master stay on the CPU
+// and the global Gloo group; trainers' dense stacks follow spec.runtime.
+constexpr KindEntry kEntry{api::BenchmarkKind::HybridDDPRPC, /*groups=*/{true, true}, run,
+                           headline};
 
 }  // namespace
 

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "comm/ddp_bucketer.h"
 #include "common/state_dump.h"
 #include "common/stopwatch.h"
+#include "gpu/step_clock.h"
 #include "distbench/api/dense_layers.h"
 #include "hybrid/batch_generator.h"
 #include "hybrid/dense_model.h"
@@ -24,19 +26,30 @@
 namespace distbench::worker {
 namespace {
 
+// The seed's dense stack, initialised on the CPU (so every device starts
+// from the same weights) and moved to `device`.
+torch::nn::Sequential denseModelOn(const ComputeDevice& device, int64_t inputWidth,
+                                   const std::vector<api::DenseLayer>& layers, int64_t seed) {
+  torch::nn::Sequential model = buildDenseModel(inputWidth, layers, seed);
+  model->to(device.torchDevice());
+  return model;
+}
+
 class Trainer {
  public:
   Trainer(const WorkerIdentity& id, const api::DistBenchmark& benchmark, Rendezvous& rendezvous,
-          HybridTrainerMetrics& metrics)
+          const ComputeDevice& device, HybridTrainerMetrics& metrics)
       : id_(id),
         spec_(benchmark.spec.benchmark.hybridDDPRPC),
         global_(rendezvous.global()),
         metrics_(metrics),
+        device_(device),
+        clock_(device.newClock()),
         layers_(api::parseDenseLayers(spec_.denseLayers)),
-        model_(buildDenseModel(id.numParameterServers * spec_.embeddingDim, layers_,
-                               benchmark.spec.benchmark.seed)),
+        model_(denseModelOn(device, id.numParameterServers * spec_.embeddingDim, layers_,
+                            benchmark.spec.benchmark.seed)),
         bucketer_(model_->parameters(), rendezvous.trainers(), benchmark.spec.benchmark.bucketCapMB,
-                  [&metrics](double s, int64_t bytes) { metrics.observeAllreduce(s, bytes); }),
+                  clock_),
         client_(global_, id.numParameterServers, id.roleIndex, spec_.embeddingDim,
                 messageSizes(spec_), metrics),
         batches_(spec_, benchmark.spec.benchmark.seed, id.roleIndex,
@@ -72,7 +85,7 @@ class Trainer {
     client_.done();
     if (!options.dumpStateDir.empty()) {
       std::vector<at::Tensor> params;
-      for (const auto& p : model_->parameters()) params.push_back(p.detach());
+      for (const auto& p : model_->parameters()) params.push_back(p.detach().to(at::kCPU));
       saveTensors(params, options.dumpStateDir,
                   "trainer" + std::to_string(id_.roleIndex) + "_dense.pt");
     }
@@ -84,54 +97,62 @@ class Trainer {
   // overlapped allreduce, gradients to the shards, then the optimizer step.
   // Adds the batch's time in each phase to `phases` (the report's). The
   // metrics keep their own, coarser split (docs/metrics.md): their forward
-  // includes the lookups, their optimizer step the push.
+  // includes the lookups, their optimizer step the push. Phases end on the
+  // clock's marks: on a GPU when the device has done the phase's work (a
+  // lookup's rows copied in, the backward kernels run), and the step ends
+  // once the device has finished the SGD update.
   int64_t trainStep(int64_t step, PhaseSeconds& phases) {
+    clock_->beginStep();
     const auto start = Clock::now();
     Batch batch = batches_.next();
+    const at::Tensor targets = batch.targets.to(device_.torchDevice());
 
-    const auto lookupStart = Clock::now();
+    const StepClock::Mark lookupStart = clock_->mark();
     std::vector<at::Tensor> lookups = client_.lookup(step, batch.indices, batch.offsets);
-    for (auto& t : lookups) t.requires_grad_(true);
-    const auto denseStart = Clock::now();
+    for (auto& t : lookups) t = t.to(device_.torchDevice()).requires_grad_(true);
+    const StepClock::Mark denseStart = clock_->mark();
     at::Tensor output = model_->forward(at::cat(lookups, 1));
-    at::Tensor loss = torch::nn::functional::cross_entropy(output, batch.targets);
-    const auto backwardStart = Clock::now();
-    add(phases, Phase::Lookup, secondsBetween(lookupStart, denseStart));
-    add(phases, Phase::Forward, secondsBetween(denseStart, backwardStart));
-    metrics_.observeForward(secondsBetween(lookupStart, backwardStart));
+    at::Tensor loss = torch::nn::functional::cross_entropy(output, targets);
+    const StepClock::Mark backwardStart = clock_->mark();
 
     bucketer_.prepareForBackward();
     loss.backward();
-    const double backward = secondsSince(backwardStart);
-    add(phases, Phase::Backward, backward);
-    metrics_.observeBackward(backward);
+    const StepClock::Mark backwardDone = clock_->mark();
 
     // The shards' gradient push and step travel while the dense allreduce,
     // launched during backward, finishes; waiting on the shards first keeps
     // their round trips honest, and what is left of the allreduce afterwards
-    // is the part overlap did not hide.
-    const auto pushStart = Clock::now();
+    // is the part overlap did not hide. On a GPU the gradients' copy to the
+    // host waits for the backward kernels that made them.
     std::vector<at::Tensor> grads;
-    for (auto& t : lookups) grads.push_back(t.grad());
+    for (auto& t : lookups) grads.push_back(t.grad().to(at::kCPU));
     client_.beginUpdate(step, grads);
     client_.endUpdate();
-    const double push = secondsSince(pushStart);
-    add(phases, Phase::Push, push);
+    const StepClock::Mark pushDone = clock_->mark();
 
-    const auto waitStart = Clock::now();
     bucketer_.finishBackward();
-    const double wait = secondsSince(waitStart);
-    add(phases, Phase::AllreduceWait, wait);
-    metrics_.observeAllreduceWait(wait);
-
-    const auto sgdStart = Clock::now();
+    const StepClock::Mark allreduceDone = clock_->mark();
     {
       c10::NoGradGuard noGrad;
       for (auto& p : model_->parameters()) p.add_(p.grad(), -spec_.learningRate);
     }
-    const double sgd = secondsSince(sgdStart);
-    add(phases, Phase::OptimizerStep, sgd);
-    metrics_.observeOptimizerStep(push + sgd);
+    const StepClock::Mark end = clock_->mark();
+    clock_->settle(end, global_.timeout(), "the device to finish a training step");
+
+    auto between = [this](StepClock::Mark a, StepClock::Mark b) { return clock_->seconds(a, b); };
+    add(phases, Phase::Lookup, between(lookupStart, denseStart));
+    add(phases, Phase::Forward, between(denseStart, backwardStart));
+    add(phases, Phase::Backward, between(backwardStart, backwardDone));
+    add(phases, Phase::Push, between(backwardDone, pushDone));
+    add(phases, Phase::AllreduceWait, between(pushDone, allreduceDone));
+    add(phases, Phase::OptimizerStep, between(allreduceDone, end));
+    metrics_.observeForward(between(lookupStart, backwardStart));
+    metrics_.observeBackward(between(backwardStart, backwardDone));
+    metrics_.observeAllreduceWait(between(pushDone, allreduceDone));
+    metrics_.observeOptimizerStep(between(backwardDone, pushDone) + between(allreduceDone, end));
+    for (const BucketTiming& b : bucketer_.lastStepTimeline()) {
+      if (!std::isnan(b.completed)) metrics_.observeAllreduce(b.completed - b.launched, b.bytes);
+    }
     metrics_.observeIteration(secondsSince(start));
     return batch.examples();
   }
@@ -166,6 +187,8 @@ class Trainer {
   api::HybridDDPRPCSpec spec_;
   ProcessGroup& global_;
   HybridTrainerMetrics& metrics_;
+  const ComputeDevice& device_;
+  std::shared_ptr<StepClock> clock_;  // the bucketer marks it too
   std::vector<api::DenseLayer> layers_;
   torch::nn::Sequential model_;
   GradientBucketer bucketer_;
@@ -178,9 +201,9 @@ class Trainer {
 }  // namespace
 
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
-                      Rendezvous& rendezvous, HybridTrainerMetrics& metrics,
-                      const TrainerOptions& options) {
-  Trainer(identity, benchmark, rendezvous, metrics).run(options);
+                      Rendezvous& rendezvous, const ComputeDevice& device,
+                      HybridTrainerMetrics& metrics, const TrainerOptions& options) {
+  Trainer(identity, benchmark, rendezvous, device, metrics).run(options);
 }
 
 }  // namespace distbench::worker

@@ -1,6 +1,9 @@
 // A trainer: the hybrid model (lookups on every PS shard, then the dense
 // stack under distbench's DDP), the seed's training loop, per-epoch reports
-// to the master.
+// to the master. The dense stack, its gradients and its DDP buckets live on
+// the trainer's device (a GPU on cuda runs, as in the seed); the embedding
+// shards stay on the parameter servers' CPUs, so lookups and gradients
+// cross between host and device every step.
 #pragma once
 
 #include <string>
@@ -8,6 +11,7 @@
 #include "comm/rendezvous.h"
 #include "common/worker_identity.h"
 #include "distbench/api/benchmark_spec.h"
+#include "gpu/compute_device.h"
 #include "hybrid/hybrid_metrics.h"
 
 namespace distbench::worker {
@@ -18,7 +22,7 @@ struct TrainerOptions {
 };
 
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
-                      Rendezvous& rendezvous, HybridTrainerMetrics& metrics,
-                      const TrainerOptions& options);
+                      Rendezvous& rendezvous, const ComputeDevice& device,
+                      HybridTrainerMetrics& metrics, const TrainerOptions& options);
 
 }  // namespace distbench::worker

@@ -1,0 +1,40 @@
+// torch_cuda.h where LibTorch has CUDA.
+#include "gpu/torch_cuda.h"
+
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <c10/cuda/CUDAFunctions.h>
+
+#include "gpu/cuda_event_clock.h"
+
+namespace distbench::worker {
+namespace {
+
+void* currentStream() { return at::cuda::getCurrentCUDAStream().stream(); }
+
+}  // namespace
+
+std::string torchCudaUnavailable() { return ""; }
+
+void useCudaDevice(int index) { c10::cuda::set_device(static_cast<c10::DeviceIndex>(index)); }
+
+std::unique_ptr<StepClock> makeCudaClock(int index) {
+  return makeCudaEventClock(index, &currentStream);
+}
+
+void synchronizeCurrentStream(int index, std::chrono::milliseconds timeout,
+                              const std::string& what) {
+  waitForCudaStream(index,
+                    at::cuda::getCurrentCUDAStream(static_cast<c10::DeviceIndex>(index)).stream(),
+                    timeout, what);
+}
+
+long cudnnVersion() {
+  try {
+    return at::detail::getCUDAHooks().versionCuDNN();
+  } catch (const std::exception&) {
+    return 0;  // built without cuDNN
+  }
+}
+
+}  // namespace distbench::worker

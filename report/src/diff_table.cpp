@@ -60,7 +60,9 @@ using Field = std::pair<const char*, std::string (*)(const Report&)>;
 const Field kFields[] = {
     {"benchmark", [](const Report& r) { return r.name; }},
     {"bucket_size", [](const Report& r) { return format("%g", r.bucketCapMB); }},
+    {"cuda_driver_version", [](const Report& r) { return versionOf(r, "cudaDriver"); }},
     {"cuda_version", [](const Report& r) { return versionOf(r, "cuda"); }},
+    {"cudnn_version", [](const Report& r) { return versionOf(r, "cudnn"); }},
     {"device", [](const Report& r) { return r.device; }},
     {"distbench_version", [](const Report& r) { return versionOf(r, "distbench"); }},
     {"distributed_backend", [](const Report& r) { return r.backend; }},

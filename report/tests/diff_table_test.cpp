@@ -67,7 +67,8 @@ TEST(DiffTable, MetadataIsTheSeedLayoutWithBaseAndTestSideBySide) {
   EXPECT_EQ(line("pytorch_version"), "pytorch_version:" + spaces(4) + " " + spaces(14) +
                                          "1.13.1  vs  " + spaces(14) + "1.13.1");
   for (const char* key : {"device", "distbench_version", "host_cpu", "trainers", "world_size",
-                          "parameter_servers", "gpus", "nccl_version"}) {
+                          "parameter_servers", "gpus", "nccl_version", "cuda_driver_version",
+                          "cudnn_version"}) {
     EXPECT_NE(line(key).rfind(key, 0), std::string::npos) << key;
   }
   EXPECT_EQ(lines.back(), "") << "a blank line before the first group";

@@ -129,10 +129,13 @@ TEST(GpuDdp, BucketsAverageGradientsOnTheDevice) {
         bucketer.broadcastParameters(0);
         torch::manual_seed(rank);
         at::Tensor x = at::randn({5, 16}).to(group.device().torchDevice());
-        at::Tensor loss = model->forward(x).pow(2).sum();
-        for (auto& g : torch::autograd::grad({loss}, model->parameters(), {}, true)) {
+        // On a hook-free twin: a leaf's hooks run for autograd::grad too.
+        auto twin = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(model->clone());
+        at::Tensor twinLoss = twin->forward(x).pow(2).sum();
+        for (auto& g : torch::autograd::grad({twinLoss}, twin->parameters())) {
           local[rank].push_back(g.to(at::kCPU));
         }
+        at::Tensor loss = model->forward(x).pow(2).sum();
         bucketer.prepareForBackward();
         loss.backward();
         bucketer.finishBackward();

@@ -69,19 +69,23 @@ TEST(GpuRuns, CollectivesNcclAndGlooOnCudaTensors) {
   DISTBENCH_SKIP_WITHOUT_GPUS(1);
   const std::string sweep = R"(
     collectives: {dtypes: [float32, float16], minBytes: 1024, maxBytes: 1048576, stepFactor: 32,
-                  warmupIterations: 1, iterations: 3}
-)";
+                  warmupIterations: 1, iterations: 3)";
+  // One rank: every op but sendrecv, which needs a peer.
   const RunResult nccl = distbenchRun("gpu-coll-nccl", R"(spec:
   topology: {trainers: 1, parameterServers: 0}
   benchmark:
-    kind: Collectives)" + sweep + R"(  runtime: {device: cuda, backend: nccl}
+    kind: Collectives)" + sweep + R"(,
+                  ops: [allreduce, allgather, broadcast, reduce, scatter, gather, reducescatter,
+                        alltoall]}
+  runtime: {device: cuda, backend: nccl}
 )");
   expectGpuReport(nccl);
   EXPECT_NE(nccl.report.find("nccl reduce_scatter"), std::string::npos) << nccl.report;
   const RunResult gloo = distbenchRun("gpu-coll-gloo", R"(spec:
   topology: {trainers: 2, parameterServers: 0}
   benchmark:
-    kind: Collectives)" + sweep + R"(  runtime: {device: cuda, backend: gloo}
+    kind: Collectives)" + sweep + R"(}
+  runtime: {device: cuda, backend: gloo}
 )");
   expectGpuReport(gloo);
   EXPECT_NE(gloo.report.find("staged through host memory"), std::string::npos) << gloo.report;

@@ -45,6 +45,38 @@ spec:
   EXPECT_NE(json.find("\"row\":\"Trainer2\""), std::string::npos) << json;
 }
 
+// The smallest run of the two kinds without parameter servers: a master and
+// one trainer (WORLD_SIZE 2), as one GPU runs them.
+TEST(RunCommand, OneTrainerRunsEveryKindWithoutParameterServers) {
+  process::TempDir dir("distbench-run-test-");
+  const std::string ddp = dir.path() + "/ddp.yaml";
+  std::ofstream(ddp) << R"(apiVersion: distbench.io/v1alpha1
+kind: DistBenchmark
+metadata: {name: one-ddp}
+spec:
+  topology: {trainers: 1, parameterServers: 0}
+  benchmark:
+    kind: DDP
+    ddp: {models: [smallcnn], batchSize: 4, imageSize: 32, warmupIterations: 1, iterations: 2}
+)";
+  BinaryResult r = distbench("run " + ddp, dir.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("1M/1R"), std::string::npos) << r.out;
+  const std::string collectives = dir.path() + "/collectives.yaml";
+  std::ofstream(collectives) << R"(apiVersion: distbench.io/v1alpha1
+kind: DistBenchmark
+metadata: {name: one-collectives}
+spec:
+  topology: {trainers: 1, parameterServers: 0}
+  benchmark:
+    kind: Collectives
+    collectives: {ops: [allreduce, reducescatter], maxBytes: 4096, iterations: 2}
+)";
+  r = distbench("run " + collectives, dir.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("allreduce float32"), std::string::npos) << r.out;
+}
+
 TEST(RunCommand, InvalidResourceStartsNothingAndNamesTheField) {
   process::TempDir dir("distbench-run-test-");
   const std::string spec = dir.path() + "/bad.yaml";

@@ -79,7 +79,8 @@ WorkerIdentity identityFromEnvironment() {
   WorkerIdentity id;
   id.role = parseRole(requireEnv(api::kEnvRole));
   id.rank = intEnv(api::kEnvRank, 0);
-  id.worldSize = intEnv(api::kEnvWorldSize, 3);
+  // A master and one trainer: the smallest DDP or Collectives run.
+  id.worldSize = intEnv(api::kEnvWorldSize, 2);
   id.roleIndex = intEnv(api::kEnvRoleIndex, 0);
   id.numParameterServers = intEnv(api::kEnvNumPs, 0);  // DDP and Collectives have none
   id.numTrainers = intEnv(api::kEnvNumTrainers, 1);

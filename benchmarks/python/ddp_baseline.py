@@ -1,32 +1,37 @@
 #!/usr/bin/python3
-"""Python baseline for distbench: PyTorch's DDP benchmark, CPU edition.
+"""Python baseline for distbench: PyTorch's DDP benchmark.
 
 distbench's DDP kind re-implements PyTorch's distributed data parallel
 benchmark (torch/benchmarks/distributed/ddp/benchmark.py upstream) in C++
 with LibTorch. To say how fast distbench is we need PyTorch's own Python
 implementation on the same machine. The upstream script needs CUDA and one
 launcher per rank, so this file is the same measurement reduced to what we
-compare against, on CPU over gloo.
+compare against: on CPU over gloo by default, or with --device cuda on GPUs
+(NCCL, one GPU per rank; or --backend gloo on CUDA tensors, where ranks may
+share a GPU: rank r uses GPU r mod the GPU count).
 
 Per sweep row, as the seed's benchmark_process_group:
   * a row of N ranks spawns N processes (torch.multiprocessing, gloo,
     MASTER_ADDR 127.0.0.1 and a free port); the `no ddp` row is one process
     with the plain model;
   * torch.manual_seed(seed + rank) (the seed: manual_seed(rank); --seed 0);
-  * the model is torchvision.models.<name>(num_classes=...), one fixed random
-    batch torch.randn(batch, 3, S, S) with random int targets, reused every
-    iteration; CrossEntropyLoss; SGD(lr=0.001, momentum=0.9,
-    weight_decay=1e-4);
+  * the model is torchvision.models.<name>(num_classes=...) (without
+    torchvision: the same model from image_models.py, identical from the same
+    seed), one fixed random batch torch.randn(batch, 3, S, S) with random int
+    targets, reused every iteration; CrossEntropyLoss; SGD(lr=0.001,
+    momentum=0.9, weight_decay=1e-4);
   * DistributedDataParallel(model, bucket_cap_mb=..., broadcast_buffers=False)
-    unless the row is `no ddp`;
+    unless the row is `no ddp` (with CUDA: device_ids=[the rank's GPU]);
   * each iteration is timed from forward to the end of optimizer.step()
-    (forward, loss, zero_grad, backward, step, the seed's order);
-    warm-up iterations are discarded;
+    (forward, loss, zero_grad, backward, step, the seed's order); with CUDA
+    the clock is read after torch.cuda.synchronize(), so an iteration ends
+    when the GPU has finished it; warm-up iterations are discarded;
   * every rank's measurements are pooled (the seed's allgather_run; here the
     ranks hand them to the parent over a multiprocessing queue, rank order).
 
 Deliberate differences from the seed, each matching distbench's design:
-  * CPU and gloo only; rows are labelled R (ranks) rather than G (GPUs).
+  * CPU and gloo by default; rows are labelled R (ranks), G (GPUs) as the
+    seed does only with --device cuda.
   * Each row runs in freshly spawned processes instead of subgroups of one
     long-lived world; the seed's extra "warmup" row is therefore dropped (the
     per-row warm-up iterations do its job).
@@ -62,13 +67,38 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 import torch.nn as nn
 import torch.optim as optim
-import torchvision
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from baseline_common import (free_port, host, percentile_cells,  # noqa: E402
                              require_positive, summary, table_header,
                              write_json)
+import image_models  # noqa: E402
+
+try:
+    import torchvision
+except ImportError:  # the lent GPU machine may lack it: image_models.py
+    torchvision = None
+
+
+def build_model(source, name, num_classes):
+    """torchvision.models.<name>, or image_models.py's identical copy."""
+    if source == "torchvision":
+        return getattr(torchvision.models, name)(num_classes=num_classes)
+    return image_models.build(name, num_classes=num_classes)
+
+
+def model_source_label(source):
+    if source == "torchvision":
+        return f"torchvision {torchvision.__version__}"
+    return "benchmarks/python/image_models.py (torchvision's definitions)"
+
+
+def _device(cfg, rank):
+    """The rank's device: the CPU, or GPU rank mod the GPU count."""
+    if cfg["device"] != "cuda":
+        return torch.device("cpu")
+    return torch.device("cuda", rank % torch.cuda.device_count())
 
 
 # --------------------------------------------------------------------------
@@ -79,25 +109,34 @@ def _run_rank(rank, cfg, row, results):
     world = row["ranks"]
     if cfg["intra_op_threads"] > 0:
         torch.set_num_threads(cfg["intra_op_threads"])
+    device = _device(cfg, rank)
+    cuda = device.type == "cuda"
+    if cuda:
+        torch.cuda.set_device(device)
     if row["ddp"]:
         os.environ["MASTER_ADDR"] = "127.0.0.1"
         os.environ["MASTER_PORT"] = str(row["port"])
         dist.init_process_group(
-            backend="gloo", rank=rank, world_size=world,
+            backend=cfg["backend"], rank=rank, world_size=world,
             timeout=datetime.timedelta(seconds=cfg["init_timeout"]))
 
     torch.manual_seed(cfg["seed"] + rank)
-    model = getattr(torchvision.models, cfg["model"])(num_classes=cfg["num_classes"])
+    model = build_model(cfg["model_source"], cfg["model"], cfg["num_classes"])
     model.train()
     s = cfg["image_size"]
+    # Drawn on the CPU, as before, so a seed gives the same batch everywhere.
     inputs = torch.randn(cfg["batch_size"], 3, s, s)
     target = torch.randint(0, cfg["num_classes"], (cfg["batch_size"],),
                            dtype=torch.long)
+    if cuda:
+        model = model.to(device)
+        inputs, target = inputs.to(device), target.to(device)
     criterion = nn.CrossEntropyLoss()
     optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9,
                           weight_decay=1e-4)
     if row["ddp"]:
-        model = DDP(model, bucket_cap_mb=cfg["bucket_cap_mb"],
+        model = DDP(model, device_ids=[device.index] if cuda else None,
+                    bucket_cap_mb=cfg["bucket_cap_mb"],
                     broadcast_buffers=False)
 
     samples = []
@@ -107,10 +146,20 @@ def _run_rank(rank, cfg, row, results):
     faults = 0
     warmup = cfg["warmup"]
     timed = cfg["phases"]
-    clock = time.perf_counter
+    if cuda:
+        # The GPU runs asynchronously: a time is taken once it has caught up.
+        def clock():
+            torch.cuda.synchronize(device)
+            return time.perf_counter()
+    else:
+        clock = time.perf_counter
     for i in range(warmup + cfg["iterations"]):
         if i == warmup and row["ddp"]:
-            dist.barrier()  # replicas start the measured iterations together
+            # replicas start the measured iterations together
+            if cuda and cfg["backend"] == "nccl":
+                dist.barrier(device_ids=[device.index])
+            else:
+                dist.barrier()
         if timed and i == warmup:
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         start = clock()
@@ -135,7 +184,10 @@ def _run_rank(rank, cfg, row, results):
         phases["pageFaultsPerIteration"] = faults / cfg["iterations"]
 
     if row["ddp"]:
-        dist.barrier()
+        if cuda and cfg["backend"] == "nccl":
+            dist.barrier(device_ids=[device.index])
+        else:
+            dist.barrier()
         dist.destroy_process_group()
     results.put((rank, samples, phases if timed else None))
 
@@ -182,9 +234,9 @@ def _table_header():
     return table_header(23, "sec/iter", "ex/sec")
 
 
-def _table_row(row, batch_size, samples):
-    # The seed's "   2 GPUs --    1M/2G:" with ranks for GPUs.
-    return ("%4d ranks -- %8s:" % (row["ranks"], row["label"]) +
+def _table_row(row, batch_size, samples, unit):
+    # The seed's "   2 GPUs --    1M/2G:"; on the CPU, ranks for GPUs.
+    return ("%4d %5s -- %8s:" % (row["ranks"], unit, row["label"]) +
             percentile_cells(samples, batch_size))
 
 
@@ -199,21 +251,23 @@ def _phase_line(phases):
             f"; page faults/iteration/rank {faults:.0f}")
 
 
-def _row_label(n, per_machine):
-    """distbench's labels: 1M/nR within one machine, then whole machines."""
+def _row_label(n, per_machine, letter="R"):
+    """distbench's labels: 1M/nR within one machine, then whole machines
+    (the seed's 1M/nG with --device cuda)."""
     if n <= per_machine:
-        return f"1M/{n}R"
+        return f"1M/{n}{letter}"
     if n % per_machine == 0:
-        return f"{n // per_machine}M/{per_machine}R"
-    return f"1M/{n}R"
+        return f"{n // per_machine}M/{per_machine}{letter}"
+    return f"1M/{n}{letter}"
 
 
 def plan_rows(cfg):
+    letter = "G" if cfg.get("device") == "cuda" else "R"
     rows = []
     if not cfg["skip_no_ddp"]:
         rows.append({"label": "no ddp", "ranks": 1, "ddp": False})
     for n in cfg["ranks"]:
-        rows.append({"label": _row_label(n, cfg["ranks_per_machine"]),
+        rows.append({"label": _row_label(n, cfg["ranks_per_machine"], letter),
                      "ranks": n, "ddp": True})
     return rows
 
@@ -235,10 +289,24 @@ def _int_list(text):
 
 def _parse_args(argv):
     ap = argparse.ArgumentParser(
-        description="PyTorch DDP benchmark (CPU, gloo), Python baseline for "
-                    "distbench's DDP kind")
+        description="PyTorch DDP benchmark (CPU and gloo, or CUDA and NCCL), "
+                    "Python baseline for distbench's DDP kind")
     ap.add_argument("--model", default="resnet18",
-                    help="a torchvision.models constructor (default resnet18)")
+                    help="a torchvision.models constructor (default resnet18); "
+                         "without torchvision one of "
+                         + ", ".join(image_models.MODELS))
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="where every rank computes (default cpu); cuda: rank "
+                         "r on GPU r mod the GPU count")
+    ap.add_argument("--backend", choices=("gloo", "nccl"),
+                    help="c10d backend (default: nccl with --device cuda, "
+                         "else gloo); nccl needs --device cuda and a GPU per "
+                         "rank")
+    ap.add_argument("--model-source", choices=("auto", "torchvision", "own"),
+                    default="auto",
+                    help="torchvision.models, or image_models.py's identical "
+                         "definitions (own); auto: torchvision when it "
+                         "imports (default)")
     ap.add_argument("--batch-size", type=int, default=16, help="per replica")
     ap.add_argument("--image-size", type=int, default=64,
                     help="square RGB inputs (default 64)")
@@ -273,9 +341,29 @@ def _parse_args(argv):
     ap.add_argument("--json", metavar="PATH", help="write results as JSON")
     args = ap.parse_args(argv)
 
-    ctor = getattr(torchvision.models, args.model, None)
-    if args.model.startswith("_") or not callable(ctor) or isinstance(ctor, type):
-        ap.error(f"--model: torchvision.models has no model {args.model!r}")
+    source = args.model_source
+    if source == "auto":
+        source = "torchvision" if torchvision is not None else "own"
+    if source == "torchvision":
+        if torchvision is None:
+            ap.error("--model-source torchvision: torchvision does not import")
+        ctor = getattr(torchvision.models, args.model, None)
+        if args.model.startswith("_") or not callable(ctor) or isinstance(ctor, type):
+            ap.error(f"--model: torchvision.models has no model {args.model!r}")
+    elif args.model not in image_models.MODELS:
+        ap.error(f"--model: {args.model!r} is not one of image_models.py's "
+                 f"{', '.join(image_models.MODELS)} (torchvision "
+                 f"{'is not installed' if torchvision is None else 'not used'})")
+    backend = args.backend or ("nccl" if args.device == "cuda" else "gloo")
+    if backend == "nccl" and args.device != "cuda":
+        ap.error("--backend nccl needs --device cuda")
+    if args.device == "cuda":
+        if not torch.cuda.is_available():
+            ap.error("--device cuda: torch.cuda.is_available() is False")
+        gpus = torch.cuda.device_count()
+        if backend == "nccl" and max(args.ranks) > gpus:
+            ap.error(f"--backend nccl needs a GPU per rank: {max(args.ranks)} "
+                     f"ranks, {gpus} GPUs (--backend gloo shares them)")
     require_positive(ap, args, ("batch_size", "image_size", "num_classes",
                                 "iterations", "ranks_per_machine"))
     if args.warmup < 0 or args.intra_op_threads < 0:
@@ -291,7 +379,8 @@ def _parse_args(argv):
         "ranks_per_machine": args.ranks_per_machine,
         "intra_op_threads": args.intra_op_threads, "seed": args.seed,
         "init_timeout": args.init_timeout, "json": args.json,
-        "phases": args.phases,
+        "phases": args.phases, "device": args.device, "backend": backend,
+        "model_source": source,
     }
 
 
@@ -306,9 +395,11 @@ def main(argv=None):
     print("PyTorch distributed benchmark suite")
     print("-----------------------------------")
     print()
-    print(f"* PyTorch version: {torch.__version__} (torchvision "
-          f"{torchvision.__version__})")
-    print("* Distributed backend: gloo (CPU)")
+    print(f"* PyTorch version: {torch.__version__} (model: "
+          f"{model_source_label(cfg['model_source'])})")
+    gpu = (torch.cuda.get_device_name(0) if cfg["device"] == "cuda" else None)
+    where = f"CUDA, {gpu}" if gpu else "CPU"
+    print(f"* Distributed backend: {cfg['backend']} ({where})")
     print(f"* Python: {platform.python_version()}  logical CPUs: "
           f"{os.cpu_count()}")
     print(f"* intra-op threads per rank: "
@@ -328,7 +419,9 @@ def main(argv=None):
             print(f"error: row {row['label']} failed: {e}", file=sys.stderr)
             return 1
         pooled = [s for r in per_rank for s in r]
-        print(_table_row(row, cfg["batch_size"], pooled), flush=True)
+        print(_table_row(row, cfg["batch_size"], pooled,
+                         "GPUs" if cfg["device"] == "cuda" else "ranks"),
+              flush=True)
         out_rows.append({"row": row["label"], "ranks": row["ranks"],
                          "ddp": row["ddp"], "samples": pooled,
                          "perRank": per_rank,
@@ -344,11 +437,15 @@ def main(argv=None):
             "tool": "pytorch-python",
             "benchmark": "ddp",
             "torch": torch.__version__,
-            "torchvision": torchvision.__version__,
+            "torchvision": (torchvision.__version__ if torchvision is not None
+                            else None),
+            "modelSource": model_source_label(cfg["model_source"]),
             "python": platform.python_version(),
             "host": host(),
-            "backend": "gloo",
-            "device": "cpu",
+            "backend": cfg["backend"],
+            "device": cfg["device"],
+            "gpu": gpu,
+            "torchCuda": torch.version.cuda,
             "group": f"{cfg['model']} with batch size {cfg['batch_size']}",
             "config": {
                 "model": cfg["model"], "batchSize": cfg["batch_size"],

@@ -17,6 +17,8 @@ what a script prints agrees with the report it read.
     check_benchmark.py compare-allreduce --python PY --distbench BIN --floor BIN --workdir DIR
     check_benchmark.py c10d-floor        --floor BIN
     check_benchmark.py operator-bench    --operator-bench BIN
+    check_benchmark.py allreduce-baseline --python PY
+    check_benchmark.py gpu-check-dry     --build-dir DIR --deps DIR --workdir DIR
 
 Exit status 0 when every check passed, 1 otherwise (each failed check is
 printed), 2 for a bad command line. Standard library only.
@@ -53,6 +55,12 @@ DDP_ROWS = (("no ddp", 1), ("1M/1R", 1), ("1M/2R", 2))  # (label, ranks)
 ALLREDUCE_BYTES, ALLREDUCE_RANKS, ALLREDUCE_ITERATIONS, ALLREDUCE_REPEAT = 1 << 20, 2, 5, 2
 FLOOR_RANKS, FLOOR_FLOATS, FLOOR_ITERATIONS = 2, (8, 2200), 20
 OPERATOR_RUNS, OPERATOR_BURST, OPERATOR_WORKERS = 2, 5, 2
+# allreduce_baseline.py: gloo on the CPU, two dtypes, four sizes.
+AR_RANKS, AR_DTYPES, AR_SIZES, AR_ITERATIONS = 2, ("float32", "float16"), (1024, 4096, 16384, 65536), 3
+# scripts/gpu-check.sh --dry-run --skip-build: these steps and, per spec of
+# benchmarks/gpu/, `run-<spec>` (and `python-<spec>` for DDP and Collectives).
+GPU_CHECK_STEPS = ("env", "deps-unpack", "deps-probe", "ctest-gpu")
+GPU_CHECK_DIFFS = ("hybrid-tutorial", "hybrid-default")
 SCRIPT_TIMEOUT = 240  # seconds per command the compare scripts run
 
 
@@ -392,6 +400,111 @@ def scenario_operator_bench(args, c):
 
 
 # --------------------------------------------------------------------------
+# python/allreduce_baseline.py
+# --------------------------------------------------------------------------
+
+def scenario_allreduce_baseline(args, c):
+    workdir = fresh_dir(args.workdir)
+    report = workdir / "allreduce.json"
+    rc, out, err, wall = run(
+        [args.python, BENCHMARKS / "python" / "allreduce_baseline.py",
+         "--ranks", AR_RANKS, "--dtypes", ",".join(AR_DTYPES),
+         "--min-bytes", AR_SIZES[0], "--max-bytes", AR_SIZES[-1], "--step-factor", 4,
+         "--warmup", 1, "--iterations", AR_ITERATIONS, "--json", report], SCRIPT_TIMEOUT)
+    c.that(rc == 0, f"exit status {rc}, expected 0")
+    for dtype in AR_DTYPES:
+        c.match(rf"^Benchmark: allreduce {dtype} on {AR_RANKS} ranks$", out, f"{dtype} table")
+    try:
+        doc = json.loads(report.read_text())
+    except (OSError, ValueError) as e:
+        c.that(False, f"{report}: {e}")
+        return
+    c.that((doc.get("backend"), doc.get("device"), doc.get("ranks")) == ("gloo", "cpu", AR_RANKS),
+           f"backend/device/ranks {doc.get('backend')}/{doc.get('device')}/{doc.get('ranks')}")
+    results = doc.get("results", [])
+    want = [(d, b) for d in AR_DTYPES for b in AR_SIZES]
+    c.that([(r.get("dtype"), r.get("bytes")) for r in results] == want,
+           f"results {[(r.get('dtype'), r.get('bytes')) for r in results]}, expected {want}")
+    factor = 2.0 * (AR_RANKS - 1) / AR_RANKS
+    for r in results:
+        what = f"{r.get('dtype')} {r.get('bytes')} B"
+        lat = r.get("latency", {})
+        c.that(r.get("correct") is True, f"{what}: not correct")
+        c.that(len(r.get("samples", [])) == AR_ITERATIONS, f"{what}: samples")
+        c.that(lat.get("min", 0) > 0 and lat["min"] <= lat["p50"] <= lat["p95"] <= lat["max"],
+               f"{what}: latency out of order {lat}")
+        itemsize = 4 if r.get("dtype") == "float32" else 2
+        c.that(r.get("elements") == r.get("bytes", 0) // itemsize, f"{what}: elements")
+        algbw = r.get("bytes", 0) / lat.get("p50", 1) / 1e9
+        c.that(abs(r.get("algbwGBps", 0) - algbw) <= 1e-9 * max(1, algbw), f"{what}: algbw")
+        c.that(r.get("busbwFactor") == factor, f"{what}: busbwFactor {r.get('busbwFactor')}")
+        c.that(abs(r.get("busbwGBps", 0) - algbw * factor) <= 1e-9 * max(1, algbw),
+               f"{what}: busbw is not algbw x 2(n-1)/n")
+
+
+# --------------------------------------------------------------------------
+# scripts/gpu-check.sh --dry-run, with the binaries already built
+# --------------------------------------------------------------------------
+
+def scenario_gpu_check_dry(args, c):
+    repo = BENCHMARKS.parent
+    workdir = fresh_dir(args.workdir)
+    # The bundle: fetched once into --deps (Debian's archive), then a no-op.
+    rc, out, err, wall = run(["bash", repo / "scripts" / "fetch-gpu-deps.sh",
+                              "--out", args.deps], 900)
+    if not c.that(rc == 0, f"fetch-gpu-deps.sh: exit status {rc}, expected 0"):
+        return
+    m = c.match(r"^fetch-gpu-deps: total ([0-9]+) bytes", out, "total line")
+    if m:
+        c.that(int(m.group(1)) < 32 << 20, f"bundle {m.group(1)} bytes, expected well under 64 MiB")
+    rc, out, err, wall = run(
+        ["bash", repo / "scripts" / "gpu-check.sh", "--dry-run", "--skip-build",
+         "--build-dir", args.build_dir, "--deps", args.deps, "--out", workdir,
+         "--python", args.python], 1500)
+    c.that(rc == 0, f"gpu-check.sh: exit status {rc}, expected 0")
+    try:
+        summary = (workdir / "summary.txt").read_text()
+    except OSError as e:
+        c.that(False, f"no summary: {e}")
+        return
+    status = {}
+    for line in summary.splitlines()[3:]:  # "%-36s %-30s %8s  %s" rows
+        parts = line.split(None, 1)
+        if len(parts) == 2:
+            status[parts[0]] = parts[1][:30].strip()
+    specs = sorted(p.stem for p in (BENCHMARKS / "gpu").glob("*.yaml"))
+    want = list(GPU_CHECK_STEPS) + [f"run-{s}" for s in specs] + \
+        [f"python-{s}" for s in specs if not s.startswith("hybrid-")] + \
+        [f"diff-{t}" for t in GPU_CHECK_DIFFS]
+    for name in want:
+        st = status.get(name)
+        c.that(st is not None and st.startswith("ok"),
+               f"summary: {name} is {st!r}, expected ok")
+    try:
+        env = json.loads((workdir / "environment.json").read_text())
+        c.that(env.get("mode") == "dry" and env.get("gpuSlug") == "cpu",
+               f"environment.json: mode {env.get('mode')!r}, gpuSlug {env.get('gpuSlug')!r}")
+    except (OSError, ValueError) as e:
+        c.that(False, f"environment.json: {e}")
+    for s in specs:
+        report = workdir / "reports" / f"{s}-cpu.json"
+        try:
+            doc = json.loads(report.read_text())
+            c.that(doc.get("schemaVersion") == 2, f"{report}: schemaVersion {doc.get('schemaVersion')!r}")
+        except (OSError, ValueError) as e:
+            c.that(False, f"{report}: {e}")
+        if not s.startswith("hybrid-"):
+            baseline = workdir / "baselines" / f"{s}-python-cpu.json"
+            try:
+                json.loads(baseline.read_text())
+            except (OSError, ValueError) as e:
+                c.that(False, f"{baseline}: {e}")
+    for t in GPU_CHECK_DIFFS:
+        diff = workdir / "logs" / f"diff-{t}-cpu.txt"
+        c.that(diff.exists() and diff.stat().st_size > 0, f"{diff}: missing or empty")
+
+
+# --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
 
@@ -403,6 +516,8 @@ SCENARIOS = {
     "compare-allreduce": scenario_compare_allreduce,
     "c10d-floor": scenario_c10d_floor,
     "operator-bench": scenario_operator_bench,
+    "allreduce-baseline": scenario_allreduce_baseline,
+    "gpu-check-dry": scenario_gpu_check_dry,
 }
 
 
@@ -419,6 +534,8 @@ def parse_args(argv):
     ap.add_argument("--operator-bench", help="the distbench-operator-bench binary")
     ap.add_argument("--workdir", help="compare scripts: their --out directory "
                                       "(emptied first, kept afterwards)")
+    ap.add_argument("--build-dir", help="gpu-check-dry: the build whose binaries run")
+    ap.add_argument("--deps", help="gpu-check-dry: where fetch-gpu-deps.sh keeps the bundle")
     args = ap.parse_args(argv)
     needs = {
         "help": ["binaries"], "unknown-flag": ["binaries"],
@@ -426,6 +543,8 @@ def parse_args(argv):
         "compare-ddp": ["distbench", "workdir"],
         "compare-allreduce": ["distbench", "floor", "workdir"],
         "c10d-floor": ["floor"], "operator-bench": ["operator_bench"],
+        "allreduce-baseline": ["workdir"],
+        "gpu-check-dry": ["build_dir", "deps", "workdir"],
     }[args.scenario]
     for name in needs:
         if not getattr(args, name):

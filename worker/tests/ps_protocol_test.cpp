@@ -57,10 +57,13 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
       answered.wait();
       masterCreated.set_value();
     } else if (rank == kPs) {
-      MetricsEndpoint endpoint("ps-test", "ps", kPs, 0);
-      ParameterServerMetrics metrics(endpoint);
+      // The failed server leaves its threads in receives on the group and
+      // recording into the metrics: both outlive the test, as the worker
+      // keeps them until it exits (KindRun::metricsKeptUntilExit).
+      auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
+      auto* metrics = new ParameterServerMetrics(*endpoint);
       try {
-        runHybridParameterServer(psIdentity(), g, metrics, {spec, ""});
+        runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
       } catch (const PeerError&) {
         psThrewPeerError = true;
         throw;
@@ -71,7 +74,7 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
       writeHeader(request, createShard(spec));
       g.send(request, kPs, kTagRequest).wait();
     }
-  });
+  }, loopbackGloo(), /*keepGroups=*/true);
   EXPECT_EQ(errors[0], "");
   EXPECT_EQ(errors[kTrainer], "");
   EXPECT_TRUE(psThrewPeerError) << errors[kPs];

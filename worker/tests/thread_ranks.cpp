@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -20,7 +21,7 @@ GroupOptions loopbackGloo() {
 
 std::vector<std::string> runRanksCollectingErrors(int world, const std::string& name,
                                                   const RankBody& body,
-                                                  const GroupOptions& options) {
+                                                  const GroupOptions& options, bool keepGroups) {
   auto store = c10::make_intrusive<c10d::HashStore>();
   std::vector<std::thread> threads;
   std::vector<std::string> errors(world);
@@ -29,9 +30,12 @@ std::vector<std::string> runRanksCollectingErrors(int world, const std::string& 
       try {
         // A thread starts on GPU 0; the group's tensors may be elsewhere.
         if (options.device.isCuda()) useCudaDevice(options.device.index());
-        ProcessGroup group(c10::make_intrusive<c10d::PrefixStore>(name, store), r, world, options,
-                           [](int k) { return "rank " + std::to_string(k); });
-        body(r, group);
+        auto group = std::make_unique<ProcessGroup>(
+            c10::make_intrusive<c10d::PrefixStore>(name, store), r, world, options,
+            [](int k) { return "rank " + std::to_string(k); });
+        ProcessGroup& g = *group;
+        if (keepGroups) group.release();
+        body(r, g);
       } catch (const std::exception& e) {
         errors[r] = e.what();
       }

@@ -18,10 +18,13 @@ GroupOptions loopbackGloo();
 // Runs body(rank, group) on `world` threads; returns each rank's exception
 // message, "" where it finished. `name` keeps groups of one test apart.
 // `options`: the groups' backend and device (default: Gloo on the CPU, on
-// loopback, a 30 s timeout).
+// loopback, a 30 s timeout). `keepGroups`: the groups are never freed, for
+// a role that, like the worker's on a failure, leaves threads behind that
+// still use its group (the worker exits; a test process goes on).
 std::vector<std::string> runRanksCollectingErrors(int world, const std::string& name,
                                                   const RankBody& body,
-                                                  const GroupOptions& options = loopbackGloo());
+                                                  const GroupOptions& options = loopbackGloo(),
+                                                  bool keepGroups = false);
 
 // As above, and fails the test for every rank that threw.
 void runRanks(int world, const std::string& name, const RankBody& body,

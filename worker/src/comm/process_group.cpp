@@ -15,12 +15,12 @@
 namespace distbench::worker {
 
 PendingOp::PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer,
-                     const PeerNamer* namer, std::chrono::milliseconds timeout,
-                     Completion completion, int device)
+                     PeerNamer namer, std::chrono::milliseconds timeout, Completion completion,
+                     int device)
     : work_(std::move(work)),
       what_(std::move(what)),
       peer_(peer),
-      namer_(namer),
+      namer_(std::move(namer)),
       timeout_(timeout),
       completion_(completion),
       device_(device) {}
@@ -30,7 +30,7 @@ PendingOp::~PendingOp() = default;
 
 void PendingOp::fail(const std::exception& e) const {
   // The namer turns -1 into the group as a whole ("the trainer group").
-  std::string who = namer_ ? (*namer_)(peer_) : "rank " + std::to_string(peer_);
+  std::string who = namer_ ? namer_(peer_) : "rank " + std::to_string(peer_);
   std::string msg = e.what();
   // c10d appends a C++ backtrace to its messages; the first line says it all.
   msg = msg.substr(0, msg.find('\n'));
@@ -112,7 +112,7 @@ std::string ProcessGroup::describeBackend() const {
 }
 
 PendingOp ProcessGroup::op(c10::intrusive_ptr<c10d::Work> work, const char* what, int peer) {
-  return PendingOp(std::move(work), what, peer, &namer_, options_.timeout, completion_,
+  return PendingOp(std::move(work), what, peer, namer_, options_.timeout, completion_,
                    options_.device.index());
 }
 

@@ -49,7 +49,9 @@ class PendingOp {
   };
 
   PendingOp() = default;
-  PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer, const PeerNamer* namer,
+  // `namer` is copied: an op may fail after its group is gone (a thread a
+  // failed role left behind).
+  PendingOp(c10::intrusive_ptr<c10d::Work> work, std::string what, int peer, PeerNamer namer,
             std::chrono::milliseconds timeout, Completion completion = Completion::Host,
             int device = -1);
   PendingOp(PendingOp&&) noexcept;
@@ -85,7 +87,7 @@ class PendingOp {
   std::string what_;
   int peer_ = -1;  // -1: any or all peers
   int source_ = -1;
-  const PeerNamer* namer_ = nullptr;
+  PeerNamer namer_;
   std::chrono::milliseconds timeout_{0};
   Completion completion_ = Completion::Host;
   int device_ = -1;

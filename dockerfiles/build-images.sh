@@ -8,15 +8,16 @@
 # localhost/distbench/worker:<version> (<version> from the top
 # CMakeLists.txt). The base of both stages is BASE_IMAGE; by default
 # localhost/debian:bookworm, which this script makes when podman does not
-# have it: `debootstrap --variant=minbase bookworm` into a tarball cached in
-# $DISTBENCH_IMAGE_CACHE (one-off, a few minutes), then `podman import`.
-# With a registry at hand, BASE_IMAGE=debian:bookworm skips all that.
+# have it with scripts/debian-base-image.sh: `debootstrap --variant=minbase
+# bookworm` into a tarball cached in $DISTBENCH_IMAGE_CACHE (one-off, a few
+# minutes), then `podman import`. With a registry at hand,
+# BASE_IMAGE=debian:bookworm skips all that.
 #
 #   BASE_IMAGE               base image (default: localhost/debian:bookworm)
 #   DISTBENCH_IMAGE_PREFIX   repository prefix (default: localhost/distbench)
 #   DISTBENCH_IMAGE_TAG      tag (default: the project's version)
 #   DISTBENCH_IMAGE_CACHE    debootstrap tarball cache
-#                            (default: ~/.cache/distbench/images)
+#                            (default: ~/.cache/distbench/images; scripts/debian-base-image.sh)
 #   DISTBENCH_DEBIAN_MIRROR  debootstrap's mirror (default: http://deb.debian.org/debian)
 #   DISTBENCH_JOBS           compile jobs inside the build (default: 2)
 #   PODMAN                   the podman command (default: podman --runtime runc)
@@ -43,10 +44,7 @@ version=$(sed -n 's/^project(distbench VERSION \([0-9.]*\).*/\1/p' "$root/CMakeL
 tag=${DISTBENCH_IMAGE_TAG:-$version}
 prefix=${DISTBENCH_IMAGE_PREFIX:-localhost/distbench}
 base=${BASE_IMAGE:-localhost/debian:bookworm}
-cache=${DISTBENCH_IMAGE_CACHE:-$HOME/.cache/distbench/images}
-mirror=${DISTBENCH_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 jobs=${DISTBENCH_JOBS:-2}
-read -r -a podman <<<"${PODMAN:-podman --runtime runc}"
 
 images=("$@")
 ((${#images[@]})) || images=(operator worker)
@@ -55,70 +53,22 @@ for image in "${images[@]}"; do
     { log "no dockerfiles/$image.Dockerfile (images: operator, worker)" >&2; exit 2; }
 done
 
-source "$root/scripts/apt-as-root.sh"
+# 1. podman, runc and debootstrap from Debian when missing, and podman's
+#    default_ulimits (dockerfiles/podman-env.sh).
+source "$root/dockerfiles/podman-env.sh"
 
-# 1. podman, runc and debootstrap from Debian, when missing.
-missing=()
-command -v podman >/dev/null || missing+=(podman)
-command -v runc >/dev/null || missing+=(runc)
-command -v debootstrap >/dev/null || [[ -x /usr/sbin/debootstrap ]] || missing+=(debootstrap)
-if ((${#missing[@]})); then
-  [[ ${as_root[0]:-} != false ]] || { log "not root and no sudo; as root, run: apt-get install ${missing[*]}" >&2; exit 1; }
-  log "installing ${missing[*]}"
-  "${apt_get[@]}" update
-  "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}"
-fi
-
-# 2. These machines refuse the default ulimits podman sets on containers;
-#    an empty list keeps the host's (docs/deploy.md).
-conf=/etc/containers/containers.conf
-if ! grep -qs '^[[:space:]]*default_ulimits' "$conf"; then
-  if [[ ${as_root[0]:-} != false ]]; then
-    log "setting default_ulimits = [] in $conf"
-    if grep -qs '^\[containers\]' "$conf"; then
-      "${as_root[@]}" sed -i '/^\[containers\]/a default_ulimits = []' "$conf"
-    else
-      printf '[containers]\ndefault_ulimits = []\n' | "${as_root[@]}" tee -a "$conf" >/dev/null
-    fi
-  else
-    log "warning: $conf sets no default_ulimits and there is no root to set it" >&2
-  fi
-fi
-
-# 3. The base image.
+# 2. The base image: scripts/debian-base-image.sh makes localhost/debian:SUITE
+#    (debootstrap, cached as a tarball); any other is pulled.
 if "${podman[@]}" image exists "$base"; then
   log "base image $base: present"
-elif [[ $base == localhost/debian:bookworm ]]; then
-  tarball=$cache/debian-bookworm-minbase.tar
-  if [[ ! -s $tarball ]]; then
-    [[ ${as_root[0]:-} != false ]] || { log "debootstrap needs root" >&2; exit 1; }
-    mkdir -p "$cache"
-    rootfs=$(mktemp -d "${TMPDIR:-/tmp}/distbench-rootfs.XXXXXX")
-    trap '"${as_root[@]}" rm -rf "$rootfs"' EXIT
-    log "debootstrap --variant=minbase bookworm from $mirror (one-off; cached in $tarball)"
-    t0=$(now)
-    "${as_root[@]}" nice -n 19 debootstrap --variant=minbase bookworm "$rootfs" "$mirror"
-    # Updates and security fixes too, as a stock debian:bookworm has them;
-    # no package lists or downloaded .debs in the image.
-    printf '%s\n' "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \
-      "deb http://deb.debian.org/debian-security bookworm-security main" |
-      "${as_root[@]}" tee "$rootfs/etc/apt/sources.list" >/dev/null
-    "${as_root[@]}" rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/archives/*.deb
-    "${as_root[@]}" tar -C "$rootfs" --numeric-owner -cf "$tarball.tmp" .
-    "${as_root[@]}" chown "$(id -u):$(id -g)" "$tarball.tmp"
-    mv -f "$tarball.tmp" "$tarball"
-    "${as_root[@]}" rm -rf "$rootfs"
-    trap - EXIT
-    log "debootstrap took $(($(now) - t0))s"
-  fi
-  log "podman import $tarball as $base"
-  "${podman[@]}" import --change 'CMD ["/bin/bash"]' "$tarball" "$base" >/dev/null
+elif [[ $base =~ ^localhost/debian:(bookworm|trixie)$ ]]; then
+  "$root/scripts/debian-base-image.sh" "${BASH_REMATCH[1]}"
 else
   log "base image $base: pulling"
   "${podman[@]}" pull "$base"
 fi
 
-# 4. The images, one after another (the shared builder layers are built once).
+# 3. The images, one after another (the shared builder layers are built once).
 declare -A prebuilt_binaries=([operator]="distbench-operator" [worker]="distbench-worker distbench")
 for image in "${images[@]}"; do
   ref=$prefix/$image:$tag

@@ -14,6 +14,12 @@
 #                        (ctest label e2e, e2e/README.md): a real single-node
 #                        Kubernetes on this machine, as root; skipped when not
 #                        root, except under CI=true, where that fails
+#   DISTBENCH_CONTAINER_CHECKS
+#                        ON (default) / OFF: the container checks (ctest labels
+#                        libtorch2 and cuda-build, dockerfiles/tests): the
+#                        worker against LibTorch 2.6 and its CUDA build, in
+#                        Debian 13 containers made with debootstrap and podman,
+#                        as root; skipped when not root, except under CI=true
 #   CI=true              also builds with -DDISTBENCH_WERROR=ON (warnings
 #                        are errors, cmake/Warnings.cmake)
 set -euo pipefail
@@ -38,6 +44,6 @@ scripts/install-chart-libraries.sh
 werror=()
 [[ ${CI:-} == true ]] && werror=(-DDISTBENCH_WERROR=ON)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTBENCH_E2E="${DISTBENCH_E2E:-ON}" \
-  "${werror[@]}"
+  -DDISTBENCH_CONTAINER_CHECKS="${DISTBENCH_CONTAINER_CHECKS:-ON}" "${werror[@]}"
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

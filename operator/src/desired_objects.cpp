@@ -203,6 +203,7 @@ value service(const std::string& name, const api::DistBenchmark& b, const Owner&
   s["metadata"] = metadata(name, b, owner);
   s["spec"]["publishNotReadyAddresses"] = value::boolean(true);
   s["spec"]["selector"][kLabelBenchmark] = str(b.metadata.name);
+  s["spec"]["selector"][kLabelRun] = str(owner.uid);
   s["spec"]["ports"] = value::array({std::move(firstPort)});
   return s;
 }
@@ -219,6 +220,7 @@ value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
                            const ClusterOptions& options) {
   value gang = value::object();
   gang["matchLabels"][kLabelBenchmark] = str(b.metadata.name);
+  gang["matchLabels"][kLabelRun] = str(owner.uid);
   value fromGang = value::object();
   fromGang["podSelector"] = gang;
   value sameBenchmark = value::object();
@@ -245,8 +247,34 @@ value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
 value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
   value s = service(masterServiceName(b), b, owner, port("store", b.spec.runtime.masterPort));
   s["spec"]["type"] = str("ClusterIP");
-  s["spec"]["selector"][kLabelRole] = str("master");
+  s["spec"].erase("selector");
   return s;
+}
+
+value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
+                             const value& masterPod) {
+  const value& podMeta = masterPod.at("metadata");
+  value target = value::object();
+  target["kind"] = str("Pod");
+  target["namespace"] = str(b.metadata.namespace_);
+  target["name"] = podMeta.at("name");
+  target["uid"] = podMeta.at("uid");
+  value address = value::object();
+  address["ip"] = masterPod.at("status").at("podIP");
+  address["targetRef"] = target;
+  value storePort = value::object();
+  storePort["name"] = str("store");
+  storePort["port"] = value::number(b.spec.runtime.masterPort);
+  storePort["protocol"] = str("TCP");
+  value subset = value::object();
+  subset["addresses"] = value::array({address});
+  subset["ports"] = value::array({storePort});
+  value e = value::object();
+  e["apiVersion"] = str("v1");
+  e["kind"] = str("Endpoints");
+  e["metadata"] = metadata(masterServiceName(b), b, owner);
+  e["subsets"] = value::array({subset});
+  return e;
 }
 
 std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
@@ -263,6 +291,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     extra[kLabelRole] = str(api::toString(rank.role));
     extra[kLabelRank] = str(std::to_string(rank.rank));
     extra[kLabelGang] = str(std::to_string(gang));
+    extra[kLabelRun] = str(owner.uid);
 
     value container = value::object();
     const api::PodTemplate& podTemplate = templateOf(b, rank.role);

@@ -1,8 +1,8 @@
 // What a DistBenchmark becomes in the cluster, as the JSON the API server
 // takes: a ConfigMap with the worker config, a headless Service that gives
 // every pod a DNS name, a ClusterIP Service in front of the master (its IP
-// is MASTER_ADDR, so no rank waits for DNS records that may not exist yet),
-// and a pod per rank. Built from the shared renderer, so pods get exactly
+// is MASTER_ADDR, so no rank waits for DNS records that may not exist yet)
+// whose endpoints the operator writes itself, and a pod per rank. Built from the shared renderer, so pods get exactly
 // the environment local runs get. Everything carries the distbench.io labels
 // and a controller ownerReference to the resource.
 #pragma once
@@ -21,6 +21,11 @@ inline constexpr const char* kLabelBenchmark = "distbench.io/benchmark";
 inline constexpr const char* kLabelRole = "distbench.io/role";
 inline constexpr const char* kLabelRank = "distbench.io/rank";
 inline constexpr const char* kLabelGang = "distbench.io/gang";  // restart generation
+// The resource's UID on every gang pod, and in the selectors of the headless
+// Service and the NetworkPolicy: a label nobody can know before the resource
+// exists, so no pod planted in advance with the benchmark's name and a role
+// label joins the gang's Service or passes its NetworkPolicy.
+inline constexpr const char* kLabelRun = "distbench.io/run";
 inline constexpr const char* kConfigFile = "config.yaml";
 inline constexpr const char* kConfigDir = "/etc/distbench";
 
@@ -62,7 +67,16 @@ web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owne
 web::json::value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner,
                                         web::json::value data);
 web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
+// No selector: a label is no proof of membership (anyone who may create a
+// pod may label it role=master), so the operator writes the Service's
+// endpoints itself from the master pod it created (desiredMasterEndpoints).
 web::json::value desiredMasterService(const api::DistBenchmark& b, const Owner& owner);
+// The master Service's Endpoints: `masterPod`'s IP (status.podIP, which must
+// be set) and the store port, the pod named in targetRef. Not-ready
+// addresses count: ranks reach the store during rendezvous, before any
+// readiness could be known.
+web::json::value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
+                                        const web::json::value& masterPod);
 // Ingress to the gang's pods only from pods of the same benchmark, except
 // the metrics port, open to `options.metricsFrom`: no other pod can reach
 // the master's store or the ranks' Gloo and parameter-server ports.

@@ -31,6 +31,18 @@ bool isController(const value& object, const std::string& uid) {
   return false;
 }
 
+// Some DistBenchmark's controller reference: this one's, or a same-named
+// earlier resource's. A pod that merely carries the labels is someone else's.
+bool controlledByABenchmark(const value& object) {
+  const value& meta = object.at("metadata");
+  if (!meta.has_field("ownerReferences")) return false;
+  for (const value& ref : meta.at("ownerReferences").as_array())
+    if (stringField(ref, "kind") == api::kKind && ref.has_field("controller") &&
+        ref.at("controller").as_bool())
+      return true;
+  return false;
+}
+
 bool hasBenchmarkLabel(const value& object, const std::string& name) {
   const value& meta = object.at("metadata");
   return meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel) &&
@@ -280,6 +292,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
   const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang, options_.cluster);
   std::string lost;
   if (auto early = createMissingPods(ctx, desired, current, lost)) return *early;
+  ensureMasterEndpoints(ctx, desired, current);
 
   const GangState g = gangState(current);
   ctx.status["master"] = roleCountsJson(g.master);
@@ -517,6 +530,10 @@ std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run)
 }
 
 void Reconciler::cleanUp(Context& ctx) {
+  {
+    std::lock_guard<std::mutex> lock(endpointsMutex_);
+    masterEndpoints_.erase(ctx.ns + "/" + masterServiceName(ctx.benchmark));
+  }
   const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
   if (policy == api::CleanPodPolicy::None) return;
   deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
@@ -544,7 +561,7 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
   std::vector<std::string> paths;
   auto collect = [&](const Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
-           return hasBenchmarkLabel(v, name) && !isDeleting(v);
+           return hasBenchmarkLabel(v, name) && controlledByABenchmark(v) && !isDeleting(v);
          }))
       paths.push_back(pathOf(objectName(o)));
   };
@@ -558,7 +575,9 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
                   [this](const std::string& path) { client_.remove(path); });
   // Pods the garbage collector is deleting too: those whose containers have
   // exited are removed rather than left to their kubelets (deletePods).
-  deletePods(pods_.select(ns + "/", [&](const value& v) { return hasBenchmarkLabel(v, name); }),
+  deletePods(pods_.select(ns + "/", [&](const value& v) {
+               return hasBenchmarkLabel(v, name) && controlledByABenchmark(v);
+             }),
              false);
 }
 
@@ -569,7 +588,7 @@ value Reconciler::ensure(const Informer& cache, const std::string& collection,
   auto checkOwner = [&](const value& found) {
     if (isController(found, uid)) return true;
     // Left by an earlier resource of the same name: replace it.
-    if (hasBenchmarkLabel(found, labelOf(object))) {
+    if (hasBenchmarkLabel(found, labelOf(object)) && controlledByABenchmark(found)) {
       if (!isDeleting(found)) client_.remove(collection + "/" + objectName(found));
       throw KubeApiError(409, "Conflict",
                          objectKey(object) + " belongs to an earlier resource; deleting it first");
@@ -600,6 +619,41 @@ std::string Reconciler::ensureMasterService(Context& ctx) {
   if (ip.empty() || ip == "None")
     throw KubeApiError(0, "", "Service " + masterServiceName(ctx.benchmark) + " has no clusterIP yet");
   return ip;
+}
+
+void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& desired,
+                                       const std::vector<value>& current) {
+  std::string masterName;
+  for (const value& pod : desired)
+    if (stringField(pod.at("metadata"), "labels", kLabelRole) == "master") masterName = objectName(pod);
+  // By name among the pods this gang's controller created: the one pod
+  // that can be the master, whatever labels others carry.
+  const value* master = nullptr;
+  for (const value& pod : current)
+    if (objectName(pod) == masterName) master = &pod;
+  if (master == nullptr || isDeleting(*master)) return;
+  const std::string ip = stringField(*master, "status", "podIP");
+  if (ip.empty()) return;
+  const std::string name = masterServiceName(ctx.benchmark);
+  const std::string key = ctx.ns + "/" + name;
+  const std::string written = ip + " " + stringField(master->at("metadata"), "uid");
+  {
+    std::lock_guard<std::mutex> lock(endpointsMutex_);
+    auto it = masterEndpoints_.find(key);
+    if (it != masterEndpoints_.end() && it->second == written) return;
+  }
+  value endpoints = desiredMasterEndpoints(ctx.benchmark, {ctx.name, ctx.uid}, *master);
+  try {
+    client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+  } catch (const KubeApiError& e) {
+    if (!e.alreadyExists()) throw;
+    // An earlier gang's, or written by someone else: ours replaces it.
+    const value found = client_.get(corePath(ctx.ns, "endpoints", name));
+    endpoints["metadata"]["resourceVersion"] = found.at("metadata").at("resourceVersion");
+    client_.replace(corePath(ctx.ns, "endpoints", name), endpoints);
+  }
+  std::lock_guard<std::mutex> lock(endpointsMutex_);
+  masterEndpoints_[key] = written;
 }
 
 std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
@@ -633,8 +687,9 @@ std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
 
 std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
   const std::string name = ctx.name;
-  return pods_.select(ctx.ns + "/" + name + "-",
-                      [&](const value& v) { return hasBenchmarkLabel(v, name); });
+  return pods_.select(ctx.ns + "/" + name + "-", [&](const value& v) {
+    return hasBenchmarkLabel(v, name) && controlledByABenchmark(v);
+  });
 }
 
 void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished) {

@@ -16,6 +16,8 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,17 +95,27 @@ class Reconciler {
   // ConfigMap, Services and NetworkPolicy; returns the master's ClusterIP.
   std::string ensureSharedChildren(Context& ctx);
   // Deletes the children of a benchmark that no longer exists (whatever the
-  // garbage collector has not yet removed).
+  // garbage collector has not yet removed): objects with its label and a
+  // DistBenchmark's controller reference, never one that only has the label.
   void deleteOrphans(const std::string& ns, const std::string& name);
   // Creates `object` at `collection` unless the cache has it; AlreadyExists
   // is success. Returns the object as the server has it (or the cache).
   web::json::value ensure(const Informer& cache, const std::string& collection,
                           const web::json::value& object);
   std::string ensureMasterService(Context& ctx);
+  // Points the master Service at the master pod of `current` (this gang's,
+  // created by this operator) once it has an IP; written again when the
+  // pod or its IP changes (a new gang); an Endpoints object of that name
+  // found at the first write, whoever wrote it, is replaced.
+  void ensureMasterEndpoints(Context& ctx, const std::vector<web::json::value>& desired,
+                             const std::vector<web::json::value>& current);
   // Creates the pods; returns "<pod>: <server's message>" for each the API
   // server refused (other errors are thrown).
   std::vector<std::string> createPods(const std::vector<web::json::value>& pods,
                                       const std::string& ns, const std::string& uid);
+  // The benchmark's pods: its label and a DistBenchmark's controller
+  // reference (this one's or a same-named earlier resource's). Pods that
+  // only carry the label are someone else's and left alone.
   std::vector<web::json::value> ownedPods(const Context& ctx) const;
   // Deletes each pod not yet being deleted (with `onlyUnfinished`, not the
   // finished ones), and removes at once each being-deleted pod whose
@@ -130,6 +142,10 @@ class Reconciler {
   const Informer& configMaps_;
   const Informer& networkPolicies_;
   Options options_;
+  // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
+  // reconcile writes the Endpoints only when they change.
+  std::mutex endpointsMutex_;
+  std::map<std::string, std::string> masterEndpoints_;
 };
 
 }  // namespace distbench::op

@@ -47,6 +47,7 @@ TEST(DesiredObjects, PodsPerRankWiredThroughTheMasterServiceIp) {
     EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelRole).as_string(), roles[i]);
     EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelRank).as_string(), std::to_string(i));
     EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelGang).as_string(), "2");
+    EXPECT_EQ(pod.at("metadata").at("labels").at(kLabelRun).as_string(), kTutorialOwner.uid);
     EXPECT_EQ(pod.at("spec").at("hostname").as_string(), names[i]);
     EXPECT_EQ(pod.at("spec").at("subdomain").as_string(), "tut-workers");
     EXPECT_EQ(pod.at("spec").at("restartPolicy").as_string(), "Never");
@@ -79,20 +80,45 @@ TEST(DesiredObjects, ConfigMapHoldsTheResolvedSpec) {
   EXPECT_EQ(api::parseDistBenchmark(cm.at("data").at(kConfigFile).as_string()), tutorialBenchmark());
 }
 
-TEST(DesiredObjects, ServicesPublishNotReadyPodsAndSelectTheirRanks) {
+TEST(DesiredObjects, ServicesPublishNotReadyPodsAndOnlyThisRunsPods) {
   const value headless = desiredHeadlessService(tutorialBenchmark(), kTutorialOwner);
   expectOwnedAndLabelled(headless);
   EXPECT_EQ(headless.at("metadata").at("name").as_string(), "tut-workers");
   EXPECT_EQ(headless.at("spec").at("clusterIP").as_string(), "None");
   EXPECT_TRUE(headless.at("spec").at("publishNotReadyAddresses").as_bool());
-  EXPECT_EQ(headless.at("spec").at("selector").size(), 1u);
+  // The run's UID too: a pod planted before the resource existed, labelled
+  // with its name, is not selected.
+  EXPECT_EQ(headless.at("spec").at("selector").size(), 2u);
+  EXPECT_EQ(headless.at("spec").at("selector").at(kLabelRun).as_string(), kTutorialOwner.uid);
 
   const value master = desiredMasterService(tutorialBenchmark(), kTutorialOwner);
   expectOwnedAndLabelled(master);
   EXPECT_EQ(master.at("metadata").at("name").as_string(), "tut-master");
   EXPECT_TRUE(master.at("spec").at("publishNotReadyAddresses").as_bool());
-  EXPECT_EQ(master.at("spec").at("selector").at(kLabelRole).as_string(), "master");
+  // No selector: the operator writes the endpoints (desiredMasterEndpoints).
+  EXPECT_FALSE(master.at("spec").has_field("selector"));
   EXPECT_EQ(master.at("spec").at("ports").at(0).at("port").as_integer(), 29500);
+}
+
+TEST(DesiredObjects, MasterEndpointsNameTheMasterPodAndItsStorePort) {
+  value pod = value::object();
+  pod["metadata"]["name"] = value::string("tut-master-0");
+  pod["metadata"]["uid"] = value::string("pod-uid-1");
+  pod["status"]["podIP"] = value::string("198.18.0.7");
+  const value e = desiredMasterEndpoints(tutorialBenchmark(), kTutorialOwner, pod);
+  expectOwnedAndLabelled(e);
+  EXPECT_EQ(e.at("kind").as_string(), "Endpoints");
+  EXPECT_EQ(e.at("metadata").at("name").as_string(), "tut-master");  // the Service's name
+  ASSERT_EQ(e.at("subsets").size(), 1u);
+  const value& subset = e.at("subsets").at(0);
+  ASSERT_EQ(subset.at("addresses").size(), 1u);
+  EXPECT_EQ(subset.at("addresses").at(0).at("ip").as_string(), "198.18.0.7");
+  const value& target = subset.at("addresses").at(0).at("targetRef");
+  EXPECT_EQ(target.at("kind").as_string(), "Pod");
+  EXPECT_EQ(target.at("name").as_string(), "tut-master-0");
+  EXPECT_EQ(target.at("uid").as_string(), "pod-uid-1");
+  EXPECT_EQ(subset.at("ports").at(0).at("name").as_string(), "store");
+  EXPECT_EQ(subset.at("ports").at(0).at("port").as_integer(), 29500);
 }
 
 api::DistBenchmark withTemplates() {

@@ -45,6 +45,9 @@ inline web::json::value podStatusPatch(const std::string& phase, int exitCode = 
     t["finishedAt"] = value::string("2026-11-22T00:00:01Z");
   }
   status["containerStatuses"] = value::array({cs});
+  // A started pod has an address (the operator points the master Service's
+  // Endpoints at it); one for all: nothing here routes to it.
+  if (phase != "Pending") status["podIP"] = value::string("198.18.0.2");
   value patch = value::object();
   patch["status"] = status;
   return patch;

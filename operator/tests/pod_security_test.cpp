@@ -178,6 +178,9 @@ TEST(NetworkPolicy, OnlyTheGangReachesItsPortsAndAnyoneTheMetricsPort) {
   EXPECT_EQ(np.at("metadata").at("ownerReferences").at(0).at("uid").as_string(), "1234-uid");
   const value& spec = np.at("spec");
   EXPECT_EQ(spec.at("podSelector").at("matchLabels").at(kLabelBenchmark).as_string(), "tut");
+  // And the run's UID: a pod labelled before the resource existed is not
+  // the gang, neither guarded as it nor let in by it.
+  EXPECT_EQ(spec.at("podSelector").at("matchLabels").at(kLabelRun).as_string(), "1234-uid");
   EXPECT_EQ(spec.at("policyTypes").at(0).as_string(), "Ingress");
   const value& ingress = spec.at("ingress");
   ASSERT_EQ(ingress.size(), 2u);
@@ -188,6 +191,8 @@ TEST(NetworkPolicy, OnlyTheGangReachesItsPortsAndAnyoneTheMetricsPort) {
   EXPECT_FALSE(fromGang.at("from").at(0).has_field("namespaceSelector"));
   EXPECT_EQ(fromGang.at("from").at(0).at("podSelector").at("matchLabels").at(kLabelBenchmark).as_string(),
             "tut");
+  EXPECT_EQ(fromGang.at("from").at(0).at("podSelector").at("matchLabels").at(kLabelRun).as_string(),
+            "1234-uid");
   // Rule 2: the metrics port only, from anywhere by default.
   const value& metrics = ingress.at(1);
   ASSERT_EQ(metrics.at("ports").size(), 1u);

@@ -1,0 +1,125 @@
+// Who the gang is, against the real API server: a label is no proof of
+// membership. Anyone who may create a pod in the namespace may label it
+// `distbench.io/benchmark=<name>, distbench.io/role=master`; such a pod must
+// not receive the trainers' store connections (the master Service's
+// endpoints are the operator's own master pod) and is not selected by the
+// headless Service or the NetworkPolicy (they also select the run's UID,
+// which no pod planted before the resource existed can carry).
+#include "controller_test_fixture.h"
+
+namespace distbench::op {
+namespace {
+
+class GangMembershipTest : public ControllerTest {
+ protected:
+  // The kubelet's part for `pod`: Running, with `ip` as its address.
+  void runningAt(const std::string& pod, const std::string& ip) {
+    value patch = kubetest::podStatusPatch("Running");
+    patch["status"]["podIP"] = value::string(ip);
+    patch["status"]["podIPs"] = value::array({value::object()});
+    patch["status"]["podIPs"][0]["ip"] = value::string(ip);
+    client_->mergePatch(corePath(ns_, "pods", pod) + "/status", patch);
+  }
+
+  // The IPs of the master Service's Endpoints ("" while there are none).
+  std::string masterEndpointIps(const std::string& service) {
+    try {
+      const value e = client_->get(corePath(ns_, "endpoints", service));
+      std::string ips;
+      if (!e.has_field("subsets")) return ips;
+      for (const value& subset : e.at("subsets").as_array())
+        if (subset.has_field("addresses"))
+          for (const value& a : subset.at("addresses").as_array())
+            ips += (ips.empty() ? "" : ",") + a.at("ip").as_string();
+      return ips;
+    } catch (const KubeApiError& e) {
+      if (e.notFound()) return "";
+      throw;
+    }
+  }
+
+  // A pod of someone else's, labelled as the benchmark's master.
+  void plantImpostor(const std::string& benchmark, const std::string& name) {
+    value pod = value::object();
+    pod["apiVersion"] = value::string("v1");
+    pod["kind"] = value::string("Pod");
+    pod["metadata"]["name"] = value::string(name);
+    pod["metadata"]["labels"][kLabelBenchmark] = value::string(benchmark);
+    pod["metadata"]["labels"][kLabelRole] = value::string("master");
+    pod["metadata"]["labels"][kLabelRank] = value::string("0");
+    pod["metadata"]["labels"][kLabelGang] = value::string("0");
+    value container = value::object();
+    container["name"] = value::string("store");
+    container["image"] = value::string("example/impostor:1");
+    pod["spec"]["containers"] = value::array({container});
+    // The namespace is fresh: its service account may have no token yet.
+    pod["spec"]["automountServiceAccountToken"] = value::boolean(false);
+    client_->create(corePath(ns_, "pods"), pod);
+  }
+};
+
+TEST_F(GangMembershipTest, APodLabelledAsTheMasterGetsNoneOfTheTrainersConnections) {
+  startController();
+  plantImpostor("m", "m-impostor");
+  runningAt("m-impostor", "198.18.0.66");
+  createBenchmark("m");
+  // The benchmark's four pods, and the impostor that carries its label.
+  ASSERT_TRUE(eventually([&] { return podsAre("m", 5); }));
+
+  const value service = client_->get(corePath(ns_, "services", "m-master"));
+  EXPECT_FALSE(service.at("spec").has_field("selector"))
+      << "a selector lets any pod with the labels into the master Service";
+
+  // Before the master pod has an address there is nothing to point at.
+  EXPECT_EQ(masterEndpointIps("m-master"), "");
+  runningAt("m-master-0", "198.18.0.10");
+  ASSERT_TRUE(eventually([&] { return masterEndpointIps("m-master") == "198.18.0.10"; }))
+      << "Endpoints: " << masterEndpointIps("m-master");
+
+  // The headless Service selects the run's UID, which the impostor lacks.
+  const std::string uid = getBenchmark("m").at("metadata").at("uid").as_string();
+  const value workers = client_->get(corePath(ns_, "services", "m-workers"));
+  EXPECT_EQ(str(workers, {"spec", "selector", kLabelRun}), uid);
+  const value master = client_->get(corePath(ns_, "pods", "m-master-0"));
+  EXPECT_EQ(str(master, {"metadata", "labels", kLabelRun}), uid);
+  // Nor is the impostor the operator's to delete: it is someone else's.
+  EXPECT_NO_THROW(client_->get(corePath(ns_, "pods", "m-impostor")));
+  // And not counted as a rank: one master, active and ready.
+  EXPECT_TRUE(benchmarkWhere("m", [](const value& b) {
+    const value* m = b.has_field("status") && b.at("status").has_field("master")
+                         ? &b.at("status").at("master") : nullptr;
+    return m != nullptr && m->at("ready").as_integer() == 1 && m->at("active").as_integer() == 1;
+  })) << last_.serialize();
+}
+
+TEST_F(GangMembershipTest, EndpointsSomeoneElseWroteForTheMasterServiceAreReplaced) {
+  // Written before the run, pointing at a foreign address.
+  client_->create(corePath(ns_, "endpoints"), value::parse(R"({
+    "apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "e-master"},
+    "subsets": [{"addresses": [{"ip": "198.18.0.66"}], "ports": [{"name": "store", "port": 29500}]}]
+  })"));
+  startController();
+  createBenchmark("e");
+  ASSERT_TRUE(eventually([&] { return podsAre("e", 4); }));
+  runningAt("e-master-0", "198.18.0.11");
+  EXPECT_TRUE(eventually([&] { return masterEndpointIps("e-master") == "198.18.0.11"; }))
+      << "Endpoints: " << masterEndpointIps("e-master");
+}
+
+TEST_F(GangMembershipTest, ANewGangsMasterTakesOverTheEndpoints) {
+  startController();
+  createBenchmark("g", value::parse(R"({"runPolicy": {"backoffLimit": 1}})"));
+  ASSERT_TRUE(eventually([&] { return podsAre("g", 4, "0"); }));
+  runningAt("g-master-0", "198.18.0.12");
+  ASSERT_TRUE(eventually([&] { return masterEndpointIps("g-master") == "198.18.0.12"; }));
+  // A trainer fails: the gang restarts with new pods, the master at a new
+  // address.
+  setPod("g-trainer-0", "Failed", 1);
+  ASSERT_TRUE(eventually([&] { return podsAre("g", 4, "1"); }, 30s));
+  runningAt("g-master-0", "198.18.0.13");
+  EXPECT_TRUE(eventually([&] { return masterEndpointIps("g-master") == "198.18.0.13"; }))
+      << "Endpoints: " << masterEndpointIps("g-master");
+}
+
+}  // namespace
+}  // namespace distbench::op

@@ -89,13 +89,26 @@ const char* sampleField(BenchmarkKind kind) {
   return "spec.benchmark";
 }
 
-const char* memoryField(BenchmarkKind kind, Role role) {
-  // Outside hybridDDPRPC the master holds little but the timing samples.
-  if (role == Role::Master && kind != BenchmarkKind::HybridDDPRPC) return sampleField(kind);
-  switch (kind) {
+// The field that shrinks a rank's memory: the one behind its largest part.
+const char* memoryField(const DistBenchmarkSpec& s, Role role) {
+  const int64_t total = rankMemoryBytes(s, role);
+  const auto dominates = [total](int64_t part) { return part >= total / 2; };
+  const HybridDDPRPCSpec& h = s.benchmark.hybridDDPRPC;
+  if (role == Role::Master &&
+      (s.benchmark.kind != BenchmarkKind::HybridDDPRPC ||
+       dominates(saturatingMul(timingSamples(s), 8)))) {
+    return sampleField(s.benchmark.kind);
+  }
+  switch (s.benchmark.kind) {
     case BenchmarkKind::HybridDDPRPC:
-      return role == Role::ParameterServer ? "spec.benchmark.hybridDDPRPC.numEmbeddings"
-                                           : "spec.benchmark.hybridDDPRPC.maxBagIndices";
+      if (role == Role::ParameterServer &&
+          dominates(saturatingMul(saturatingMul(h.numEmbeddings, h.embeddingDim), 4))) {
+        return "spec.benchmark.hybridDDPRPC.numEmbeddings";
+      }
+      if (role == Role::Trainer && dominates(saturatingMul(denseParameters(s), 16))) {
+        return "spec.benchmark.hybridDDPRPC.denseLayers";
+      }
+      return "spec.benchmark.hybridDDPRPC.maxBagIndices";
     case BenchmarkKind::DDP:
       return "spec.benchmark.ddp.batchSize";
     case BenchmarkKind::Collectives:
@@ -123,7 +136,7 @@ std::vector<FieldError> checkSpecLimits(const DistBenchmarkSpec& s) {
            timingSamples(s), kMaxTimingSamples);
   for (Role role : {Role::Master, Role::ParameterServer, Role::Trainer}) {
     if (role == Role::ParameterServer && s.topology.parameterServers == 0) continue;
-    l.atMost(memoryField(s.benchmark.kind, role),
+    l.atMost(memoryField(s, role),
              std::string("the estimated memory of one ") +
                  (role == Role::ParameterServer ? "parameter-server" : toString(role)) + " rank",
              rankMemoryBytes(s, role), kMaxRankMemoryBytes, true);

@@ -14,6 +14,31 @@ constexpr int64_t kFloatBytes = 4;
 int64_t add(int64_t a, int64_t b) { return saturatingAdd(a, b); }
 int64_t mul(int64_t a, int64_t b) { return saturatingMul(a, b); }
 
+// An image model's parameters: its layers before the classifier (torchvision's
+// counts, less their 1000-class fc), and the width the classifier reads.
+struct ImageModelSize {
+  const char* name;
+  int64_t trunk;
+  int64_t features;
+};
+constexpr ImageModelSize kImageModels[] = {
+    {"resnet18", 11'177'000, 512},          {"resnet50", 23'509'000, 2048},
+    {"resnet101", 42'501'000, 2048},        {"resnext50_32x4d", 22'980'000, 2048},
+    {"resnext101_32x8d", 86'743'000, 2048}, {"smallcnn", 390'000, 256},
+};
+
+// The largest of the spec's models, in parameters, with its classifier.
+int64_t ddpModelParameters(const DDPSpec& d) {
+  int64_t most = 0;
+  for (const std::string& name : d.models) {
+    for (const ImageModelSize& m : kImageModels) {
+      if (name != m.name) continue;
+      most = std::max(most, add(m.trunk, mul(m.features + 1, d.numClasses)));
+    }
+  }
+  return most;
+}
+
 // Sweep rows of one DDP model: 1, 2, 4, ... ranks on one machine, then
 // whole machines (worker/src/ddp/ddp_sweep.cpp), at most log2 + machines.
 int64_t ddpRows(const DistBenchmarkSpec& s) {
@@ -105,7 +130,8 @@ int64_t rankMemoryBytes(const DistBenchmarkSpec& s, Role role) {
       const DDPSpec& d = s.benchmark.ddp;
       const int64_t input =
           mul(mul(mul(d.batchSize, 3), mul(d.imageSize, d.imageSize)), kFloatBytes);
-      data = add(mul(input, kDdpBytesPerInputByte), kDdpModelBytes);
+      data = add(mul(input, kDdpBytesPerInputByte),
+                 mul(ddpModelParameters(d), kDdpCopiesPerParameter * kFloatBytes));
       break;
     }
     case BenchmarkKind::Collectives:

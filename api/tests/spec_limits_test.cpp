@@ -176,6 +176,19 @@ TEST(ResourceEstimateTest, FollowsWhatTheWorkerAllocates) {
   EXPECT_EQ(denseParameters(s), (2 * 64 + 1) * 10 + 11 * 2);
 }
 
+// A DDP trainer holds four copies of its largest model, classifier included.
+TEST(ResourceEstimateTest, DdpMemoryFollowsTheLargestModelAndItsClasses) {
+  DistBenchmarkSpec s = ofKind(BenchmarkKind::DDP).spec;
+  s.benchmark.ddp.models = {"smallcnn"};
+  const int64_t small = rankMemoryBytes(s, Role::Trainer);
+  s.benchmark.ddp.models = {"smallcnn", "resnet50"};
+  const int64_t resnet50 = rankMemoryBytes(s, Role::Trainer);
+  EXPECT_GT(resnet50 - small, int64_t{23'000'000} * 16);
+  s.benchmark.ddp.numClasses += 1;  // one more row of 2048 weights and a bias
+  EXPECT_EQ(rankMemoryBytes(s, Role::Trainer) - resnet50, 2049 * 16);
+  EXPECT_EQ(rankMemoryBytes(s, Role::Master), kRankBaseBytes + 8 * timingSamples(s));
+}
+
 TEST(ResourceEstimateTest, DefaultMemoryIsTheEstimateInMiBAndTwiceItAsLimit) {
   const DistBenchmarkSpec s = minimalBenchmark().spec;
   for (Role role : {Role::Master, Role::ParameterServer, Role::Trainer}) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "distbench/api/resource_estimate.h"
 #include "hybrid/wire_buffer.h"
 #include "hybrid/wire_limits.h"
 
@@ -90,13 +91,24 @@ TEST(RequestChecks, MessageSizesRefuseAnOversizedSpecNamingTheField) {
   huge.maxBagIndices = 50;
   huge.embeddingDim = int64_t{1} << 56;
   expectRefused([&] { messageSizes(huge); }, "spec.benchmark.hybridDDPRPC.embeddingDim");
-  const MessageSizes largest = messageSizes([] {
-    api::HybridDDPRPCSpec s;
-    s.maxBagIndices = static_cast<int>(kMaxWireBagIndices);
-    s.embeddingDim = kMaxWireEmbeddingDim;
-    return s;
-  }());
-  EXPECT_EQ(largest.reply, kMaxMessageBytes);
+}
+
+// Both factors in their own bounds, the message past the derived limit
+// (256 MiB): refused before a parameter server zero-fills three per trainer.
+TEST(RequestChecks, MessageSizesRefuseAMessagePastTheDerivedLimit) {
+  api::HybridDDPRPCSpec s;
+  s.maxBagIndices = 1 << 16;
+  s.embeddingDim = 1 << 10;  // 2^28 bytes of reply, and the header
+  expectRefused([&] { messageSizes(s); }, "spec.benchmark.hybridDDPRPC.maxBagIndices");
+  s.maxBagIndices = static_cast<int>(kMaxWireBagIndices);
+  s.embeddingDim = kMaxWireEmbeddingDim;
+  expectRefused([&] { messageSizes(s); }, "spec.benchmark.hybridDDPRPC.maxBagIndices");
+  s.maxBagIndices = 1 << 16;
+  s.embeddingDim = (1 << 10) - 1;
+  const MessageSizes largest = messageSizes(s);
+  EXPECT_EQ(largest.reply, 64 + int64_t{1 << 16} * ((1 << 10) - 1) * 4);
+  EXPECT_LE(largest.request, kMaxMessageBytes);
+  EXPECT_EQ(largest.request, api::psMessageBytes(s));
 }
 
 TEST(RequestChecks, NewMessageRefusesSizesPastTheBoundWithoutAllocating) {

@@ -26,9 +26,10 @@ inline constexpr int64_t kRankBaseBytes = int64_t{512} << 20;
 // heuristic, not a measurement: ResNet-101 at batch 32 and 224 px keeps
 // roughly 5 GiB, about 250 × its 19 MiB input.
 inline constexpr int64_t kDdpBytesPerInputByte = 256;
-// DDP: the largest model's parameters, gradients, buckets and momentum
-// (ResNeXt-101 32x8d, 89 M parameters, four float32 copies).
-inline constexpr int64_t kDdpModelBytes = int64_t{89'000'000} * 4 * 4;
+// DDP: float32 copies of the largest model's parameters (the spec's models,
+// their classifier numClasses wide): parameters, gradients, DDP buckets,
+// momentum.
+inline constexpr int64_t kDdpCopiesPerParameter = 4;
 // Collectives: a case's input, output and expected-result buffers, plus
 // Gloo's staging copy, each at most maxBytes.
 inline constexpr int64_t kCollectiveBuffersPerRank = 4;

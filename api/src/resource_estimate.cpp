@@ -136,7 +136,7 @@ int64_t rankMemoryBytes(const DistBenchmarkSpec& s, Role role) {
     }
     case BenchmarkKind::Collectives:
       if (role != Role::Trainer) break;
-      data = mul(s.benchmark.collectives.maxBytes, kCollectiveBuffersPerRank);
+      data = mul(s.benchmark.collectives.maxBytes, kCollectiveBytesPerMaxByte);
       break;
   }
   return add(kRankBaseBytes, add(data, mul(timingSamples(s), role == Role::Master ? 8 : 0)));

@@ -10,6 +10,7 @@
 #include "distbench/api/image_models.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
+#include "distbench/api/spec_limits.h"
 
 namespace distbench::api {
 namespace {
@@ -466,7 +467,11 @@ std::vector<FieldError> validate(const DistBenchmark& benchmark) {
   checkMetadata(benchmark, checker);
   checkSpec(benchmark.spec, checker);
   checkBaseline(benchmark, checker);
-  return checker.take();
+  std::vector<FieldError> errors = checker.take();
+  // The derived limits multiply fields the checks above bound from below
+  // only; on a spec that failed those, they would add noise, not news.
+  if (errors.empty()) errors = checkSpecLimits(benchmark.spec);
+  return errors;
 }
 
 void validateOrThrow(const DistBenchmark& benchmark) {

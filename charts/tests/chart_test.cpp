@@ -423,6 +423,19 @@ TEST(ChartTemplate, WorkerImagesBecomeTheOperatorsFlags) {
   EXPECT_EQ(imageFlags, 1);
 }
 
+TEST(ChartTemplate, PrivilegedOverridesAreOffUnlessAllowed) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  const auto argsWith = [&r](const std::vector<std::string>& sets) {
+    auto objs = objects(render(r, sets));
+    const YAML::Node& deploy = need(objs, "Deployment/" + kFullname);
+    return deploy ? strings(deploy["spec"]["template"]["spec"]["containers"][0]["args"])
+                  : std::vector<std::string>{};
+  };
+  EXPECT_FALSE(contains(argsWith({}), "--allow-privileged-overrides"));
+  EXPECT_TRUE(contains(argsWith({"allowPrivilegedOverrides=true"}), "--allow-privileged-overrides"));
+}
+
 // ---------------------------------------------------------------------------
 // The Grafana dashboard
 

@@ -175,6 +175,37 @@ TEST_F(DistbenchBinary, ValidateBadSpecNamesTheFieldAndExits2) {
   EXPECT_EQ(r.out, "");
 }
 
+// What the operator refuses, validate refuses, naming the field: a size
+// past a derived limit always, a root template unless allowed as the
+// operator's --allow-privileged-overrides allows it.
+TEST_F(DistbenchBinary, ValidateRefusesDerivedLimitsAndPrivilegedOverrides) {
+  write("overflow.yaml", std::string(kSmallSpec) +
+                             "  benchmark:\n"
+                             "    hybridDDPRPC:\n"
+                             "      warmupEpochs: 2147483647\n"
+                             "      epochs: 2147483647\n");
+  Result overflow = distbench("validate overflow.yaml --allow-privileged-overrides");
+  EXPECT_EQ(overflow.exitCode, 2);
+  EXPECT_NE(overflow.err.find("spec.benchmark.hybridDDPRPC.epochs: warmupEpochs + epochs"),
+            std::string::npos)
+      << overflow.err;
+
+  write("root.yaml", std::string(kSmallSpec) +
+                         "  podTemplates:\n"
+                         "    trainer:\n"
+                         "      podSecurityContext: {runAsNonRoot: false, runAsUser: 0}\n");
+  Result root = distbench("validate root.yaml");
+  EXPECT_EQ(root.exitCode, 2);
+  EXPECT_NE(root.err.find("root.yaml: invalid DistBenchmark\n"), std::string::npos) << root.err;
+  EXPECT_NE(root.err.find("spec.podTemplates.trainer.podSecurityContext.runAsUser: 0 (root)"),
+            std::string::npos)
+      << root.err;
+  EXPECT_EQ(root.out, "");
+  Result allowed = distbench("validate --allow-privileged-overrides root.yaml");
+  EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
+  EXPECT_EQ(allowed.out, "root.yaml: valid (DistBenchmark small: 2 trainers, 1 parameter server)\n");
+}
+
 TEST_F(DistbenchBinary, ValidateMissingFileExits2) {
   Result r = distbench("validate nowhere.yaml");
   EXPECT_EQ(r.exitCode, 2);

@@ -4,6 +4,7 @@
 
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
+#include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
 
@@ -298,6 +299,15 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     container["name"] = str("worker");
     applyTemplate(b, podTemplate, clusterOptions.workerImages, container);
     applyGpus(b, rank.role, podTemplate, container);
+    // Memory from the spec's estimate (api/resource_estimate.h), so the
+    // scheduler places a rank where it fits and a runaway rank is stopped
+    // by its own limit, not by the node's OOM killer. A template that names
+    // memory in either map has decided for itself.
+    if (!podTemplate.requests.count("memory") && !podTemplate.limits.count("memory")) {
+      const api::MemoryResources memory = api::defaultMemory(b.spec, rank.role);
+      container["resources"]["requests"]["memory"] = str(memory.request);
+      container["resources"]["limits"]["memory"] = str(memory.limit);
+    }
     value command = value::array();
     for (size_t i = 0; i < rank.command.size(); ++i) command[i] = str(rank.command[i]);
     container["command"] = command;
@@ -356,7 +366,8 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     volume["configMap"]["name"] = str(configMapName(b));
     value scratchVolume = value::object();
     scratchVolume["name"] = str("scratch");
-    scratchVolume["emptyDir"] = value::object();
+    // Bounded, so a rank that fills /tmp is evicted rather than the node's disk.
+    scratchVolume["emptyDir"]["sizeLimit"] = str(kScratchSizeLimit);
     spec["volumes"] = value::array({volume, scratchVolume});
     applyTemplateToPod(podTemplate, spec);
     pods.push_back(pod);

@@ -32,6 +32,8 @@ inline constexpr const char* kConfigDir = "/etc/distbench";
 // Where the worker may write: an emptyDir, since the root filesystem is
 // read-only under the restricted profile.
 inline constexpr const char* kScratchDir = "/tmp";
+// Its emptyDir's sizeLimit: the worker writes only small files there.
+inline constexpr const char* kScratchSizeLimit = "1Gi";
 // Seconds between SIGTERM and SIGKILL for gang pods: every role exits
 // promptly on SIGTERM, so a deleted rank frees its gang in seconds.
 inline constexpr int kTerminationGraceSeconds = 5;
@@ -53,6 +55,9 @@ struct ClusterOptions {
   web::json::value metricsFrom = web::json::value::array();
   // The worker image of pods whose resource names none, by device.
   WorkerImages workerImages;
+  // Accept podTemplates overrides that leave Pod Security "restricted"
+  // (api/pod_security_profile.h); false: such a benchmark is InvalidSpec.
+  bool allowPrivilegedOverrides = false;
 };
 
 std::string configMapName(const api::DistBenchmark& b);

@@ -96,6 +96,7 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
       static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
   options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
+  options.cluster.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
   options.queue.observer = metrics;
   options.onEvent = [&recorder](const web::json::value& object, bool warning,
                                 const std::string& reason, const std::string& message) {

@@ -143,6 +143,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
       f.version = true;
     } else if (flag == "--leader-elect") {
       f.leaderElect = hasValue ? boolean(flag, value) : true;
+    } else if (flag == "--allow-privileged-overrides") {
+      f.allowPrivilegedOverrides = hasValue ? boolean(flag, value) : true;
     } else if (auto it = valued.find(flag); it != valued.end()) {
       if (!hasValue) {
         if (i + 1 >= args.size()) throw FlagError(flag + ": needs a value");
@@ -192,7 +194,12 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
   --worker-metrics-from JSON      NetworkPolicyPeers that may scrape gang pods' metrics port,
                                   e.g. '[{"namespaceSelector":{"matchLabels":{"name":"monitoring"}}}]'
                                   (default [], any source)
-)" + images + R"(  --log-format json|text          default json
+)" + images + R"(  --allow-privileged-overrides[=true|false]
+                                  accept podTemplates security overrides that Pod Security
+                                  "restricted" forbids (root, Unconfined seccomp, added
+                                  capabilities, privilege escalation); default false: such a
+                                  benchmark fails with InvalidSpec
+  --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help
 )";

@@ -40,6 +40,10 @@ struct OperatorFlags {
   // the role's template empty), for device cpu and device cuda.
   std::string workerImage = defaultCpuWorkerImage();
   std::string cudaWorkerImage = defaultCudaWorkerImage();
+  // Let benchmarks relax their pods below Pod Security "restricted"
+  // (runAsUser 0, Unconfined seccomp, added capabilities...); false: refused
+  // as InvalidSpec, so one tenant cannot get privileges on a shared node.
+  bool allowPrivilegedOverrides = false;
   bool help = false;
   bool version = false;
 };

@@ -11,6 +11,7 @@
 #include "run_policy.h"
 #include "run_report.h"
 #include "distbench/api/object_names.h"
+#include "distbench/api/pod_security_profile.h"
 #include "distbench/api/renderer.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
@@ -178,6 +179,7 @@ Result Reconciler::reconcile(const std::string& key) {
   ctx.status["observedGeneration"] = value::number(ctx.generation);
   try {
     ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
+    if (!options_.cluster.allowPrivilegedOverrides) api::requireRestrictedProfile(ctx.benchmark);
     ctx.specValid = true;
   } catch (const api::SpecError& e) {
     ctx.benchmark.metadata.name = ctx.name;

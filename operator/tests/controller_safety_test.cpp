@@ -231,6 +231,46 @@ TEST_F(ControllerSafetyTest, TheNetworkPolicyGuardsTheRunAndGoesWithItsServices)
 // the "restricted" PodSecurityPolicy: its pods must be admitted as they are
 // (not mutated into compliance by the policy), and a role that relaxes the
 // profile is refused, as a hardened cluster would.
+// Without --allow-privileged-overrides, a template that asks for root or
+// kernel privileges is refused before any pod exists, naming the field.
+TEST_F(ControllerSafetyTest, PrivilegedOverridesAreAnInvalidSpecUnlessTheOperatorAllowsThem) {
+  startController();
+  value privileged = value::object();
+  privileged["podTemplates"]["trainer"]["podSecurityContext"] =
+      value::parse(R"({"runAsNonRoot":false,"runAsUser":0})");
+  privileged["podTemplates"]["trainer"]["securityContext"] =
+      value::parse(R"({"capabilities":{"add":["SYS_ADMIN"]}})");
+  createBenchmark("asks-root", privileged);
+  ASSERT_TRUE(benchmarkWhere("asks-root", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "InvalidSpec");
+  const std::string message = str(last_, {"status", "message"});
+  for (const char* field : {"spec.podTemplates.trainer.podSecurityContext.runAsUser",
+                            "spec.podTemplates.trainer.securityContext.capabilities.add[0]",
+                            "--allow-privileged-overrides"}) {
+    EXPECT_NE(message.find(field), std::string::npos) << field << " not in " << message;
+  }
+  EXPECT_TRUE(podsOf("asks-root").empty());
+}
+
+// The operator's parse applies the derived limits: fields the schema lets
+// through one by one, whose sum overflows, fail naming the field.
+TEST_F(ControllerSafetyTest, SizesPastADerivedLimitAreAnInvalidSpecNamingTheField) {
+  startController();
+  value huge = value::object();
+  huge["benchmark"]["hybridDDPRPC"]["warmupEpochs"] = value::number(2147483647);
+  huge["benchmark"]["hybridDDPRPC"]["epochs"] = value::number(2147483647);
+  createBenchmark("overflows", huge);
+  ASSERT_TRUE(benchmarkWhere("overflows", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "InvalidSpec");
+  const std::string message = str(last_, {"status", "message"});
+  EXPECT_NE(message.find("spec.benchmark.hybridDDPRPC.epochs: warmupEpochs + epochs"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(podsOf("overflows").empty());
+}
+
 TEST_F(ControllerSafetyTest, APodSecurityPolicyRestrictedAdmitsTheGangUnchanged) {
   const std::string user = kubetest::KubeTestCluster::kOperatorUser;
   const std::string rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns_;
@@ -254,6 +294,8 @@ TEST_F(ControllerSafetyTest, APodSecurityPolicyRestrictedAdmitsTheGangUnchanged)
   const std::string kubeconfig = dir_->path() + "/operator.kubeconfig";
   cluster_->writeKubeconfig(kubeconfig, user);
   asOperator_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig));
+  // Let the root template through the operator, to see the policy refuse it.
+  allowPrivilegedOverrides_ = true;
   startController(3s, asOperator_.get());
 
   createBenchmark("hardened");

@@ -85,7 +85,7 @@ TEST_F(ControllerTest, CudaTrainersAskTheApiServerForTheirGpus) {
       EXPECT_EQ(str(c, {"resources", "requests", kGpuResource}), "2");
       EXPECT_EQ(str(pod, {"spec", "nodeSelector", "nvidia.com/gpu.present"}), "true");
     } else {
-      EXPECT_FALSE(c.has_field("resources") && c.at("resources").has_field("limits"));
+      EXPECT_FALSE(c.at("resources").at("limits").has_field(kGpuResource));
       EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
     }
   }

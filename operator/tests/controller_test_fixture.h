@@ -65,6 +65,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     ControllerOptions o;
     o.createFailureTimeout = createFailureTimeout;
     o.reportFetchTimeout = reportFetchTimeout_;
+    o.cluster.allowPrivilegedOverrides = allowPrivilegedOverrides_;
     o.ns = ns_;
     o.workers = 2;
     o.informer.backoffMax = 1s;
@@ -155,6 +156,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
 
   std::unique_ptr<Controller> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
+  bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
   value last_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "distbench/api/presets.h"
+#include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
 #include "tutorial_benchmark.h"
 
@@ -136,12 +137,85 @@ api::DistBenchmark withTemplates() {
   return b;
 }
 
+api::Role roleOf(const value& pod) {
+  const std::string role = pod.at("metadata").at("labels").at(kLabelRole).as_string();
+  return role == "master" ? api::Role::Master
+                          : role == "ps" ? api::Role::ParameterServer : api::Role::Trainer;
+}
+
+// Only the memory the estimate gives: no other resource, no placement.
 TEST(DesiredObjects, PodsWithoutTemplatesGetNoSchedulingFields) {
-  for (const value& pod :
-       desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
+  const api::DistBenchmark b = tutorialBenchmark();
+  for (const value& pod : desiredPods(b, kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
     EXPECT_FALSE(pod.at("spec").has_field("nodeSelector"));
     EXPECT_FALSE(pod.at("spec").has_field("tolerations"));
-    EXPECT_FALSE(pod.at("spec").at("containers").at(0).has_field("resources"));
+    const api::MemoryResources m = api::defaultMemory(b.spec, roleOf(pod));
+    EXPECT_EQ(pod.at("spec").at("containers").at(0).at("resources").serialize(),
+              R"({"limits":{"memory":")" + m.limit + R"("},"requests":{"memory":")" + m.request +
+                  R"("}})");
+  }
+}
+
+// Each role's memory follows its own estimate: a parameter server holds its
+// shard, so a bigger table raises its request and no one else's.
+TEST(DesiredObjects, MemoryRequestsAndLimitsFollowTheEstimate) {
+  api::DistBenchmark b = tutorialBenchmark();
+  auto memoryOf = [](const api::DistBenchmark& bench) {
+    std::map<std::string, std::string> out;
+    for (const value& pod : desiredPods(bench, kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
+      const value& r = pod.at("spec").at("containers").at(0).at("resources");
+      out[pod.at("metadata").at("name").as_string()] =
+          r.at("requests").at("memory").as_string() + "/" + r.at("limits").at("memory").as_string();
+    }
+    return out;
+  };
+  const auto before = memoryOf(b);
+  b.spec.benchmark.hybridDDPRPC.numEmbeddings = int64_t{1} << 22;
+  b.spec.benchmark.hybridDDPRPC.embeddingDim = 256;  // a 4 GiB shard
+  const auto after = memoryOf(b);
+  for (const auto& [name, memory] : after) {
+    SCOPED_TRACE(name);
+    if (name.find("-ps-") != std::string::npos) {
+      const api::MemoryResources m = api::defaultMemory(b.spec, api::Role::ParameterServer);
+      EXPECT_EQ(memory, m.request + "/" + m.limit);
+      EXPECT_GT(api::rankMemoryBytes(b.spec, api::Role::ParameterServer), int64_t{4} << 30);
+    } else {
+      EXPECT_EQ(memory, before.at(name));
+    }
+  }
+}
+
+// A template that names memory, in either map, decides alone.
+TEST(DesiredObjects, ATemplatesMemoryOverridesTheEstimate) {
+  api::DistBenchmark b = tutorialBenchmark();
+  b.spec.podTemplates.trainer.requests = {{"memory", "3Gi"}};
+  b.spec.podTemplates.parameterServer.limits = {{"memory", "5Gi"}};
+  for (const value& pod : desiredPods(b, kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
+    const value& r = pod.at("spec").at("containers").at(0).at("resources");
+    switch (roleOf(pod)) {
+      case api::Role::Trainer:
+        EXPECT_EQ(r.serialize(), R"({"requests":{"memory":"3Gi"}})");
+        break;
+      case api::Role::ParameterServer:
+        EXPECT_EQ(r.serialize(), R"({"limits":{"memory":"5Gi"}})");
+        break;
+      case api::Role::Master:
+        EXPECT_TRUE(r.at("requests").has_field("memory"));
+        break;
+    }
+  }
+}
+
+TEST(DesiredObjects, ScratchEmptyDirHasASizeLimit) {
+  for (const value& pod :
+       desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
+    int scratch = 0;
+    for (const value& v : pod.at("spec").at("volumes").as_array()) {
+      if (!v.has_field("emptyDir")) continue;
+      ++scratch;
+      EXPECT_EQ(v.at("emptyDir").at("sizeLimit").as_string(), kScratchSizeLimit);
+    }
+    EXPECT_EQ(scratch, 1) << pod.serialize();
   }
 }
 
@@ -153,14 +227,18 @@ TEST(DesiredObjects, EachPodTakesItsRolesTemplate) {
   const value& master = pods[0].at("spec");
   const value& masterContainer = master.at("containers").at(0);
   EXPECT_EQ(masterContainer.at("image").as_string(), "example/master:1");
-  EXPECT_EQ(masterContainer.at("resources").serialize(), R"({"requests":{"cpu":"500m"}})");
+  // The template's cpu, and the memory estimate the template leaves to it.
+  const api::MemoryResources masterMemory = api::defaultMemory(withTemplates().spec, api::Role::Master);
+  EXPECT_EQ(masterContainer.at("resources").serialize(),
+            R"({"limits":{"memory":")" + masterMemory.limit + R"("},"requests":{"cpu":"500m","memory":")" +
+                masterMemory.request + R"("}})");
   EXPECT_FALSE(master.has_field("nodeSelector"));
   EXPECT_FALSE(master.has_field("tolerations"));
 
-  // No template for the parameter server: the default image and nothing else.
+  // No template for the parameter server: the default image and memory, nothing else.
   const value& ps = pods[1].at("spec");
   EXPECT_EQ(ps.at("containers").at(0).at("image").as_string(), defaultCpuWorkerImage());
-  EXPECT_FALSE(ps.at("containers").at(0).has_field("resources"));
+  EXPECT_EQ(ps.at("containers").at(0).at("resources").at("requests").size(), 1u);
   EXPECT_FALSE(ps.has_field("nodeSelector"));
   EXPECT_FALSE(ps.has_field("tolerations"));
 

@@ -9,6 +9,7 @@
 
 #include "desired_objects.h"
 #include "distbench/api/presets.h"
+#include "distbench/api/resource_estimate.h"
 #include "distbench/api/worker_env.h"
 #include "tutorial_benchmark.h"
 
@@ -36,10 +37,30 @@ std::string roleOf(const value& pod) {
   return pod.at("metadata").at("labels").at(kLabelRole).as_string();
 }
 
-// The container's "resources" as JSON text, "" when it has none.
-std::string resourcesOf(const value& pod) {
+api::Role roleEnum(const value& pod) {
+  const std::string role = roleOf(pod);
+  return role == "master" ? api::Role::Master
+                          : role == "ps" ? api::Role::ParameterServer : api::Role::Trainer;
+}
+
+// The container's "resources" as JSON text, "" when it has none, leaving
+// out the memory every pod gets from b's estimate when its template names
+// none (desired_objects_test checks that): what is left is about GPUs.
+std::string resourcesOf(const value& pod, const api::DistBenchmark& b) {
   const value& c = workerOf(pod);
-  return c.has_field("resources") ? c.at("resources").serialize() : "";
+  if (!c.has_field("resources")) return "";
+  value resources = c.at("resources");
+  const api::MemoryResources estimate = api::defaultMemory(b.spec, roleEnum(pod));
+  for (const auto& [map, memory] : {std::pair{"requests", estimate.request},
+                                    std::pair{"limits", estimate.limit}}) {
+    if (!resources.has_field(map)) continue;
+    value& entries = resources.at(map);
+    if (entries.has_field("memory") && entries.at("memory").as_string() == memory) {
+      entries.erase("memory");
+      if (entries.size() == 0) resources.erase(map);
+    }
+  }
+  return resources.size() == 0 ? "" : resources.serialize();
 }
 
 std::string envOf(const value& pod, const std::string& name) {
@@ -59,10 +80,10 @@ TEST(GpuPods, EveryKindsTrainersGetTheirGpusAndNoOtherRole) {
         SCOPED_TRACE(pod.at("metadata").at("name").as_string());
         if (roleOf(pod) == "trainer") {
           ++trainers;
-          EXPECT_EQ(resourcesOf(pod),
+          EXPECT_EQ(resourcesOf(pod, b),
                     R"({"limits":{"nvidia.com/gpu":"1"},"requests":{"nvidia.com/gpu":"1"}})");
         } else {
-          EXPECT_EQ(resourcesOf(pod), "") << "the master and parameter servers compute on CPU";
+          EXPECT_EQ(resourcesOf(pod, b), "") << "the master and parameter servers compute on CPU";
         }
       }
       EXPECT_EQ(trainers, b.spec.topology.trainers);
@@ -81,8 +102,9 @@ TEST(GpuPods, GpusPerRankSetsTheCount) {
 }
 
 TEST(GpuPods, CpuRunsRequestNoGpu) {
-  for (const value& pod : podsOf(tutorialBenchmark())) {
-    EXPECT_EQ(resourcesOf(pod), "") << pod.at("metadata").at("name").as_string();
+  const api::DistBenchmark b = tutorialBenchmark();
+  for (const value& pod : podsOf(b)) {
+    EXPECT_EQ(resourcesOf(pod, b), "") << pod.at("metadata").at("name").as_string();
   }
 }
 
@@ -91,7 +113,7 @@ TEST(GpuPods, TheGpusJoinTheTemplatesOtherResources) {
   b.spec.podTemplates.trainer.requests = {{"cpu", "4"}, {"memory", "16Gi"}};
   b.spec.podTemplates.trainer.limits = {{"memory", "16Gi"}};
   const value trainer = podsOf(b).at(2);
-  EXPECT_EQ(resourcesOf(trainer),
+  EXPECT_EQ(resourcesOf(trainer, b),
             R"({"limits":{"memory":"16Gi","nvidia.com/gpu":"1"},)"
             R"("requests":{"cpu":"4","memory":"16Gi","nvidia.com/gpu":"1"}})");
 }
@@ -102,18 +124,18 @@ TEST(GpuPods, ATrainerTemplateThatNamesGpusWins) {
   api::DistBenchmark limitsOnly = cudaTutorial();
   limitsOnly.spec.runtime.gpusPerRank = 2;
   limitsOnly.spec.podTemplates.trainer.limits = {{kGpuResource, "8"}};
-  EXPECT_EQ(resourcesOf(podsOf(limitsOnly).at(3)), R"({"limits":{"nvidia.com/gpu":"8"}})");
+  EXPECT_EQ(resourcesOf(podsOf(limitsOnly).at(3), limitsOnly), R"({"limits":{"nvidia.com/gpu":"8"}})");
 
   api::DistBenchmark requestsOnly = cudaTutorial();
   requestsOnly.spec.podTemplates.trainer.requests = {{kGpuResource, "1"}, {"cpu", "2"}};
-  EXPECT_EQ(resourcesOf(podsOf(requestsOnly).at(3)),
+  EXPECT_EQ(resourcesOf(podsOf(requestsOnly).at(3), requestsOnly),
             R"({"requests":{"cpu":"2","nvidia.com/gpu":"1"}})");
 
   // Another role's template names no GPU for the trainers.
   api::DistBenchmark other = cudaTutorial();
   other.spec.podTemplates.master.limits = {{kGpuResource, "1"}};
   const std::vector<value> pods = podsOf(other);
-  EXPECT_EQ(resourcesOf(pods.at(0)), R"({"limits":{"nvidia.com/gpu":"1"}})");
+  EXPECT_EQ(resourcesOf(pods.at(0), other), R"({"limits":{"nvidia.com/gpu":"1"}})");
   EXPECT_EQ(workerOf(pods.at(2)).at("resources").at("limits").at(kGpuResource).as_string(), "1");
 }
 

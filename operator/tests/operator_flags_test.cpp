@@ -27,6 +27,23 @@ TEST(OperatorFlags, BothSpellingsOfValues) {
   EXPECT_FALSE(parseOperatorFlags({"--leader-elect=false"}).leaderElect);
 }
 
+// Off unless asked for: a tenant's benchmark must not relax its pods below
+// Pod Security "restricted" on an operator nobody configured to allow it.
+TEST(OperatorFlags, PrivilegedOverridesAreRefusedUnlessAllowed) {
+  EXPECT_FALSE(parseOperatorFlags({}).allowPrivilegedOverrides);
+  EXPECT_TRUE(parseOperatorFlags({"--allow-privileged-overrides"}).allowPrivilegedOverrides);
+  EXPECT_TRUE(parseOperatorFlags({"--allow-privileged-overrides=true"}).allowPrivilegedOverrides);
+  EXPECT_FALSE(parseOperatorFlags({"--allow-privileged-overrides=false"}).allowPrivilegedOverrides);
+  try {
+    parseOperatorFlags({"--allow-privileged-overrides=yes"});
+    ADD_FAILURE() << "accepted yes";
+  } catch (const FlagError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--allow-privileged-overrides: expected true or false, got \"yes\"");
+  }
+  EXPECT_NE(operatorUsage().find("--allow-privileged-overrides"), std::string::npos);
+}
+
 TEST(OperatorFlags, BadInputNamesTheFlag) {
   auto error = [](std::vector<std::string> args) {
     try {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <limits>
 
 #include "comm/peer_error.h"
 #include "common/metrics.h"
@@ -79,6 +80,51 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
   EXPECT_EQ(errors[kTrainer], "");
   EXPECT_TRUE(psThrewPeerError) << errors[kPs];
   EXPECT_NE(errors[kPs].find("create_shard from rank 2 refused"), std::string::npos) << errors[kPs];
+}
+
+// A well-formed lookup whose step is INT64_MIN: before, an Async server
+// served it and counted it under that key (and the step after it computed
+// INT64_MIN - 2); now it is refused, naming the step the trainer is at.
+TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
+  const api::HybridDDPRPCSpec spec;  // Async, the default
+  const MessageSizes sizes = messageSizes(spec);
+  std::promise<void> masterCreated;
+  std::shared_future<void> created = masterCreated.get_future().share();
+  bool psThrewPeerError = false;
+  const auto errors = runRanksCollectingErrors(kWorld, "ps-step", [&](int rank, ProcessGroup& g) {
+    if (rank == 0) {
+      at::Tensor request = newMessage(sizes.request);
+      at::Tensor reply = newMessage(sizes.reply);
+      writeHeader(request, createShard(spec));
+      PendingOp answered = g.recv(reply, kPs, kTagReply);
+      g.send(request, kPs, kTagRequest).wait();
+      answered.wait();
+      masterCreated.set_value();
+    } else if (rank == kPs) {
+      auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
+      auto* metrics = new ParameterServerMetrics(*endpoint);
+      try {
+        runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
+      } catch (const PeerError&) {
+        psThrewPeerError = true;
+        throw;
+      }
+    } else {  // trainer0, once the shard exists: one index, one bag, step INT64_MIN
+      created.wait();
+      at::Tensor request = newMessage(sizes.request);
+      writeHeader(request, LookupRequest{0, std::numeric_limits<int64_t>::min(), 1, 1}.encode());
+      int64_t* payload = payloadOf<int64_t>(request);
+      payload[0] = 0;  // index
+      payload[1] = 0;  // offset
+      g.send(request, kPs, kTagRequest).wait();
+    }
+  }, loopbackGloo(), /*keepGroups=*/true);
+  EXPECT_EQ(errors[0], "");
+  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
+  EXPECT_NE(errors[kPs].find("lookup from rank 2 refused: lookup for step -9223372036854775808, "
+                             "expected step 0"),
+            std::string::npos)
+      << errors[kPs];
 }
 
 TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {

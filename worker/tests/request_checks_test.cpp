@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <vector>
 
+#include "distbench/api/resource_estimate.h"
 #include "hybrid/wire_buffer.h"
 #include "hybrid/wire_limits.h"
 
@@ -89,13 +91,24 @@ TEST(RequestChecks, MessageSizesRefuseAnOversizedSpecNamingTheField) {
   huge.maxBagIndices = 50;
   huge.embeddingDim = int64_t{1} << 56;
   expectRefused([&] { messageSizes(huge); }, "spec.benchmark.hybridDDPRPC.embeddingDim");
-  const MessageSizes largest = messageSizes([] {
-    api::HybridDDPRPCSpec s;
-    s.maxBagIndices = static_cast<int>(kMaxWireBagIndices);
-    s.embeddingDim = kMaxWireEmbeddingDim;
-    return s;
-  }());
-  EXPECT_EQ(largest.reply, kMaxMessageBytes);
+}
+
+// Both factors in their own bounds, the message past the derived limit
+// (256 MiB): refused before a parameter server zero-fills three per trainer.
+TEST(RequestChecks, MessageSizesRefuseAMessagePastTheDerivedLimit) {
+  api::HybridDDPRPCSpec s;
+  s.maxBagIndices = 1 << 16;
+  s.embeddingDim = 1 << 10;  // 2^28 bytes of reply, and the header
+  expectRefused([&] { messageSizes(s); }, "spec.benchmark.hybridDDPRPC.maxBagIndices");
+  s.maxBagIndices = static_cast<int>(kMaxWireBagIndices);
+  s.embeddingDim = kMaxWireEmbeddingDim;
+  expectRefused([&] { messageSizes(s); }, "spec.benchmark.hybridDDPRPC.maxBagIndices");
+  s.maxBagIndices = 1 << 16;
+  s.embeddingDim = (1 << 10) - 1;
+  const MessageSizes largest = messageSizes(s);
+  EXPECT_EQ(largest.reply, 64 + int64_t{1 << 16} * ((1 << 10) - 1) * 4);
+  EXPECT_LE(largest.request, kMaxMessageBytes);
+  EXPECT_EQ(largest.request, api::psMessageBytes(s));
 }
 
 TEST(RequestChecks, NewMessageRefusesSizesPastTheBoundWithoutAllocating) {
@@ -122,6 +135,32 @@ TEST(RequestChecks, LookupNamesTheHeaderField) {
   std::vector<int64_t> payload(8, 0);
   expectRefused([&] { checkLookup(lookup(int64_t{1} << 62, 1), payload.data(), spec()); },
                 "lookup header nIndices");
+}
+
+TEST(RequestChecks, StepsComeInOrderLookupFirst) {
+  TrainerProgress p;  // a fresh trainer: step 0, nothing looked up
+  EXPECT_NO_THROW(checkStepOrder(Op::Lookup, 0, p));
+  expectRefused([&] { checkStepOrder(Op::Step, 0, p); }, "step for step 0 before its lookup");
+  expectRefused([&] { checkStepOrder(Op::PushGrad, 0, p); }, "before its lookup");
+  p.lookedUp = true;
+  EXPECT_NO_THROW(checkStepOrder(Op::PushGrad, 0, p));
+  EXPECT_NO_THROW(checkStepOrder(Op::Step, 0, p));
+  expectRefused([&] { checkStepOrder(Op::Lookup, 0, p); }, "a second lookup for step 0");
+  p = {41, false};
+  EXPECT_NO_THROW(checkStepOrder(Op::Lookup, 41, p));
+  expectRefused([&] { checkStepOrder(Op::Lookup, 42, p); }, "expected step 41");
+}
+
+// A step number is a map key and is decremented: INT64_MIN, or one far
+// ahead that would open a new count, must be refused before either.
+TEST(RequestChecks, StepsFarFromTheTrainersOwnAreRefused) {
+  const TrainerProgress p{3, true};
+  for (int64_t step : {std::numeric_limits<int64_t>::min(), int64_t{-1}, int64_t{2},
+                       int64_t{4}, std::numeric_limits<int64_t>::max()}) {
+    SCOPED_TRACE(step);
+    expectRefused([&] { checkStepOrder(Op::Step, step, p); }, "expected step 3");
+    expectRefused([&] { checkStepOrder(Op::Lookup, step, p); }, "expected step 3");
+  }
 }
 
 }  // namespace

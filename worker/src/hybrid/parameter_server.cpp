@@ -32,7 +32,8 @@ class Server {
         metrics_(metrics),
         options_(options),
         sizes_(messageSizes(options.spec)),
-        contexts_(id.numTrainers) {}
+        contexts_(id.numTrainers),
+        progress_(id.numTrainers) {}
 
   // Returns when the master's Shutdown is acknowledged. On a failure, throws
   // with the first error; the other threads are left running (detached) in
@@ -230,6 +231,7 @@ class Server {
     const int64_t trainer = checkTrainer(rank, request.trainer);
     const int64_t* words = payloadOf<int64_t>(message);
     checkLookup(request, words, options_.spec);
+    checkProgress(Op::Lookup, trainer, request.step);
     const int64_t n = request.nIndices, bags = request.nBags, dim = options_.spec.embeddingDim;
     at::Tensor indices = at::from_blob(const_cast<int64_t*>(words), {n}, at::kLong).clone();
     at::Tensor offsets = at::from_blob(const_cast<int64_t*>(words + n), {bags}, at::kLong).clone();
@@ -238,7 +240,8 @@ class Server {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       pooled = shard_->lookup(indices, offsets, contexts_[trainer]);
-      ++lookupsServed_[request.step];
+      progress_[trainer].lookedUp = true;
+      if (isSync()) ++lookupsServed_[request.step];
       changed_.notify_all();
     }
     std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
@@ -247,6 +250,7 @@ class Server {
 
   void pushGradient(int rank, const PushGradRequest& request, const at::Tensor& message) {
     const int64_t trainer = checkTrainer(rank, request.trainer);
+    checkProgress(Op::PushGrad, trainer, request.step);
     std::lock_guard<std::mutex> lock(mutex_);
     LookupContext& context = contexts_[trainer];
     checkGradient(request, context.active ? context.offsets.size(0) : 0, options_.spec);
@@ -257,13 +261,28 @@ class Server {
 
   void step(int rank, const StepRequest& request) {
     const int64_t trainer = checkTrainer(rank, request.trainer);
+    checkProgress(Op::Step, trainer, request.step);
     awaitLookupsOf(request.step);
     std::lock_guard<std::mutex> lock(mutex_);
     shard_->applyStep(contexts_[trainer]);
-    ++stepsApplied_[request.step];
-    stepsApplied_.erase(request.step - 2);  // nobody waits on those any more
-    lookupsServed_.erase(request.step - 2);
+    progress_[trainer] = {request.step + 1, false};
+    if (isSync()) {
+      // Sync mode keeps its trainers within a step of one another, so two
+      // or three steps are ever counted; nobody waits on older ones.
+      ++stepsApplied_[request.step];
+      stepsApplied_.erase(request.step - 2);
+      lookupsServed_.erase(request.step - 2);
+    }
     changed_.notify_all();
+  }
+
+  bool isSync() const { return options_.spec.parameterServerMode == api::ParameterServerMode::Sync; }
+
+  // The request's step must be the trainer's next (checkStepOrder): checked
+  // before the step number is used as a key or in arithmetic.
+  void checkProgress(Op op, int64_t trainer, int64_t step) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    checkStepOrder(op, step, progress_[trainer]);
   }
 
   // Sync mode makes every step bulk-synchronous on the shard: a lookup for
@@ -280,7 +299,7 @@ class Server {
   }
 
   void awaitCount(const std::map<int64_t, int>& counts, int64_t step, const char* what) {
-    if (options_.spec.parameterServerMode == api::ParameterServerMode::Async) return;
+    if (!isSync()) return;
     std::unique_lock<std::mutex> lock(mutex_);
     const bool ready = changed_.wait_for(lock, global_.timeout(), [&] {
       auto it = counts.find(step);
@@ -303,6 +322,7 @@ class Server {
   std::condition_variable changed_;
   std::unique_ptr<EmbeddingShard> shard_;
   std::vector<LookupContext> contexts_;  // one per trainer
+  std::vector<TrainerProgress> progress_;  // one per trainer
   std::map<int64_t, int> stepsApplied_;  // Sync mode bookkeeping, by step
   std::map<int64_t, int> lookupsServed_;
   int trainersDone_ = 0;

@@ -48,6 +48,20 @@ void checkGradient(const PushGradRequest& request, int64_t lookedUpBags,
   }
 }
 
+void checkStepOrder(Op op, int64_t step, const TrainerProgress& progress) {
+  const bool lookup = op == Op::Lookup;
+  if (step != progress.nextStep) {
+    refuse(std::string(toString(op)) + " for step " + str(step) + ", expected step " +
+           str(progress.nextStep) + " (this trainer's next)");
+  }
+  if (lookup && progress.lookedUp) {
+    refuse("a second lookup for step " + str(step) + " before its update");
+  }
+  if (!lookup && !progress.lookedUp) {
+    refuse(std::string(toString(op)) + " for step " + str(step) + " before its lookup");
+  }
+}
+
 void checkCreateShard(const CreateShardRequest& request, int shardIndex,
                       const api::HybridDDPRPCSpec& spec) {
   const int64_t rows = request.numEmbeddings, dim = request.embeddingDim;

@@ -19,6 +19,18 @@ void checkLookup(const LookupRequest& request, const int64_t* payload,
 // bags must equal the trainer's last lookup's.
 void checkGradient(const PushGradRequest& request, int64_t lookedUpBags,
                    const api::HybridDDPRPCSpec& spec);
+// Where one trainer is in its steps, as its parameter servers see it: each
+// step is a lookup, gradient pushes and the optimizer step, for steps
+// 0, 1, 2, ... in order (worker/src/hybrid/trainer.cpp).
+struct TrainerProgress {
+  int64_t nextStep = 0;   // the step its next lookup or update is for
+  bool lookedUp = false;  // its lookup for nextStep was served
+};
+// A lookup (`op` Lookup) must be for nextStep and come first; a gradient
+// push or step (PushGrad, Step) must be for nextStep after its lookup. So a
+// step number is never far from the trainer's own count (no INT64_MIN, no
+// step a billion ahead), and what the server keeps per step stays bounded.
+void checkStepOrder(Op op, int64_t step, const TrainerProgress& progress);
 // Must describe this shard as the spec does (the spec sized every message).
 void checkCreateShard(const CreateShardRequest& request, int shardIndex,
                       const api::HybridDDPRPCSpec& spec);

@@ -45,8 +45,13 @@ MessageSizes messageSizes(const api::HybridDDPRPCSpec& spec) {
                                                "maxBagIndices × embeddingDim"),
                                     static_cast<int64_t>(sizeof(float)),
                                     "lookup reply bytes (maxBagIndices × embeddingDim × 4)");
-  return {checkedAdd(kHeaderBytes, std::max(lookupRequest, pooled), "request bytes"),
-          checkedAdd(kHeaderBytes, pooled, "reply bytes")};
+  const MessageSizes sizes{checkedAdd(kHeaderBytes, std::max(lookupRequest, pooled), "request bytes"),
+                           checkedAdd(kHeaderBytes, pooled, "reply bytes")};
+  // The request is the larger: the one message size api::psMessageBytes
+  // bounds, so refused here as validation refuses it.
+  checkRange(field + "maxBagIndices: the message (64 + max(16, 4 × embeddingDim) × maxBagIndices bytes)",
+             sizes.request, kHeaderBytes, kMaxMessageBytes);
+  return sizes;
 }
 
 }  // namespace distbench::worker

@@ -9,17 +9,20 @@
 #include <cstdint>
 #include <string>
 
+#include "distbench/api/spec_limits.h"
+
 namespace distbench::worker {
 
 inline constexpr int64_t kMaxWireBagIndices = int64_t{1} << 20;  // per lookup
 inline constexpr int64_t kMaxWireEmbeddingDim = int64_t{1} << 16;
 inline constexpr int64_t kMaxWireNumEmbeddings = int64_t{1} << 31;  // rows per shard
 inline constexpr int64_t kMaxWireShardBytes = int64_t{16} << 30;   // 16 GiB
-// The largest message the spec allows: a lookup reply of maxBagIndices bags
-// of embeddingDim floats (the request, 2 x maxBagIndices int64, is smaller),
-// plus the 64-byte header. 256 GiB: a bound for arithmetic, not a size any
-// sane run asks for; the real buffers are sized from the spec below it.
-inline constexpr int64_t kMaxMessageBytes = 64 + kMaxWireBagIndices * kMaxWireEmbeddingDim * 4;
+// The largest message the spec allows (api::kMaxPsMessageBytes, a derived
+// limit): a lookup reply of maxBagIndices bags of embeddingDim floats, or
+// the request's 2 x maxBagIndices int64, with the 64-byte header. Every
+// rank zero-fills a few per peer, so the factors' own bounds (a 256 GiB
+// product) are not enough; the real buffers are sized from the spec below it.
+inline constexpr int64_t kMaxMessageBytes = api::kMaxPsMessageBytes;
 
 // a * b, or std::overflow_error naming `what` ("maxBagIndices × embeddingDim").
 int64_t checkedMul(int64_t a, int64_t b, const std::string& what);

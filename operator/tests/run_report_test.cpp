@@ -23,6 +23,9 @@ TEST(RunReport, TheLogIsReadWithinTheBoundsOfTheLargestReport) {
   EXPECT_GE(masterLogTailLines(), report::reportLogFrameLines(kMaxStoredReportBytes) + 100);
   EXPECT_GE(masterLogLimitBytes(), report::reportLogFrameBytes(kMaxStoredReportBytes) + 64 * 1024);
   EXPECT_LE(masterLogLimitBytes(), 2u * 1024 * 1024);
+  // As docs/crd-reference.md says them.
+  EXPECT_EQ(masterLogTailLines(), 1302u);
+  EXPECT_EQ(masterLogLimitBytes(), 1759218u);
   EXPECT_EQ(masterLogQuery(), "container=worker&tailLines=" + std::to_string(masterLogTailLines()) +
                                   "&limitBytes=" + std::to_string(masterLogLimitBytes()));
 }

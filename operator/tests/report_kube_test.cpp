@@ -163,7 +163,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
   const value stored = reportConfigMap("base");
   EXPECT_EQ(str(stored, {"data", "report.json"}), base);
   EXPECT_TRUE(stored.at("metadata").at("ownerReferences").at(0).at("controller").as_bool());
-  EXPECT_TRUE(sawEvent("Normal ReportStored"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal ReportStored"); }));
   ASSERT_TRUE(eventually([&] { return podsAre("base", 3); })) << "clean-up did not follow";
 
   // The same work again: compared, nothing regressed.
@@ -177,7 +177,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
   EXPECT_NE(str(reportConfigMap("same"), {"data", "baseline-diff.txt"}).find("no regressions"),
             std::string::npos)
       << reportConfigMap("same").serialize();
-  EXPECT_TRUE(sawEvent("Normal NoRegression"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal NoRegression"); }));
 
   // Every sample half as long again: every row regressed.
   writeMasterLog("slow", logWithReport(slower(base, 1.5)));
@@ -188,7 +188,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
             str(last_, {"status", "baseline", "comparedRows"}));
   EXPECT_NE(str(last_, {"status", "baseline", "worstRow"}).find("+50"), std::string::npos)
       << last_.serialize();
-  EXPECT_TRUE(sawEvent("Warning RegressionDetected"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning RegressionDetected"); }));
   EXPECT_EQ(str(last_, {"status", "phase"}), "Succeeded") << "a regression is news, not a failure";
 }
 
@@ -214,7 +214,7 @@ TEST_F(ReportTest, ABaselineOfAnotherKindOrMissingIsRefusedByName) {
   ASSERT_EQ(settled("kinds", "RegressionDetected", &reason), "Unknown") << last_.serialize();
   EXPECT_EQ(reason, "BaselineIncomparable");
   EXPECT_EQ(conditionStatus(last_, "ReportStored"), "True") << "the report is stored all the same";
-  EXPECT_TRUE(sawEvent("Warning BaselineIncomparable"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning BaselineIncomparable"); }));
 
   // A baseline benchmark that never stored a report.
   writeMasterLog("orphan", logWithReport(fixture("diff/tutorial-run1.json")));

@@ -1,7 +1,8 @@
 #include "event_recorder.h"
 
-#include "rfc3339.h"
+#include "bounded_message.h"
 #include "json_fields.h"
+#include "rfc3339.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,23 +15,12 @@ namespace {
 
 using web::json::value;
 
-// Longer messages are cut: `kubectl describe` prints each on one line, and
-// events.k8s.io/v1 caps its note at this size.
-constexpr std::size_t kMaxMessageBytes = 1024;
 // metadata.name is a DNS subdomain.
 constexpr std::size_t kMaxNameLength = 253;
 
 value metadataOf(const value& object) {
   return object.is_object() && object.has_field("metadata") ? object.at("metadata")
                                                             : value::object();
-}
-
-// Cut at a UTF-8 character boundary, so that the API server gets valid text.
-std::string truncateUtf8(const std::string& text, std::size_t maxBytes) {
-  if (text.size() <= maxBytes) return text;
-  std::size_t end = maxBytes;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
 }
 
 const char* typeName(EventType type) { return type == EventType::Warning ? "Warning" : "Normal"; }
@@ -86,7 +76,7 @@ void EventRecorder::record(const value& involved, EventType type, const std::str
     Pending event{reference(involved),
                   type,
                   reason,
-                  truncateUtf8(message, kMaxMessageBytes),
+                  boundedMessage(message),
                   std::chrono::system_clock::now(),
                   clock_.now()};
     {

@@ -56,7 +56,7 @@ class EventRecorder {
   // `involved`: the object as the API returns it (apiVersion, kind, metadata
   // name, namespace, uid, resourceVersion). The Event goes to the object's
   // namespace, or "default" for a cluster-scoped object. `reason`: UpperCamelCase,
-  // e.g. "PodsCreated"; `message`: for a person, cut at 1024 bytes. Never
+  // e.g. "PodsCreated"; `message`: for a person, bounded (boundedMessage). Never
   // throws; safe from any thread.
   void record(const web::json::value& involved, EventType type, const std::string& reason,
               const std::string& message);

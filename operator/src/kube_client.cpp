@@ -2,15 +2,21 @@
 
 #include <cpprest/containerstream.h>
 #include <cpprest/http_client.h>
+#include <cpprest/rawptrstream.h>
 
 #include <boost/asio/ssl.hpp>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <fstream>
 #include <mutex>
+#include <vector>
+
+#include "bounded_message.h"
 
 namespace distbench::op {
 namespace {
@@ -21,6 +27,12 @@ using web::http::method;
 using web::http::client::http_client;
 using web::http::client::http_client_config;
 using web::json::value;
+
+// Thrown by the progress handler of a bounded read: cpprest then drops the
+// connection and fails the body with this.
+struct BodyOverLimit : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 std::string trimNewline(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
@@ -80,7 +92,7 @@ KubeApiError apiError(int code, const std::string& body, const std::string& what
     }
   } catch (const std::exception&) {
   }
-  return KubeApiError(code, "", what + ": HTTP " + std::to_string(code) + ": " + body.substr(0, 200));
+  return KubeApiError(code, "", what + ": HTTP " + std::to_string(code) + ": " + truncateUtf8(body, 200));
 }
 
 }  // namespace
@@ -111,7 +123,7 @@ value KubeClient::request(const std::string& verb, const std::string& path, cons
 
 std::string KubeClient::requestText(const std::string& verb, const std::string& path,
                                     const value* body, const std::string& contentType,
-                                    const std::string& accept) {
+                                    const std::string& accept, std::size_t maxBytes) {
   const std::string what = verb + " " + path;
   for (int attempt = 0;; ++attempt) {
     http_request req{method(verb)};
@@ -124,15 +136,52 @@ std::string KubeClient::requestText(const std::string& verb, const std::string& 
     }
     if (!token.empty()) req.headers().add("Authorization", "Bearer " + token);
     if (body != nullptr) req.set_body(body->serialize(), contentType);
+    // A bounded read lands in a block of `maxBytes`: writing past its end
+    // fails the body. A chunked body is stopped by the progress handler one
+    // chunk before that; one with a Content-Length is judged by the header.
+    std::vector<uint8_t> block;
+    std::optional<Concurrency::streams::rawptr_buffer<uint8_t>> sink;
+    auto overLimit = std::make_shared<std::atomic<bool>>(false);
+    if (maxBytes > 0) {
+      block.resize(maxBytes);
+      sink.emplace(block.data(), block.size(), std::ios_base::out);
+      req.set_response_stream(Concurrency::streams::ostream(*sink));
+      req.set_progress_handler([maxBytes, overLimit](web::http::message_direction::direction d,
+                                                     utility::size64_t soFar) {
+        if (d == web::http::message_direction::download && soFar > maxBytes) {
+          overLimit->store(true);
+          throw BodyOverLimit("the answer is longer than " + std::to_string(maxBytes) + " bytes");
+        }
+      });
+    }
     http_response response;
     std::string text;
+    bool tooLarge = false;
     try {
       response = http_->client.request(req).get();
-      text = response.extract_string(true).get();
+      if (!sink) {
+        text = response.extract_string(true).get();
+      } else {
+        // Waited for even when the answer is too large: until the body is
+        // done, cpprest may still write into `block`.
+        try {
+          response.content_ready().get();
+        } catch (const std::exception&) {
+          if (!overLimit->load() && response.headers().content_length() <= maxBytes) throw;
+          tooLarge = true;
+        }
+        const auto got = static_cast<std::size_t>(sink->getpos(std::ios_base::out));
+        text.assign(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(std::min(got, maxBytes)));
+      }
     } catch (const std::exception& e) {
       throw KubeApiError(0, "", what + ": " + e.what());
     }
     const int code = response.status_code();
+    if (tooLarge && code >= 200 && code < 300) {
+      throw ResponseTooLarge(code, maxBytes,
+                             what + ": the answer is longer than " + std::to_string(maxBytes) +
+                                 " bytes; no more of it was read");
+    }
     // Service-account tokens rotate in place: re-read once, then give up.
     if (code == 401 && attempt == 0 && !config_.tokenFile.empty()) {
       std::ifstream in(config_.tokenFile);
@@ -150,8 +199,8 @@ std::string KubeClient::requestText(const std::string& verb, const std::string& 
 
 value KubeClient::get(const std::string& path) { return request("GET", path, nullptr, ""); }
 
-std::string KubeClient::getText(const std::string& path) {
-  return requestText("GET", path, nullptr, "", "text/plain, */*");
+std::string KubeClient::getText(const std::string& path, std::size_t maxBytes) {
+  return requestText("GET", path, nullptr, "", "text/plain, */*", maxBytes);
 }
 
 value KubeClient::create(const std::string& path, const value& body) {

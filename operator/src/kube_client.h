@@ -9,6 +9,7 @@
 #include <pplx/pplxtasks.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,10 +35,26 @@ class KubeApiError : public std::runtime_error {
   // The server judged the request itself (admission, quota, a LimitRange,
   // validation): sending it again as it is gets the same answer.
   bool refused() const { return code_ == 400 || code_ == 403 || code_ == 422; }
+  // The server failed to judge the request (an admission webhook that does
+  // not answer, an overloaded API server): it may answer so for as long as
+  // the cause lasts.
+  bool serverFailed() const { return code_ >= 500; }
 
  private:
   int code_;
   std::string reason_;
+};
+
+// A 2xx answer longer than the caller allowed (getText's `maxBytes`): no
+// more of it was read than that, and the connection was dropped.
+class ResponseTooLarge : public KubeApiError {
+ public:
+  ResponseTooLarge(int code, std::size_t limit, const std::string& message)
+      : KubeApiError(code, "ResponseTooLarge", message), limit_(limit) {}
+  std::size_t limit() const { return limit_; }
+
+ private:
+  std::size_t limit_;
 };
 
 struct WatchEvent {
@@ -64,8 +81,12 @@ class KubeClient {
 
   // `path` is the API path with any query, e.g. "/api/v1/namespaces/x/pods".
   web::json::value get(const std::string& path);
-  // A body that is not JSON, such as a pod's log (".../pods/<name>/log").
-  std::string getText(const std::string& path);
+  // A body that is not JSON, such as a pod's log (".../pods/<name>/log"),
+  // of at most `maxBytes`: a longer one throws ResponseTooLarge once that
+  // much has come, so that memory stays bounded whatever the other end
+  // sends (cpprest would otherwise buffer the whole body as fast as it
+  // arrives, whether or not anyone reads it).
+  std::string getText(const std::string& path, std::size_t maxBytes);
   web::json::value create(const std::string& path, const web::json::value& body);
   web::json::value replace(const std::string& path, const web::json::value& body);
   // JSON merge patch (RFC 7386); for `/status` paths too.
@@ -87,9 +108,10 @@ class KubeClient {
   web::json::value request(const std::string& method, const std::string& path,
                            const web::json::value* body, const std::string& contentType);
   // The body of a 2xx answer as it came; other answers throw KubeApiError.
+  // `maxBytes` 0: no bound (the API server's own objects).
   std::string requestText(const std::string& method, const std::string& path,
                           const web::json::value* body, const std::string& contentType,
-                          const std::string& accept);
+                          const std::string& accept, std::size_t maxBytes = 0);
 
   struct Http;
   KubeConfig config_;

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "bounded_message.h"
 #include "desired_objects.h"
 #include "json_fields.h"
 #include "run_policy.h"
@@ -122,7 +123,7 @@ struct Reconciler::Context {
   std::string phase() const { return stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
     status[kPhase] = value::string(phase);
-    status["message"] = value::string(message);
+    status["message"] = value::string(boundedMessage(message));
   }
   // Sets a condition; a change to True is an Event once status is written.
   void transition(const std::string& type, bool isTrue, const std::string& reason,
@@ -272,7 +273,9 @@ Result Reconciler::reconcileLive(Context& ctx) {
   } catch (const NameConflict& e) {
     return fail(ctx, kCondNameConflict, e.what());
   } catch (const KubeApiError& e) {
-    if (!e.refused()) throw;
+    // An answer that will not change by asking again (a refusal), or may
+    // not for long (a webhook that is down): bounded by the same deadline.
+    if (!e.refused() && !e.serverFailed()) throw;
     return createRefused(ctx, e.what());
   }
 
@@ -339,7 +342,6 @@ std::optional<Result> Reconciler::createMissingPods(Context& ctx, const std::vec
     if (!refused.empty()) {
       std::string what;
       for (const std::string& r : refused) what += (what.empty() ? "" : "; ") + r;
-      if (what.size() > 1024) what = what.substr(0, 1021) + "...";
       return createRefused(ctx, what);
     }
     const api::TopologySpec& t = ctx.benchmark.spec.topology;
@@ -440,7 +442,13 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
   };
   std::string log;
   try {
-    log = client_.getText(corePath(ctx.ns, "pods", pod) + "/log?container=worker");
+    log = client_.getText(corePath(ctx.ns, "pods", pod) + "/log?" + masterLogQuery(),
+                          masterLogLimitBytes());
+  } catch (const ResponseTooLarge&) {
+    // Whoever answered ignored limitBytes: no more than the bound was read.
+    const ExtractedReport tooLarge = masterLogTooLarge(pod);
+    notStored(tooLarge.reason, tooLarge.message);
+    return std::nullopt;
   } catch (const KubeApiError& e) {
     const SystemTime done =
         parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
@@ -460,8 +468,12 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
   }
   value data = value::object();
   data[api::kReportKey] = value::string(extracted.json);
+  bool diffCut = false;
   if (ctx.benchmark.spec.baseline) {
-    const std::string diff = compareBaseline(ctx, extracted.parsed);
+    // Cut to what the ConfigMap holds beside the report: a long diff must
+    // not cost the report.
+    const std::string diff =
+        boundedDiff(compareBaseline(ctx, extracted.parsed), extracted.json.size(), &diffCut);
     if (!diff.empty()) data[kBaselineDiffKey] = value::string(diff);
   }
   const std::string cm = api::reportConfigMapName(ctx.name);
@@ -476,8 +488,10 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
     notStored("ReportRefused", "the API server refused ConfigMap " + cm + ": " + e.what());
     return std::nullopt;
   }
-  const std::string message = std::string(api::kReportKey) + " (" +
-                              std::to_string(extracted.json.size()) + " bytes) in ConfigMap " + cm;
+  const std::string message =
+      std::string(api::kReportKey) + " (" + std::to_string(extracted.json.size()) +
+      " bytes) in ConfigMap " + cm +
+      (diffCut ? std::string("; ") + kBaselineDiffKey + " cut to fit beside it" : "");
   setConditionStatus(ctx.status, kCondReportStored, "True", "ReportStored", message, ctx.nowText,
                      ctx.generation);
   ctx.events.push_back({false, "ReportStored", message});
@@ -495,16 +509,28 @@ std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run)
                        ctx.nowText, ctx.generation);
     ctx.events.push_back({true, reason, message});
   };
+  // One answer for a ConfigMap that is not there and one that does not
+  // opt in: a benchmark learns nothing of ConfigMaps it may not read.
+  auto notFound = [&] {
+    unknown("BaselineNotFound",
+            baseline.configMap
+                ? "ConfigMap " + where.name + " not found, or not labelled " + kBaselineLabel +
+                      "=true (only such ConfigMaps, and DistBenchmarks' reports, serve as a "
+                      "baseline)"
+                : "ConfigMap " + where.name + " not found, or not benchmark " +
+                      baseline.benchmark.value_or("") +
+                      "'s: it has stored no report (has it Succeeded?)");
+  };
   value found;
   try {
     found = client_.get(corePath(ctx.ns, "configmaps", where.name));
   } catch (const KubeApiError& e) {
     if (!e.notFound()) throw;
-    unknown("BaselineNotFound",
-            "ConfigMap " + where.name + " not found" +
-                (baseline.configMap ? std::string()
-                                    : ": benchmark " + baseline.benchmark.value_or("") +
-                                          " has stored no report (has it Succeeded?)"));
+    notFound();
+    return "";
+  }
+  if (!servesAsBaseline(found, baseline)) {
+    notFound();
     return "";
   }
   const std::string baselineJson = stringField(found, "data", where.key.c_str());
@@ -519,7 +545,8 @@ std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run)
   summary["thresholdPercent"] = value::number(baseline.thresholdPercent);
   summary["comparedRows"] = value::number(outcome.comparedRows);
   summary["regressedRows"] = value::number(outcome.regressedRows);
-  if (!outcome.worstRow.empty()) summary["worstRow"] = value::string(outcome.worstRow);
+  if (!outcome.worstRow.empty())
+    summary["worstRow"] = value::string(boundedMessage(outcome.worstRow));
   ctx.status["baseline"] = summary;
   if (!outcome.compared()) {
     unknown(outcome.reason, outcome.message);
@@ -667,7 +694,9 @@ std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
     try {
       client_.create(collection, pod);
     } catch (const KubeApiError& e) {
-      if (e.refused()) {
+      // A 5xx (an admission webhook that does not answer) counts toward
+      // the CreateFailed deadline like a refusal: retried, but not forever.
+      if (e.refused() || e.serverFailed()) {
         std::lock_guard<std::mutex> lock(mutex);
         refused.push_back(objectName(pod) + ": " + e.what());
         return;
@@ -737,7 +766,7 @@ bool Reconciler::writeStatus(Context& ctx) {
 
 void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
                        const std::string& message) const {
-  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, message);
+  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, boundedMessage(message));
 }
 
 }  // namespace distbench::op

@@ -10,16 +10,40 @@
 #include <cstddef>
 #include <string>
 
+#include <cpprest/json.h>
+
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
 
 namespace distbench::op {
 
-// A ConfigMap holds at most 1 MiB in all (data, keys and metadata); this
-// leaves room for the baseline's diff table and the metadata.
+// A ConfigMap holds at most 1 MiB of data (keys and values); this leaves
+// room for the baseline's diff table.
 inline constexpr std::size_t kMaxStoredReportBytes = 900 * 1024;
+// What the <name>-report ConfigMap's data may hold in all, its keys and
+// some room to spare included: the diff is cut to what is left after the
+// report.
+inline constexpr std::size_t kMaxReportConfigMapDataBytes = 1024 * 1024 - 4096;
 // Where the diff against spec.baseline goes, beside kReportKey.
 inline constexpr const char* kBaselineDiffKey = "baseline-diff.txt";
+
+// How much of the master's log the operator reads: the image is the user's,
+// and its log may hold gigabytes. The last kMasterLogTailLines lines (a
+// frame of the largest report, and lines printed around it), of which at
+// most kMasterLogLimitBytes (that frame, and 512 KiB of those lines). The
+// kubelet cuts the log so (tailLines, limitBytes); the operator reads no
+// more than that whatever answers.
+inline constexpr std::size_t kMasterLogSlackLines = 1000;
+inline constexpr std::size_t kMasterLogSlackBytes = 512 * 1024;
+std::size_t masterLogTailLines();
+std::size_t masterLogLimitBytes();
+// The pods/log query reading that much of the master's container.
+std::string masterLogQuery();
+
+// Only ConfigMaps that opt in serve as spec.baseline.configMap: this label
+// set to "true", or a DistBenchmark's own <name>-report. A benchmark cannot
+// read, nor learn of, any other ConfigMap of its namespace.
+inline constexpr const char* kBaselineLabel = "distbench.io/baseline";
 
 struct ExtractedReport {
   bool found = false;
@@ -29,9 +53,22 @@ struct ExtractedReport {
   std::string message;  // for people: what is wrong, naming the pod
 };
 
-// The report carried by the master's log `log` (of pod `pod`), checked to be
-// a report this operator can read.
+// The report carried by the master's log `log` (of pod `pod`, as read with
+// masterLogQuery), checked to be a report this operator can read.
 ExtractedReport reportFromMasterLog(const std::string& log, const std::string& pod);
+// Why nothing was: the log's answer ran past masterLogLimitBytes.
+ExtractedReport masterLogTooLarge(const std::string& pod);
+
+// The diff table stored beside a report of `reportBytes`: whole when it
+// fits kMaxReportConfigMapDataBytes, else cut at a line and ending in a line
+// that says so. `cut` says whether it was.
+std::string boundedDiff(const std::string& diffText, std::size_t reportBytes, bool* cut);
+
+// Whether ConfigMap `configMap` (as the API returns it) may serve as
+// spec.baseline: for `benchmark`, it is that DistBenchmark's own report
+// (its controller, or its benchmark label); for `configMap`, it is labelled
+// kBaselineLabel=true or is some DistBenchmark's report.
+bool servesAsBaseline(const web::json::value& configMap, const api::Baseline& baseline);
 
 // The comparison with spec.baseline, as the RegressionDetected condition
 // says it.

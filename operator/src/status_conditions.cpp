@@ -1,5 +1,6 @@
 #include "status_conditions.h"
 
+#include "bounded_message.h"
 
 namespace distbench::op {
 
@@ -51,7 +52,7 @@ bool setConditionStatus(value& status, const std::string& type, const std::strin
   }
   (*c)["status"] = value::string(wanted);
   (*c)["reason"] = value::string(reason);
-  (*c)["message"] = value::string(message);
+  (*c)["message"] = value::string(boundedMessage(message));
   (*c)["observedGeneration"] = value::number(generation);
   return transitioned;
 }

@@ -40,7 +40,8 @@ inline constexpr const char* kCondReportStored = "ReportStored";
 inline constexpr const char* kCondRegressionDetected = "RegressionDetected";
 
 
-// Sets condition `type` in status["conditions"], creating the array. Returns
+// Sets condition `type` in status["conditions"], creating the array; the
+// message is bounded (bounded_message.h). Returns
 // true when its status changed (or it is new with status True): the caller
 // records an Event for that transition.
 bool setCondition(web::json::value& status, const std::string& type, bool isTrue,

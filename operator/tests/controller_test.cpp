@@ -59,7 +59,7 @@ TEST_F(ControllerTest, CreatesEveryChildWiredForRendezvous) {
            !str(b, {"status", "startTime"}).empty() && str(b, {"status", "trainers", "active"}) == "2";
   })) << last_.serialize();
   EXPECT_EQ(str(last_, {"status", "observedGeneration"}), str(last_, {"metadata", "generation"}));
-  EXPECT_TRUE(sawEvent("Normal PodsCreated"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal PodsCreated"); }));
 }
 
 // A CUDA run as the API server stores its pods: the trainers' GPU limits and
@@ -129,7 +129,7 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
       return e.notFound();
     }
   }));
-  EXPECT_TRUE(sawEvent("Normal AllRanksSucceeded"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal AllRanksSucceeded"); }));
 }
 
 TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
@@ -174,8 +174,8 @@ TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
         return false;
     return true;
   }));
-  EXPECT_TRUE(sawEvent("Warning RankFailed"));
-  EXPECT_TRUE(sawEvent("Warning BackoffLimitExceeded"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning RankFailed"); }));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning BackoffLimitExceeded"); }));
 }
 
 TEST_F(ControllerTest, ActiveDeadlineFailsTheRunAndDeletesItsPods) {

@@ -91,6 +91,26 @@ TEST_F(EventRecorderTest, RecordsAnEventOnTheObject) {
             cm.at("metadata").at("resourceVersion").as_string());
 }
 
+TEST_F(EventRecorderTest, ALongMessageIsCutBetweenCharactersAndSaysSo) {
+  const value cm = configMap("wordy");
+  std::string message;
+  for (int i = 0; i < 1500; ++i) message += "€";  // 4500 bytes, three a character
+  EventRecorder recorder(*client_, "distbench-operator", "operator-0");
+  recorder.record(cm, EventType::Warning, "ReportDamaged", message);
+  ASSERT_TRUE(recorder.flush(kFlush));
+
+  const auto events = eventsOf("wordy");
+  ASSERT_EQ(events.size(), 1u);
+  const std::string stored = events[0].at("message").as_string();
+  EXPECT_LE(stored.size(), 1024u);
+  const std::string marker = "... [cut, 4500 bytes in all]";
+  ASSERT_GT(stored.size(), marker.size());
+  EXPECT_EQ(stored.substr(stored.size() - marker.size()), marker);
+  const std::string kept = stored.substr(0, stored.size() - marker.size());
+  EXPECT_EQ(kept.size() % 3, 0u) << "cut inside a character";
+  EXPECT_EQ(kept, message.substr(0, kept.size()));
+}
+
 TEST_F(EventRecorderTest, ARepeatIsCountedOnTheSameEvent) {
   const value cm = configMap("repeated");
   EventRecorder recorder(*client_, "distbench-operator", "operator-0");

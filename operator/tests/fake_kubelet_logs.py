@@ -4,6 +4,10 @@ real API server, which has no kubelet: the API server proxies
 GET /api/v1/namespaces/NS/pods/POD/log to
 https://<node address>:<kubeletEndpoint port>/containerLogs/NS/POD/CONTAINER,
 and this answers from LOGS/NS/POD/CONTAINER.log (404 when there is none).
+As the kubelet does, tailLines=N keeps the last N lines and limitBytes=M
+then the first M bytes of those; unless LOGS/NS/POD/CONTAINER.ignore-limits
+exists, for a test of a reader that must bound what it reads itself. The log
+is streamed, never read whole: a test may serve gigabytes.
 
   fake_kubelet_logs.py --port P --cert C --key K --logs DIR
 
@@ -15,6 +19,37 @@ import os
 import ssl
 import sys
 import urllib.parse
+
+BLOCK = 1 << 20
+
+
+def tail_offset(f, size, lines):
+    """Where the last `lines` lines of the open file `f` of `size` bytes
+    begin (a last line without a newline counts as one)."""
+    if lines <= 0:
+        return size
+    pos = size
+    seen = 0
+    # The newline ending the file ends its last line: not a line before it.
+    skip_last = size > 0
+    while pos > 0:
+        start = max(0, pos - BLOCK)
+        f.seek(start)
+        block = f.read(pos - start)
+        i = len(block)
+        while True:
+            i = block.rfind(b"\n", 0, i)
+            if i < 0:
+                break
+            if skip_last and start + i == size - 1:
+                skip_last = False
+                continue
+            skip_last = False
+            seen += 1
+            if seen == lines:
+                return start + i + 1
+        pos = start
+    return 0
 
 
 def main():
@@ -34,18 +69,37 @@ def main():
             ):
                 self.send_error(404, "not a containerLogs path")
                 return
-            path = os.path.join(args.logs, parts[2], parts[3], parts[4] + ".log")
+            base = os.path.join(args.logs, parts[2], parts[3], parts[4])
+            query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+            limits = not os.path.exists(base + ".ignore-limits")
             try:
-                with open(path, "rb") as f:
-                    body = f.read()
+                f = open(base + ".log", "rb")
             except FileNotFoundError:
                 self.send_error(404, "no log for " + "/".join(parts[2:]))
                 return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            with f:
+                size = os.fstat(f.fileno()).st_size
+                start, end = 0, size
+                if limits and "tailLines" in query:
+                    start = tail_offset(f, size, int(query["tailLines"][0]))
+                if limits and "limitBytes" in query:
+                    end = min(end, start + int(query["limitBytes"][0]))
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(end - start))
+                self.end_headers()
+                f.seek(start)
+                sent = 0
+                try:
+                    while sent < end - start:
+                        chunk = f.read(min(BLOCK, end - start - sent))
+                        if not chunk:
+                            break
+                        self.wfile.write(chunk)
+                        sent += len(chunk)
+                except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
+                    pass  # the reader hung up: what a bounded reader does
+                sys.stderr.write("fake kubelet: sent %d of %d bytes\n" % (sent, end - start))
 
         def log_message(self, fmt, *fmt_args):
             sys.stderr.write("fake kubelet: " + (fmt % fmt_args) + "\n")

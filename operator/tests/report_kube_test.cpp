@@ -12,6 +12,7 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "operator_process.h"
+#include "run_report.h"
 
 namespace distbench::op {
 namespace {
@@ -162,7 +163,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
   const value stored = reportConfigMap("base");
   EXPECT_EQ(str(stored, {"data", "report.json"}), base);
   EXPECT_TRUE(stored.at("metadata").at("ownerReferences").at(0).at("controller").as_bool());
-  EXPECT_TRUE(sawEvent("Normal ReportStored"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal ReportStored"); }));
   ASSERT_TRUE(eventually([&] { return podsAre("base", 3); })) << "clean-up did not follow";
 
   // The same work again: compared, nothing regressed.
@@ -176,7 +177,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
   EXPECT_NE(str(reportConfigMap("same"), {"data", "baseline-diff.txt"}).find("no regressions"),
             std::string::npos)
       << reportConfigMap("same").serialize();
-  EXPECT_TRUE(sawEvent("Normal NoRegression"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal NoRegression"); }));
 
   // Every sample half as long again: every row regressed.
   writeMasterLog("slow", logWithReport(slower(base, 1.5)));
@@ -187,7 +188,7 @@ TEST_F(ReportTest, StoresTheReportAndComparesLaterRunsWithIt) {
             str(last_, {"status", "baseline", "comparedRows"}));
   EXPECT_NE(str(last_, {"status", "baseline", "worstRow"}).find("+50"), std::string::npos)
       << last_.serialize();
-  EXPECT_TRUE(sawEvent("Warning RegressionDetected"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning RegressionDetected"); }));
   EXPECT_EQ(str(last_, {"status", "phase"}), "Succeeded") << "a regression is news, not a failure";
 }
 
@@ -200,6 +201,7 @@ TEST_F(ReportTest, ABaselineOfAnotherKindOrMissingIsRefusedByName) {
   cm["apiVersion"] = value::string("v1");
   cm["kind"] = value::string("ConfigMap");
   cm["metadata"]["name"] = value::string("baselines");
+  cm["metadata"]["labels"]["distbench.io/baseline"] = value::string("true");
   cm["data"]["ddp.json"] = value::string(fixture("report/ddp-smallcnn.json"));
   client_->create(corePath(ns_, "configmaps"), cm);
 
@@ -212,7 +214,7 @@ TEST_F(ReportTest, ABaselineOfAnotherKindOrMissingIsRefusedByName) {
   ASSERT_EQ(settled("kinds", "RegressionDetected", &reason), "Unknown") << last_.serialize();
   EXPECT_EQ(reason, "BaselineIncomparable");
   EXPECT_EQ(conditionStatus(last_, "ReportStored"), "True") << "the report is stored all the same";
-  EXPECT_TRUE(sawEvent("Warning BaselineIncomparable"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning BaselineIncomparable"); }));
 
   // A baseline benchmark that never stored a report.
   writeMasterLog("orphan", logWithReport(fixture("diff/tutorial-run1.json")));
@@ -220,6 +222,189 @@ TEST_F(ReportTest, ABaselineOfAnotherKindOrMissingIsRefusedByName) {
   ASSERT_EQ(settled("orphan", "RegressionDetected", &reason), "Unknown") << last_.serialize();
   EXPECT_EQ(reason, "BaselineNotFound");
   EXPECT_NE(last_.at("status").at("conditions").serialize().find("never-ran-report"), std::string::npos);
+}
+
+TEST_F(ReportTest, OnlyConfigMapsThatOptInAreReadAsABaseline) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  const std::string run = fixture("diff/tutorial-run1.json");
+  // Someone's ConfigMap holding a report, not labelled as a baseline; and
+  // one named like a benchmark's report that no benchmark wrote.
+  for (const std::string& name : {std::string("private"), std::string("forged-report")}) {
+    value cm = value::object();
+    cm["apiVersion"] = value::string("v1");
+    cm["kind"] = value::string("ConfigMap");
+    cm["metadata"]["name"] = value::string(name);
+    cm["data"]["report.json"] = value::string(run);
+    client_->create(corePath(ns_, "configmaps"), cm);
+  }
+  auto fromConfigMap = [](const std::string& name) {
+    value spec = value::object();
+    spec["baseline"]["configMap"]["name"] = value::string(name);
+    spec["baseline"]["configMap"]["key"] = value::string("report.json");
+    return spec;
+  };
+  // Not read, and said exactly as for a ConfigMap that is not there: the
+  // benchmark learns nothing of it.
+  std::string said[2];
+  const std::string names[2] = {"private", "absent"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string bench = "peek-" + names[i];
+    writeMasterLog(bench, logWithReport(run));
+    runToSuccess(bench, fromConfigMap(names[i]));
+    std::string reason;
+    ASSERT_EQ(settled(bench, "RegressionDetected", &reason), "Unknown") << last_.serialize();
+    EXPECT_EQ(reason, "BaselineNotFound");
+    for (const value& c : last_.at("status").at("conditions").as_array())
+      if (c.at("type").as_string() == "RegressionDetected") said[i] = c.at("message").as_string();
+    EXPECT_FALSE(last_.at("status").has_field("baseline")) << last_.serialize();
+  }
+  EXPECT_NE(said[0].find("distbench.io/baseline=true"), std::string::npos) << said[0];
+  EXPECT_EQ(said[0].substr(said[0].find(" not found")), said[1].substr(said[1].find(" not found")));
+
+  // baseline.benchmark: only that benchmark's own report.
+  writeMasterLog("peek-forged", logWithReport(run));
+  runToSuccess("peek-forged", baselineBenchmark("forged"));
+  std::string reason;
+  ASSERT_EQ(settled("peek-forged", "RegressionDetected", &reason), "Unknown") << last_.serialize();
+  EXPECT_EQ(reason, "BaselineNotFound");
+
+  // Labelled, the same ConfigMap is compared.
+  client_->mergePatch(corePath(ns_, "configmaps", "private"),
+                      value::parse(R"({"metadata":{"labels":{"distbench.io/baseline":"true"}}})"));
+  writeMasterLog("labelled", logWithReport(run));
+  runToSuccess("labelled", fromConfigMap("private"));
+  ASSERT_EQ(settled("labelled", "RegressionDetected", &reason), "False") << last_.serialize();
+  EXPECT_EQ(reason, "NoRegression");
+}
+
+TEST_F(ReportTest, AMasterLogOfGigabytesIsReadOnlyToItsBound) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  // 64 lines of 1 MiB, then a good report: the operator reads the last lines
+  // only up to the bound, finds no whole frame in them, and says so.
+  auto hugeLog = [&](const std::string& name) {
+    writeMasterLog(name, "");
+    const std::string pod = api::podName(name, api::Role::Master, 0);
+    std::ofstream out(logs_ + "/" + ns_ + "/" + pod + "/worker.log", std::ios::binary);
+    const std::string line = std::string(1 << 20, 'x') + "\n";
+    for (int i = 0; i < 64; ++i) out << line;
+    out << logWithReport(fixture("diff/tutorial-run1.json"));
+  };
+  hugeLog("chatty");
+  runToSuccess("chatty");
+  std::string reason;
+  ASSERT_EQ(settled("chatty", "ReportStored", &reason), "False") << last_.serialize();
+  EXPECT_EQ(reason, "ReportTooLarge");
+  const std::string bound = std::to_string(masterLogLimitBytes());
+  EXPECT_NE(last_.at("status").at("conditions").serialize().find(bound + " bytes"), std::string::npos)
+      << last_.serialize();
+  // The kubelet was asked for no more (tailLines, limitBytes).
+  EXPECT_NE(kubelet_->log().find("limitBytes=" + bound), std::string::npos) << kubelet_->log();
+  EXPECT_NE(kubelet_->log().find("sent " + bound + " of " + bound + " bytes"), std::string::npos)
+      << kubelet_->log();
+
+  // A kubelet that ignores limitBytes sends all 64 MiB: the operator stops
+  // reading at the bound all the same.
+  hugeLog("deaf");
+  std::ofstream(logs_ + "/" + ns_ + "/deaf-master-0/worker.ignore-limits") << "";
+  runToSuccess("deaf");
+  ASSERT_EQ(settled("deaf", "ReportStored", &reason), "False") << last_.serialize();
+  EXPECT_EQ(reason, "ReportTooLarge");
+  try {
+    client_->getText(corePath(ns_, "pods", "deaf-master-0") + "/log?container=worker", 1 << 20);
+    ADD_FAILURE() << "read a 64 MiB log with a bound of 1 MiB";
+  } catch (const ResponseTooLarge& e) {
+    EXPECT_EQ(e.limit(), 1u << 20);
+  }
+  // Each reader hung up early: most of the log never left the kubelet, so
+  // nothing (cpprest included) buffered it whole.
+  struct stat file {};
+  ASSERT_EQ(::stat((logs_ + "/" + ns_ + "/deaf-master-0/worker.log").c_str(), &file), 0);
+  const std::string whole = " of " + std::to_string(file.st_size) + " bytes";
+  auto sends = [&] {
+    std::vector<long long> sent;
+    const std::string log = kubelet_->log();
+    for (size_t at = log.find(whole); at != std::string::npos; at = log.find(whole, at + 1)) {
+      const size_t start = log.rfind("sent ", at) + 5;
+      sent.push_back(std::stoll(log.substr(start, at - start)));
+    }
+    return sent;
+  };
+  ASSERT_TRUE(eventually([&] { return sends().size() >= 2; })) << kubelet_->log();
+  for (long long sent : sends()) EXPECT_LT(sent, file.st_size / 4) << kubelet_->log();
+}
+
+TEST_F(ReportTest, MessagesFromTheLogAreBoundedInStatusAndEvents) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  // A begin line of 3000 two-byte characters: the damage report quotes it.
+  std::string junk;
+  for (int i = 0; i < 3000; ++i) junk += "é";
+  writeMasterLog("wordy", "@@distbench-report begin v1 bytes=6 fnv1a64=85944171f73967e8 lines=1 " +
+                              junk + "\n@@distbench-report Zm9vYmFy\n@@distbench-report end\n");
+  runToSuccess("wordy");
+  std::string reason;
+  ASSERT_EQ(settled("wordy", "ReportStored", &reason), "False") << last_.serialize();
+  EXPECT_EQ(reason, "ReportDamaged");
+  std::string message;
+  for (const value& c : last_.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "ReportStored") message = c.at("message").as_string();
+  EXPECT_LE(message.size(), 1024u);
+  EXPECT_GE(message.size(), 1000u);
+  EXPECT_NE(message.find("bad begin line"), std::string::npos) << message;
+  const std::string tail = message.substr(message.rfind("... [cut, "));
+  EXPECT_NE(tail.find("bytes in all]"), std::string::npos) << tail;
+  // Cut between characters: what precedes the marker ends in a whole "é".
+  const std::string kept = message.substr(0, message.size() - tail.size());
+  EXPECT_EQ(kept.substr(kept.size() - 2), "é") << "cut inside a character";
+  EXPECT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    for (const std::string& e : events_)
+      if (e.rfind("Warning ReportDamaged: ", 0) == 0)
+        return e.size() <= std::string("Warning ReportDamaged: ").size() + 1024;
+    return false;
+  }));
+}
+
+TEST_F(ReportTest, ALongDiffIsStoredCutAndTheReportWhole) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  // 600 rows with long names: an 800 KiB report whose diff table is longer
+  // than the 200 KiB a ConfigMap has left beside it.
+  report::Report r = report::parseReport(fixture("diff/tutorial-run1.json"));
+  const report::Series one = r.series.at(0);
+  r.series.clear();
+  for (int i = 0; i < 600; ++i) {
+    report::Series s = one;
+    s.row = "Trainer-" + std::to_string(i) + "-" + std::string(600, 'r');
+    s.samples.resize(std::min<size_t>(s.samples.size(), 8));
+    r.series.push_back(s);
+  }
+  const std::string base = report::toJson(r);
+  ASSERT_LT(base.size(), kMaxStoredReportBytes);
+  ASSERT_GT(base.size(), 600u * 1024);
+  writeMasterLog("wide", logWithReport(base));
+  runToSuccess("wide");
+  std::string reason;
+  ASSERT_EQ(settled("wide", "ReportStored", &reason), "True") << last_.serialize();
+
+  writeMasterLog("wide-again", logWithReport(slower(base, 1.5)));
+  runToSuccess("wide-again", baselineBenchmark("wide"));
+  ASSERT_EQ(settled("wide-again", "ReportStored", &reason), "True") << last_.serialize();
+  EXPECT_EQ(conditionStatus(last_, "RegressionDetected"), "True");
+  std::string message;
+  for (const value& c : last_.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "ReportStored") message = c.at("message").as_string();
+  EXPECT_NE(message.find("baseline-diff.txt cut to fit"), std::string::npos) << message;
+  const value stored = reportConfigMap("wide-again");
+  EXPECT_EQ(str(stored, {"data", "report.json"}), slower(base, 1.5));
+  const std::string diff = str(stored, {"data", "baseline-diff.txt"});
+  EXPECT_NE(diff.find("... cut: the whole table is "), std::string::npos) << diff.substr(0, 300);
 }
 
 TEST_F(ReportTest, ALogWithoutAReportOrAKubeletThatDoesNotAnswerIsSaidAndCleanUpGoesOn) {

@@ -1,5 +1,6 @@
 #include "distbench/report/report_log.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string_view>
@@ -189,7 +190,22 @@ std::string reportLogLines(const std::string& reportJson) {
   return text + prefix + "end\n";
 }
 
-std::optional<std::string> reportFromLog(const std::string& log) {
+std::size_t reportLogFrameLines(std::size_t reportBytes) {
+  const std::size_t encoded = (reportBytes + 2) / 3 * 4;
+  return (encoded + kReportLogLineChars - 1) / kReportLogLineChars + 2;
+}
+
+std::size_t reportLogFrameBytes(std::size_t reportBytes) {
+  const std::size_t prefix = std::string_view(kReportLogPrefix).size() + 1;
+  const std::size_t encoded = (reportBytes + 2) / 3 * 4;
+  // "begin v1 bytes=<20 digits> fnv1a64=<16> lines=<20 digits>" at most.
+  const std::size_t begin = prefix + 6 + 3 + 6 + 20 + 9 + 16 + 7 + 20 + 1;
+  const std::size_t end = prefix + 3 + 1;
+  const std::size_t lines = reportLogFrameLines(reportBytes) - 2;
+  return begin + encoded + lines * (prefix + 1) + end;
+}
+
+std::optional<std::string> reportFromLog(const std::string& log, std::size_t maxReportBytes) {
   // The frame's lines in order, "\r" dropped; everything else is ignored.
   std::vector<std::string_view> payloads;
   std::optional<size_t> lastBegin;
@@ -208,6 +224,14 @@ std::optional<std::string> reportFromLog(const std::string& log) {
   if (!lastBegin) return std::nullopt;
 
   const Header header = parseHeader(payloads[*lastBegin]);
+  if (header.bytes > maxReportBytes) {
+    throw ReportLogTooLarge(
+        static_cast<std::size_t>(std::min<uint64_t>(header.bytes, SIZE_MAX)), maxReportBytes,
+        "report in the log: the begin line announces " + std::to_string(header.bytes) +
+            " bytes, more than the " + std::to_string(maxReportBytes) + " this reader takes");
+  }
+  // What the announced size encodes to: no more is gathered.
+  const uint64_t expected = (header.bytes + 2) / 3 * 4;
   std::string encoded;
   uint64_t seen = 0;
   bool ended = false;
@@ -219,6 +243,15 @@ std::optional<std::string> reportFromLog(const std::string& log) {
       fail("more than the " + std::to_string(header.lines) + " lines the begin line announced");
     } else {
       ++seen;
+      if (payload.size() > kReportLogLineChars) {
+        fail("line " + std::to_string(seen) + " of " + std::to_string(header.lines) + " holds " +
+             std::to_string(payload.size()) + " characters, more than " +
+             std::to_string(kReportLogLineChars));
+      }
+      if (encoded.size() + payload.size() > expected) {
+        fail("size mismatch: the lines hold more than the " + std::to_string(header.bytes) +
+             " bytes the begin line says");
+      }
       for (char c : payload) {
         if (digitValue(c) < 0 && c != '=') {
           fail("bad base64 in line " + std::to_string(seen) + " of " +

@@ -247,5 +247,53 @@ TEST(ReportLog, BadBeginLinesAreNamed) {
   }
 }
 
+TEST(ReportLog, AFrameAnnouncingMoreThanTheReaderTakesIsRefusedBeforeDecoding) {
+  const std::string json = noise(5000, 7);
+  const std::string log = "before\n" + reportLogLines(json) + "after\n";
+  EXPECT_EQ(reportFromLog(log, 5000), json);
+  try {
+    reportFromLog(log, 4999);
+    FAIL() << "a 5000-byte report read with a bound of 4999";
+  } catch (const ReportLogTooLarge& e) {
+    EXPECT_EQ(e.announced(), 5000u);
+    EXPECT_EQ(e.limit(), 4999u);
+    EXPECT_STREQ(e.what(),
+                 "report in the log: the begin line announces 5000 bytes, more than the 4999 "
+                 "this reader takes");
+  }
+  // Refused on the begin line alone: no lines, no checksum, a size no
+  // report has.
+  const std::string huge =
+      "@@distbench-report begin v1 bytes=18446744073709551615 fnv1a64=0000000000000000 lines=1\n"
+      "@@distbench-report Zm9v\n@@distbench-report end\n";
+  EXPECT_THROW(reportFromLog(huge, 1 << 20), ReportLogTooLarge);
+}
+
+TEST(ReportLog, LinesLongerOrMoreThanTheAnnouncedSizeNeedsAreRefused) {
+  // One data line of 4100 characters: longer than any writer makes.
+  const std::string json(3075, 'x');  // 4100 base64 characters
+  std::vector<std::string> lines = linesOf(reportLogLines(json));
+  ASSERT_EQ(lines.size(), 4u);
+  lines[1] += lines[2].substr(std::string("@@distbench-report ").size());
+  lines.erase(lines.begin() + 2);
+  EXPECT_TRUE(contains(errorOf(joined(lines)), "line 1 of 2 holds 4100 characters, more than 4096"))
+      << errorOf(joined(lines));
+  // bytes=3 announces four base64 characters; the line holds eight.
+  EXPECT_EQ(errorOf("@@distbench-report begin v1 bytes=3 fnv1a64=85944171f73967e8 lines=1\n"
+                    "@@distbench-report Zm9vYmFy\n@@distbench-report end\n"),
+            "report in the log: size mismatch: the lines hold more than the 3 bytes the begin "
+            "line says");
+}
+
+TEST(ReportLog, TheFrameOfAReportOfAGivenSizeFitsTheBoundsSaidForIt) {
+  for (size_t n : {size_t{0}, size_t{1}, size_t{3071}, size_t{3072}, size_t{3073}, size_t{100000},
+                   size_t{921600}}) {
+    const std::string frame = reportLogLines(noise(n, n));
+    EXPECT_LE(frame.size(), reportLogFrameBytes(n)) << n;
+    EXPECT_GE(frame.size() + 60, reportLogFrameBytes(n)) << n << ": the bound is not tight";
+    EXPECT_EQ(linesOf(frame).size(), reportLogFrameLines(n)) << n;
+  }
+}
+
 }  // namespace
 }  // namespace distbench::report

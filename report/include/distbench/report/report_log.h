@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,11 +36,36 @@ class ReportLogError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The last frame's begin line announces a report larger than the reader
+// takes (reportFromLog's `maxReportBytes`): refused before any of it is
+// decoded.
+class ReportLogTooLarge : public ReportLogError {
+ public:
+  ReportLogTooLarge(std::size_t announced, std::size_t limit, const std::string& message)
+      : ReportLogError(message), announced_(announced), limit_(limit) {}
+  std::size_t announced() const { return announced_; }
+  std::size_t limit() const { return limit_; }
+
+ private:
+  std::size_t announced_;
+  std::size_t limit_;
+};
+
 // The report carried by the last frame in `log`, which may hold any other
 // lines, before, after and between the frame's own, and "\r\n" line ends.
 // nullopt when `log` holds no begin line. Throws ReportLogError when the last
 // frame is damaged, even when an earlier one is whole: the last is the one
-// the run meant.
-std::optional<std::string> reportFromLog(const std::string& log);
+// the run meant; ReportLogTooLarge when it announces more than
+// `maxReportBytes`. A frame's lines are never longer than
+// kReportLogLineChars, nor more than its size needs, so what is decoded
+// stays within the announced size.
+std::optional<std::string> reportFromLog(const std::string& log,
+                                         std::size_t maxReportBytes = SIZE_MAX);
+
+// The most bytes of log a frame carrying a report of `reportBytes` takes:
+// its begin line, its base64 lines and its end line, each with "\n".
+std::size_t reportLogFrameBytes(std::size_t reportBytes);
+// Its lines, begin and end line included.
+std::size_t reportLogFrameLines(std::size_t reportBytes);
 
 }  // namespace distbench::report

@@ -1,0 +1,78 @@
+// A validating admission webhook that is down, against the real API server:
+// with failurePolicy Fail every create it covers gets 500 "failed calling
+// webhook". Those creates are retried, but count toward the CreateFailed
+// deadline like a refusal: the run fails, it is not retried forever.
+#include "controller_test_fixture.h"
+#include "operator_process.h"
+
+namespace distbench::op {
+namespace {
+
+class AdmissionWebhookTest : public ControllerTest {
+ protected:
+  void TearDown() override {
+    ControllerTest::TearDown();
+    if (!webhook_.empty()) {
+      try {
+        client_->remove(webhookPath(webhook_));
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "could not delete webhook " << webhook_ << ": " << e.what();
+      }
+    }
+  }
+
+  static std::string webhookPath(const std::string& name) {
+    return groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations",
+                     name);
+  }
+
+  // A webhook on pod creates of benchmark `benchmark`'s pods (and no other
+  // test's), at a port where nothing listens.
+  void deadWebhookOnPodsOf(const std::string& benchmark) {
+    webhook_ = "dead-" + ns_;
+    value hook = value::object();
+    hook["name"] = value::string("dead.distbench.io");
+    hook["clientConfig"]["url"] =
+        value::string("https://127.0.0.1:" + std::to_string(kubetest::freePort()) + "/validate");
+    value rule = value::object();
+    rule["operations"] = value::array({value::string("CREATE")});
+    rule["apiGroups"] = value::array({value::string("")});
+    rule["apiVersions"] = value::array({value::string("v1")});
+    rule["resources"] = value::array({value::string("pods")});
+    hook["rules"] = value::array({rule});
+    hook["failurePolicy"] = value::string("Fail");
+    hook["sideEffects"] = value::string("None");
+    hook["admissionReviewVersions"] = value::array({value::string("v1")});
+    hook["timeoutSeconds"] = value::number(2);
+    hook["objectSelector"]["matchLabels"][kLabelBenchmark] = value::string(benchmark);
+    value config = value::object();
+    config["apiVersion"] = value::string("admissionregistration.k8s.io/v1");
+    config["kind"] = value::string("ValidatingWebhookConfiguration");
+    config["metadata"]["name"] = value::string(webhook_);
+    config["webhooks"] = value::array({hook});
+    client_->create(groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations"),
+                    config);
+  }
+
+  std::string webhook_;
+};
+
+TEST_F(AdmissionWebhookTest, AWebhookThatIsDownIsACreateFailedConditionThenFailed) {
+  deadWebhookOnPodsOf("hooked");
+  startController(6s);
+  createBenchmark("hooked");
+  ASSERT_TRUE(benchmarkWhere("hooked", [](const value& b) { return conditionTrue(b, "CreateFailed"); }))
+      << last_.serialize();
+  const std::string message = condition(last_, "CreateFailed")->at("message").as_string();
+  EXPECT_NE(message.find("failed calling webhook"), std::string::npos) << message;
+  EXPECT_NE(message.find("500"), std::string::npos) << message;
+  EXPECT_EQ(str(last_, {"status", "phase"}), "Pending");
+
+  ASSERT_TRUE(benchmarkWhere("hooked", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }))
+      << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "CreateFailed");
+  EXPECT_TRUE(podsAre("hooked", 0));
+}
+
+}  // namespace
+}  // namespace distbench::op

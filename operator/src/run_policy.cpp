@@ -77,8 +77,10 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
                              (failed.empty() || facts.lost.empty() ? "" : "; ") + facts.lost;
     // The peers of an OOM-killed or evicted rank fail on their own errors
     // (the verdict, a closed connection): the cause is the one Kubernetes
-    // names, whichever rank it is on.
-    const std::string cause = firstCause(failed);
+    // names, whichever rank it is on. A rank that gave up waiting (its own
+    // rendezvous timeout) for one that cannot start failed because of it.
+    std::string cause = firstCause(failed);
+    if (cause.empty()) cause = firstCause(g.pendingPods());
     if (facts.gang >= policy.backoffLimit) {
       return {Action::Fail, cause.empty() ? kCondBackoffLimitExceeded : cause,
               kCondBackoffLimitExceeded,

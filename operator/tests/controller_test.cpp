@@ -214,6 +214,9 @@ TEST_F(ControllerTest, RendezvousTimeoutReportsWhyPodsWait) {
     return str(b, {"status", "phase"}) == "Failed";
   }, 30s)) << last_.serialize();
   ASSERT_TRUE(conditionTrue(last_, "RendezvousTimeout"));
+  // The cause is the reason; the rule that ended the run, its own condition.
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "Unschedulable");
+  EXPECT_EQ(condition(last_, "RendezvousTimeout")->at("reason").as_string(), "Unschedulable");
   const std::string message = condition(last_, "RendezvousTimeout")->at("message").as_string();
   EXPECT_NE(message.find("stuck-trainer-1 (rank 3): Unschedulable: 0/3 nodes are available"),
             std::string::npos)

@@ -4,6 +4,7 @@
 #
 #   e2e/cluster-debian.sh up     # packages, binaries, images, then the cluster
 #   e2e/cluster-debian.sh down   # stops everything up started, removes its traces
+#   e2e/cluster-debian.sh leftovers  # lists what of a cluster is still here; 1 if anything
 #
 # `up` leaves the processes running and writes $E2E_STATE/cluster.env (the
 # kubeconfig, kubectl, helm, image names) for the scenarios; `down` stops
@@ -23,7 +24,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 E2E_NAME=cluster-debian
 
 cmd=${1:-}
-[[ $cmd == up || $cmd == down ]] || { echo "usage: $0 up|down" >&2; exit 2; }
+[[ $cmd == up || $cmd == down || $cmd == leftovers ]] || { echo "usage: $0 up|down|leftovers" >&2; exit 2; }
 require_root
 
 api_port=${E2E_API_PORT:-6443}
@@ -241,6 +242,12 @@ down() {
 if [[ $cmd == down ]]; then
   down
   exit
+fi
+if [[ $cmd == leftovers ]]; then  # what a `down` would have to remove; 1 if anything
+  left=$(leftovers)
+  [[ -z $left ]] && exit 0
+  echo "$left"
+  exit 1
 fi
 
 # ---------------------------------------------------------------------------

@@ -184,9 +184,13 @@ down() {
   if [[ -f $state/admin.kubeconfig ]] && kctl get --raw /readyz >/dev/null 2>&1; then
     # The pods, while the kubelet can still stop them (and tear down their
     # networks through the CNI plugin).
+    local t0=$SECONDS
     kctl delete pods --all -A --grace-period=2 --wait=false >/dev/null 2>&1
-    wait_until 30 bash -c "[[ -z \$('$helm_bin/kubectl' --kubeconfig='$state/admin.kubeconfig' --request-timeout=5s get pods -A --field-selector spec.nodeName!= -o name 2>/dev/null) ]]" ||
-      log "pods still on the node after 30 s; killing their tasks"
+    if wait_until 30 bash -c "[[ -z \$('$helm_bin/kubectl' --kubeconfig='$state/admin.kubeconfig' --request-timeout=5s get pods -A --field-selector spec.nodeName!= -o name 2>/dev/null) ]]"; then
+      log "pods off the node in $((SECONDS - t0)) s"
+    else
+      log "pods still on the node after 30 s: $(kctl get pods -A --field-selector spec.nodeName!= -o name 2>/dev/null | xargs); killing their tasks"
+    fi
   fi
   # Nothing starts a container any more.
   stop_named kubelet kube-proxy

@@ -4,6 +4,7 @@
 #
 #   e2e/cluster-debian.sh up     # packages, binaries, images, then the cluster
 #   e2e/cluster-debian.sh down   # stops everything up started, removes its traces
+#   e2e/cluster-debian.sh leftovers  # lists what of a cluster is still here; 1 if anything
 #
 # `up` leaves the processes running and writes $E2E_STATE/cluster.env (the
 # kubeconfig, kubectl, helm, image names) for the scenarios; `down` stops
@@ -23,7 +24,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 E2E_NAME=cluster-debian
 
 cmd=${1:-}
-[[ $cmd == up || $cmd == down ]] || { echo "usage: $0 up|down" >&2; exit 2; }
+[[ $cmd == up || $cmd == down || $cmd == leftovers ]] || { echo "usage: $0 up|down|leftovers" >&2; exit 2; }
 require_root
 
 api_port=${E2E_API_PORT:-6443}
@@ -61,9 +62,38 @@ stop_pid() {  # SIGTERM, then SIGKILL after 10 s
   kill -KILL "$pid" 2>/dev/null || true
 }
 
+# Pod addresses are in $pod_cidr: "yes" when $1 is.
+in_pod_cidr() { python3 -c 'import ipaddress, sys; sys.exit(ipaddress.ip_address(sys.argv[1]) not in ipaddress.ip_network(sys.argv[2]))' "$1" "$pod_cidr"; }
+
+# The pods' network namespaces: containerd's CRI names them cni-*, and the
+# bridge plugin gives each an address in $pod_cidr. Killing a sandbox's
+# task through ctr (not the CRI) never calls the plugin's DEL, so they and
+# their veth pairs outlive the pods unless removed here.
+pod_netns() {
+  local ns addr
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+    for addr in $(ip -n "$ns" -4 -o addr show 2>/dev/null | awk '{print $4}' | cut -d/ -f1); do
+      if in_pod_cidr "$addr"; then echo "$ns"; break; fi
+    done
+  done
+}
+# Host ends of veth pairs on the bridge or into one of the namespaces $@.
+pod_veths() {
+  local line
+  ip -o link show type veth 2>/dev/null | while read -r line; do
+    local dev=${line#*: }
+    dev=${dev%%[@:]*}
+    local ns
+    ns=$(sed -n 's/.* link-netns \([^ ]*\).*/\1/p' <<<"$line")
+    if [[ $line == *" master $bridge "* ]] || { [[ -n $ns ]] && printf '%s\n' "$@" | grep -Fxq -- "$ns"; }; then
+      echo "$dev"
+    fi
+  done
+}
+
 # kube-proxy's rules (its own --cleanup), the chains the kubelet makes
-# (KUBE-FIREWALL is hooked into INPUT and OUTPUT), the CNI bridge and
-# host-local's leases.
+# (KUBE-FIREWALL is hooked into INPUT and OUTPUT), the pods' namespaces and
+# veths, the CNI bridge and host-local's leases.
 cleanup_network() {
   [[ -x $kube_bin/kube-proxy ]] && "$kube_bin/kube-proxy" --cleanup >/dev/null 2>&1
   local ipt table chain
@@ -83,43 +113,145 @@ cleanup_network() {
     while read -r rule; do eval iptables -t nat "$rule" 2>/dev/null; done
   iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}' |
     while read -r chain; do iptables -t nat -F "$chain" 2>/dev/null; iptables -t nat -X "$chain" 2>/dev/null; done
+  local namespaces dev ns
+  mapfile -t namespaces < <(pod_netns)
+  for dev in $(pod_veths "${namespaces[@]}"); do ip link delete "$dev" 2>/dev/null; done
+  for ns in "${namespaces[@]}"; do ip netns delete "$ns" 2>/dev/null; done
   ip link delete "$bridge" 2>/dev/null
   rm -rf "/var/lib/cni/networks/$cni_name"
   return 0
 }
 
+# Processes of this cluster: those that name its state directory (the
+# control plane, containerd, the kubelet, and each containerd-shim through
+# its -address), and whatever runs in a container of its containerd: the
+# CRI puts each in memory cgroup /k8s.io/<container id> (the CRI's
+# namespace; nothing else on a machine running this suite uses it), where
+# a pod's processes stay even once their shim is gone.
+cluster_pids() {
+  local dir pid
+  for dir in /proc/[0-9]*; do
+    pid=${dir#/proc/}
+    ((pid == $$ || pid == BASHPID)) && continue
+    if tr '\0' ' ' 2>/dev/null <"$dir/cmdline" | grep -Fq -- "$state/" ||
+      grep -Eq '^[0-9]+:memory:/k8s\.io/' "$dir/cgroup" 2>/dev/null; then
+      echo "$pid"
+    fi
+  done
+}
+
+# Everything of the cluster still on this machine, one line each; nothing
+# when `down` left it clean.
+leftovers() {
+  local pid ns
+  for pid in $(cluster_pids); do
+    echo "process $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-160)"
+  done
+  awk -v s="$state" -v c="$image_store" 'index($2, s) == 1 || index($2, c) == 1 { print "mount " $2 }' /proc/mounts
+  for ns in $(pod_netns); do echo "network namespace $ns"; done
+  local namespaces
+  mapfile -t namespaces < <(pod_netns)
+  for dev in $(pod_veths "${namespaces[@]}"); do echo "veth $dev"; done
+  ip link show "$bridge" >/dev/null 2>&1 && echo "bridge $bridge"
+  return 0
+}
+pids_named() { [[ -f $state/pids ]] && awk -v n="$1" '$2 == n { print $1 }' "$state/pids"; }
+stop_named() {  # stop_named NAME...: the processes `up` recorded under those names
+  local name pid
+  for name in "$@"; do
+    for pid in $(pids_named "$name"); do stop_pid "$pid" "$name"; done
+  done
+}
+# containerd-shim processes of this cluster's containerd (its -address),
+# which by design outlive containerd; and their children.
+shim_pids() {
+  local dir
+  for dir in /proc/[0-9]*; do
+    tr '\0' '\n' 2>/dev/null <"$dir/cmdline" | grep -qx -- "$sock" && echo "${dir#/proc/}"
+  done
+}
+children_of() { awk -v p="$1" '{ if ($4 == p) print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
+
 down() {
   set +e
   [[ -d $state ]] || { log "nothing to stop: no $state"; return 0; }
   log "stopping the cluster in $state"
+  # What makes pods first: the controller manager recreates the operator's
+  # pods (its Deployment) as soon as they are deleted, and the scheduler
+  # binds them to the node, where the kubelet would start them after the
+  # tasks below were killed. The operator's own new pods stay unbound.
+  stop_named kube-controller-manager kube-scheduler
   if [[ -f $state/admin.kubeconfig ]] && kctl get --raw /readyz >/dev/null 2>&1; then
-    # The pods first, while the kubelet can still stop them.
+    # The pods, while the kubelet can still stop them (and tear down their
+    # networks through the CNI plugin).
+    local t0=$SECONDS
     kctl delete pods --all -A --grace-period=2 --wait=false >/dev/null 2>&1
+    if wait_until 30 bash -c "[[ -z \$('$helm_bin/kubectl' --kubeconfig='$state/admin.kubeconfig' --request-timeout=5s get pods -A --field-selector spec.nodeName!= -o name 2>/dev/null) ]]"; then
+      log "pods off the node in $((SECONDS - t0)) s"
+    else
+      log "pods still on the node after 30 s: $(kctl get pods -A --field-selector spec.nodeName!= -o name 2>/dev/null | xargs); killing their tasks"
+    fi
   fi
+  # Nothing starts a container any more.
+  stop_named kubelet kube-proxy
   if [[ -S $sock ]]; then
-    local task
-    for task in $(ctr_ tasks ls -q 2>/dev/null); do ctr_ tasks kill -s SIGKILL "$task" >/dev/null 2>&1; done
-    wait_until 10 bash -c "[[ -z \$(ctr --address '$sock' -n k8s.io tasks ls -q 2>/dev/null) ]]"
-    for task in $(ctr_ tasks ls -q 2>/dev/null); do ctr_ tasks delete -f "$task" >/dev/null 2>&1; done
+    # Every task, until none is left: kill, then delete (a killed task
+    # stays listed until deleted).
+    local task i
+    for ((i = 0; i < 30; i++)); do
+      local tasks
+      tasks=$(ctr_ tasks ls -q 2>/dev/null)
+      [[ -z $tasks ]] && break
+      for task in $tasks; do ctr_ tasks kill -s SIGKILL "$task" >/dev/null 2>&1; done
+      sleep 0.5
+      for task in $tasks; do ctr_ tasks delete -f "$task" >/dev/null 2>&1; done
+    done
+    [[ -z $(ctr_ tasks ls -q 2>/dev/null) ]] || log "containerd still lists tasks: $(ctr_ tasks ls -q | xargs)"
     for task in $(ctr_ containers ls -q 2>/dev/null); do ctr_ containers delete "$task" >/dev/null 2>&1; done
   fi
   if [[ -f $state/pids ]]; then
     local pid name
     tac "$state/pids" | while read -r pid name; do stop_pid "$pid" "$name"; done
   fi
+  # A shim whose task could not be deleted outlives containerd: what it
+  # still runs goes first, then the shim.
+  local shim child
+  for shim in $(shim_pids); do
+    for child in $(children_of "$shim"); do kill -KILL "$child" 2>/dev/null; done
+    kill -KILL "$shim" 2>/dev/null
+  done
+  # A container process whose shim is gone (left by an earlier, older
+  # `down`) is still in its container's cgroup.
+  local dir
+  for dir in /proc/[0-9]*; do
+    grep -Eq '^[0-9]+:memory:/k8s\.io/' "$dir/cgroup" 2>/dev/null && kill -KILL "${dir#/proc/}" 2>/dev/null
+  done
   cleanup_network
   # The kubelet's and containerd's mounts, deepest first.
   awk -v s="$state" -v c="$image_store" 'index($2, s) == 1 || index($2, c) == 1 { print $2 }' /proc/mounts |
     sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
+  local left
+  left=$(leftovers)
   # Logs stay for a look after a failure; everything else goes.
   find "$state" -mindepth 1 -maxdepth 1 ! -name logs -exec rm -rf {} +
-  log "stopped; logs in $state/logs"
+  if [[ -n $left ]]; then
+    log "FAILED: the cluster left behind:"
+    printf '  %s\n' "$left" >&2
+    return 1
+  fi
+  log "stopped, nothing of the cluster left (processes, mounts, namespaces, links); logs in $state/logs"
   return 0
 }
 
 if [[ $cmd == down ]]; then
   down
-  exit 0
+  exit
+fi
+if [[ $cmd == leftovers ]]; then  # what a `down` would have to remove; 1 if anything
+  left=$(leftovers)
+  [[ -z $left ]] && exit 0
+  echo "$left"
+  exit 1
 fi
 
 # ---------------------------------------------------------------------------
@@ -131,7 +263,7 @@ if [[ -f $state/pids ]]; then
   live=$(while read -r pid name; do kill -0 "$pid" 2>/dev/null && echo "$name:$pid"; done <"$state/pids" | xargs)
   [[ -z $live ]] || die "a cluster is running in $state ($live); stop it first: $0 down"
   log "a previous cluster's traces are in $state: cleaning up"
-  down
+  down || die "the previous cluster's traces could not all be removed (above)"
 fi
 rm -rf "$state/logs"
 mkdir -p "$state"/{logs,pki,cni,containerd,kubelet,etcd,helm} "$image_store"

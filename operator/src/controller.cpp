@@ -24,9 +24,25 @@ void trimPod(value& pod) {
   trimMetadata(pod);
   if (!pod.has_field("spec")) return;
   // The rendered containers (env, command, mounts) are the bulk of a pod,
-  // and the reconciler never reads them back.
+  // and the reconciler never reads them back; only what a failure's reason
+  // names (gang_state.h): each container's image and memory limit.
+  const value& spec = pod.at("spec");
   value kept = value::object();
-  if (pod.at("spec").has_field("nodeName")) kept["nodeName"] = pod.at("spec").at("nodeName");
+  if (spec.has_field("nodeName")) kept["nodeName"] = spec.at("nodeName");
+  if (spec.has_field("containers") && spec.at("containers").is_array()) {
+    value containers = value::array();
+    for (const value& c : spec.at("containers").as_array()) {
+      value k = value::object();
+      for (const char* field : {"name", "image"})
+        if (c.has_field(field)) k[field] = c.at(field);
+      if (const value* r = fieldOf(c, "resources"); r != nullptr) {
+        if (const value* l = fieldOf(*r, "limits"); l != nullptr && l->has_field("memory"))
+          k["resources"]["limits"]["memory"] = l->at("memory");
+      }
+      containers[containers.size()] = k;
+    }
+    kept["containers"] = containers;
+  }
   pod["spec"] = kept;
 }
 

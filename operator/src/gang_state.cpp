@@ -36,34 +36,86 @@ const value* containerState(const value& status, const char* which) {
   return s;
 }
 
-std::string failureDetail(const value& status) {
-  std::string out;
-  if (const value* t = containerState(status, "terminated")) {
-    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
-      out = "exit code " + std::to_string(code->as_integer());
-    const std::string reason = stringField(*t, "reason");
-    if (!reason.empty()) out += (out.empty() ? "" : ", ") + reason;
+// The worker container's spec (the first, as pods have one).
+const value* containerSpec(const value& pod) {
+  const value* spec = fieldOf(pod, "spec");
+  const value* containers = spec == nullptr ? nullptr : fieldOf(*spec, "containers");
+  if (containers == nullptr || !containers->is_array() || containers->size() == 0) return nullptr;
+  return &containers->at(0);
+}
+
+std::string memoryLimit(const value& pod) {
+  const value* c = containerSpec(pod);
+  const value* resources = c == nullptr ? nullptr : fieldOf(*c, "resources");
+  const value* limits = resources == nullptr ? nullptr : fieldOf(*resources, "limits");
+  return limits == nullptr ? "" : stringField(*limits, "memory");
+}
+
+std::string imageOf(const value& pod, const value& status) {
+  if (const value* statuses = fieldOf(status, "containerStatuses");
+      statuses != nullptr && statuses->is_array() && statuses->size() > 0) {
+    const std::string image = stringField(statuses->at(0), "image");
+    if (!image.empty()) return image;
   }
-  const std::string reason = stringField(status, "reason");  // Evicted, DeadlineExceeded
-  if (out.empty() && !reason.empty()) out = reason;
+  const value* c = containerSpec(pod);
+  return c == nullptr ? "" : stringField(*c, "image");
+}
+
+// Failed: `cause` is set when Kubernetes ended the pod (the kernel's OOM
+// killer at the container's memory limit, an eviction, the pod's own
+// deadline); otherwise the worker exited on its own error.
+std::string failureDetail(const value& pod, const value& status, std::string& cause) {
+  std::string out;
+  // The pod's own reason first: an evicted pod's container often reads
+  // "exit code 137, Error", which hides why.
+  const std::string podReason = stringField(status, "reason");  // Evicted, DeadlineExceeded
+  if (podReason == "Evicted" || podReason == "DeadlineExceeded") cause = podReason;
+  if (!podReason.empty()) out = podReason;
+  if (const value* t = containerState(status, "terminated")) {
+    std::string container;
+    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
+      container = "exit code " + std::to_string(code->as_integer());
+    const std::string reason = stringField(*t, "reason");
+    if (!reason.empty()) container += (container.empty() ? "" : ", ") + reason;
+    if (reason == "OOMKilled") {
+      if (cause.empty()) cause = reason;
+      const std::string limit = memoryLimit(pod);
+      if (!limit.empty()) container += " (memory limit " + limit + ")";
+    }
+    if (!container.empty()) out += (out.empty() ? "" : ", ") + container;
+  }
   const std::string message = stringField(status, "message");
   if (!message.empty()) out += (out.empty() ? "" : ": ") + message;
   return out.empty() ? "failed" : out;
 }
 
-std::string pendingDetail(const value& status) {
+// Pending: `cause` is set when the pod cannot start without someone acting
+// (an image the node cannot get, no node that fits), not when it is merely
+// being scheduled or started.
+std::string pendingDetail(const value& pod, const value& status, std::string& cause) {
   if (const value* w = containerState(status, "waiting")) {
     const std::string reason = stringField(*w, "reason");
     const std::string message = stringField(*w, "message");
-    if (!reason.empty() && reason != "ContainerCreating")
-      return reason + (message.empty() ? "" : ": " + message);
+    if (!reason.empty() && reason != "ContainerCreating") {
+      std::string out = reason;
+      if (reason == "ImagePullBackOff" || reason == "ErrImagePull" ||
+          reason == "ErrImageNeverPull" || reason == "InvalidImageName") {
+        // The two alternate while the kubelet retries one missing image.
+        cause = reason == "ErrImagePull" ? "ImagePullBackOff" : reason;
+        const std::string image = imageOf(pod, status);
+        if (!image.empty() && message.find(image) == std::string::npos)
+          out += " (image " + image + ")";
+      }
+      return out + (message.empty() ? "" : ": " + message);
+    }
   }
   if (const value* conditions = fieldOf(status, "conditions"); conditions && conditions->is_array()) {
     for (const value& c : conditions->as_array()) {
       if (stringField(c, "type") == "PodScheduled" && stringField(c, "status") == "False") {
         const std::string reason = stringField(c, "reason");
         const std::string message = stringField(c, "message");
-        return (reason.empty() ? "Unschedulable" : reason) + (message.empty() ? "" : ": " + message);
+        cause = reason.empty() ? "Unschedulable" : reason;
+        return cause + (message.empty() ? "" : ": " + message);
       }
     }
   }
@@ -98,9 +150,12 @@ PodState podState(const value& pod) {
   s.phase = stringField(status, "phase");
   if (s.phase.empty()) s.phase = "Pending";
   s.ready = s.phase == "Running" && readyCondition(status);
-  if (s.phase == "Failed") s.detail = failureDetail(status);
-  if (s.phase == "Pending") s.detail = pendingDetail(status);
-  if (s.lost()) s.detail = "deleted while the gang ran (" + s.phase + ")";
+  if (s.phase == "Failed") s.detail = failureDetail(pod, status, s.cause);
+  if (s.phase == "Pending") s.detail = pendingDetail(pod, status, s.cause);
+  if (s.lost()) {
+    s.detail = "deleted while the gang ran (" + s.phase + ")";
+    s.cause.clear();
+  }
   if (const value* t = containerState(status, "terminated")) s.terminationMessage = stringField(*t, "message");
   return s;
 }
@@ -185,6 +240,12 @@ std::string describePods(const std::vector<const PodState*>& pods, std::size_t m
     out += one;
   }
   return out;
+}
+
+std::string firstCause(const std::vector<const PodState*>& pods) {
+  for (const PodState* p : pods)
+    if (!p->cause.empty()) return p->cause;
+  return "";
 }
 
 std::optional<value> resultSummary(const PodState& master) {

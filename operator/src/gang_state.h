@@ -25,6 +25,11 @@ struct PodState {
   // waits (the scheduler's PodScheduled message, or a waiting container's
   // reason such as ImagePullBackOff).
   std::string detail;
+  // The cause Kubernetes names, when it is one a user can act on: OOMKilled,
+  // Evicted, DeadlineExceeded (Failed); ImagePullBackOff, ErrImageNeverPull,
+  // InvalidImageName, Unschedulable (Pending). Empty for an ordinary exit
+  // (the worker's own error, in `detail`) or a pod that is merely slow.
+  std::string cause;
   // The worker container's termination message (the master's result summary).
   std::string terminationMessage;
 
@@ -73,6 +78,10 @@ web::json::value roleCountsJson(const RoleCounts& counts);
 // "trainer-1 (rank 10): exit code 1, Error: <message>", one per pod, joined
 // with "; " and cut at `maxBytes` so a status never grows without bound.
 std::string describePods(const std::vector<const PodState*>& pods, std::size_t maxBytes = 1024);
+
+// The first cause (PodState::cause) among `pods`, in their order; empty
+// when none has one.
+std::string firstCause(const std::vector<const PodState*>& pods);
 
 // The master's termination message as JSON, or nullopt when it is empty or
 // not a JSON object (a crashed master's log tail, under

@@ -201,13 +201,15 @@ Result Reconciler::reconcile(const std::string& key) {
   return reconcileLive(ctx);
 }
 
-Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message) {
+Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message,
+                        const std::string& condition) {
   ctx.setPhase("Failed", message);
   ctx.status["completionTime"] = value::string(ctx.nowText);
   ctx.clear(kCondRunning, reason, message);
   ctx.clear(kCondRestarting, reason, message);
   ctx.transition(kCondFailed, true, reason, message, true);
-  setCondition(ctx.status, reason, true, reason, message, ctx.nowText, ctx.generation);
+  setCondition(ctx.status, condition.empty() ? reason : condition, true, reason, message,
+               ctx.nowText, ctx.generation);
   if (!writeStatus(ctx)) return Result::retry();
   return finished(ctx);
 }
@@ -377,7 +379,7 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
       if (!writeStatus(ctx)) return Result::retry();
       return finished(ctx);
     case Action::Fail:
-      return fail(ctx, d.reason, d.message);
+      return fail(ctx, d.reason, d.message, d.condition);
     case Action::Restart: {
       // Written before the pods go: a crash in between restarts no gang twice.
       const int64_t gang = intField(ctx.status, "restartCount", 0);

@@ -86,9 +86,11 @@ class Reconciler {
   // pod deletes; `wake` is when a deadline next needs a look.
   Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
                const std::vector<web::json::value>& current, std::chrono::milliseconds wake);
-  // Ends the run: phase Failed, condition `reason` (also the Failed
-  // condition's reason), Event, then clean-up.
-  Result fail(Context& ctx, const std::string& reason, const std::string& message);
+  // Ends the run: phase Failed, the Failed condition and an Event with
+  // `reason`, condition `condition` (the rule that ended the run; default
+  // `reason`, when the rule is the cause) True, then clean-up.
+  Result fail(Context& ctx, const std::string& reason, const std::string& message,
+              const std::string& condition = "");
   // The API server refused to create `what`: a condition and an Event, and
   // Failed (CreateFailed) once it has refused for createFailureTimeout.
   Result createRefused(Context& ctx, const std::string& what);

@@ -65,7 +65,7 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
                         SystemTime now) {
   using Action = GangDecision::Action;
   if (g.succeeded(facts.trainers)) {
-    return {Action::Succeed, "",
+    return {Action::Succeed, "", "",
             "master and " + std::to_string(facts.trainers) + " trainers succeeded", {}};
   }
 
@@ -75,19 +75,26 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
   if (!failed.empty() || !facts.lost.empty()) {
     const std::string what = describePods(failed) +
                              (failed.empty() || facts.lost.empty() ? "" : "; ") + facts.lost;
+    // The peers of an OOM-killed or evicted rank fail on their own errors
+    // (the verdict, a closed connection): the cause is the one Kubernetes
+    // names, whichever rank it is on. A rank that gave up waiting (its own
+    // rendezvous timeout) for one that cannot start failed because of it.
+    std::string cause = firstCause(failed);
+    if (cause.empty()) cause = firstCause(g.pendingPods());
     if (facts.gang >= policy.backoffLimit) {
-      return {Action::Fail, kCondBackoffLimitExceeded,
+      return {Action::Fail, cause.empty() ? kCondBackoffLimitExceeded : cause,
+              kCondBackoffLimitExceeded,
               what + "; backoffLimit " + std::to_string(policy.backoffLimit) + " reached", {}};
     }
     // DDP cannot go on with a rank missing: the whole gang starts over.
-    return {Action::Restart, "RankFailed",
+    return {Action::Restart, cause.empty() ? "RankFailed" : cause, "",
             what + "; restarting the gang (restart " + std::to_string(facts.gang + 1) + " of " +
                 std::to_string(policy.backoffLimit) + ")",
             {}};
   }
 
   if (g.allStarted(facts.ranks)) {
-    return {Action::Run, "AllRanksStarted",
+    return {Action::Run, "AllRanksStarted", "",
             "all " + std::to_string(facts.ranks) + " ranks started", {}};
   }
   if (facts.running) return {};
@@ -100,13 +107,14 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
   const SystemTime gangStart = parseRfc3339(since).value_or(now);
   const SystemTime deadline = gangStart + boundedSeconds(rendezvousTimeoutSeconds);
   if (!since.empty() && now >= deadline) {
-    return {Action::Fail, kCondRendezvousTimeout,
+    const std::string cause = firstCause(pending);
+    return {Action::Fail, cause.empty() ? kCondRendezvousTimeout : cause, kCondRendezvousTimeout,
             std::to_string(pending.size()) + " of " + std::to_string(facts.ranks) +
                 " ranks not started within rendezvousTimeoutSeconds (" +
                 std::to_string(rendezvousTimeoutSeconds) + " s): " + describePods(pending),
             {}};
   }
-  return {Action::Wait, "",
+  return {Action::Wait, "", "",
           std::to_string(facts.ranks - static_cast<int>(pending.size())) + " of " +
               std::to_string(facts.ranks) + " ranks started" +
               (pending.empty() ? "" : "; waiting for " + describePods(pending, 512)),

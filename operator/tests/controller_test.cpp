@@ -178,6 +178,43 @@ TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
   EXPECT_TRUE(eventually([&] { return sawEvent("Warning BackoffLimitExceeded"); }));
 }
 
+// The kernel OOM-kills a trainer at its container's limit: the run's
+// reason is OOMKilled and the message names the rank and the limit, read
+// from the pod as the operator's cache keeps it.
+TEST_F(ControllerTest, OomKilledTrainerFailsTheRunNamingTheLimit) {
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["backoffLimit"] = value::number(0);
+  spec["podTemplates"]["trainer"]["resources"]["limits"]["memory"] = value::string("40Mi");
+  createBenchmark("oom", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("oom", 4); }));
+  allRunning("oom");
+  value patch = value::object();
+  patch["status"]["phase"] = value::string("Failed");
+  value terminated = value::object();
+  terminated["exitCode"] = value::number(137);
+  terminated["reason"] = value::string("OOMKilled");
+  value cs = value::object();
+  cs["name"] = value::string("worker");
+  cs["ready"] = value::boolean(false);
+  cs["restartCount"] = value::number(0);
+  cs["image"] = value::string("worker");
+  cs["imageID"] = value::string("");
+  cs["state"]["terminated"] = terminated;
+  patch["status"]["containerStatuses"] = value::array({cs});
+  client_->mergePatch(corePath(ns_, "pods", "oom-trainer-1") + "/status", patch);
+  ASSERT_TRUE(benchmarkWhere("oom", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  }, 30s)) << last_.serialize();
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "OOMKilled");
+  EXPECT_TRUE(conditionTrue(last_, "BackoffLimitExceeded"));
+  EXPECT_NE(str(last_, {"status", "message"})
+                .find("oom-trainer-1 (rank 3): exit code 137, OOMKilled (memory limit 40Mi)"),
+            std::string::npos)
+      << str(last_, {"status", "message"});
+  EXPECT_TRUE(sawEvent("Warning OOMKilled"));
+}
+
 TEST_F(ControllerTest, ActiveDeadlineFailsTheRunAndDeletesItsPods) {
   startController();
   value spec = value::object();
@@ -214,6 +251,9 @@ TEST_F(ControllerTest, RendezvousTimeoutReportsWhyPodsWait) {
     return str(b, {"status", "phase"}) == "Failed";
   }, 30s)) << last_.serialize();
   ASSERT_TRUE(conditionTrue(last_, "RendezvousTimeout"));
+  // The cause is the reason; the rule that ended the run, its own condition.
+  EXPECT_EQ(condition(last_, "Failed")->at("reason").as_string(), "Unschedulable");
+  EXPECT_EQ(condition(last_, "RendezvousTimeout")->at("reason").as_string(), "Unschedulable");
   const std::string message = condition(last_, "RendezvousTimeout")->at("message").as_string();
   EXPECT_NE(message.find("stuck-trainer-1 (rank 3): Unschedulable: 0/3 nodes are available"),
             std::string::npos)

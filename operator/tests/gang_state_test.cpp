@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "status_conditions.h"
 
 namespace distbench::op {
@@ -75,26 +77,101 @@ TEST(GangState, SuccessIsTheMastersAndEveryTrainersNotTheParameterServers) {
 
 TEST(GangState, FailureDetailNamesExitCodeReasonAndMessage) {
   const PodState s = podState(pod("b-trainer-0", "trainer", 2, R"({"phase":"Failed",
-    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]})"));
-  EXPECT_EQ(s.detail, "exit code 137, OOMKilled");
+    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":1,"reason":"Error"}}}],
+    "message":"boom"})"));
+  EXPECT_EQ(s.detail, "exit code 1, Error: boom");
+  EXPECT_EQ(s.cause, "");  // the worker's own error: its log says more
   const PodState evicted = podState(pod("x", "trainer", 2,
       R"({"phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory."})"));
   EXPECT_EQ(evicted.detail, "Evicted: The node was low on resource: memory.");
   EXPECT_EQ(describePods({&s, &evicted}),
-            "b-trainer-0 (rank 2): exit code 137, OOMKilled; x (rank 2): Evicted: The node was low "
+            "b-trainer-0 (rank 2): exit code 1, Error: boom; x (rank 2): Evicted: The node was low "
             "on resource: memory.");
 }
 
-TEST(GangState, PendingDetailPrefersTheContainersReasonThenTheSchedulers) {
-  const PodState image = podState(pod("a", "trainer", 2, R"({"phase":"Pending",
-    "containerStatuses":[{"name":"worker","state":{"waiting":{"reason":"ImagePullBackOff","message":"no such image"}}}]})"));
-  EXPECT_EQ(image.detail, "ImagePullBackOff: no such image");
-  const PodState unschedulable = podState(pod("b", "trainer", 3, R"({"phase":"Pending",
-    "conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"0/3 nodes are available"}]})"));
-  EXPECT_EQ(unschedulable.detail, "Unschedulable: 0/3 nodes are available");
-  const PodState fresh = podState(pod("c", "trainer", 4, "{}"));
-  EXPECT_EQ(fresh.phase, "Pending");
-  EXPECT_EQ(fresh.detail, "not scheduled yet");
+// The pod as the kubelet and scheduler leave it -> the cause a user can act
+// on, and what the detail must carry so they can (the limit, the image, the
+// scheduler's words).
+struct CauseCase {
+  const char* what;
+  const char* pod;  // the pod's JSON: spec and status
+  std::string cause;
+  std::vector<std::string> detailParts;
+};
+
+TEST(GangState, CauseIsTheOneKubernetesNames) {
+  const std::vector<CauseCase> cases = {
+      {"OOM-killed at the container's limit",
+       R"({"spec":{"containers":[{"name":"worker","resources":{"limits":{"memory":"24Mi"}}}]},
+          "status":{"phase":"Failed","containerStatuses":[{"name":"worker",
+            "state":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]}})",
+       "OOMKilled", {"exit code 137, OOMKilled (memory limit 24Mi)"}},
+      {"OOM-killed without a limit of its own",
+       R"({"status":{"phase":"Failed","containerStatuses":[{"name":"worker",
+            "state":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]}})",
+       "OOMKilled", {"exit code 137, OOMKilled"}},
+      {"evicted, its container read as an ordinary error",
+       R"({"status":{"phase":"Failed","reason":"Evicted","message":"low on memory",
+            "containerStatuses":[{"name":"worker",
+            "state":{"terminated":{"exitCode":137,"reason":"Error"}}}]}})",
+       "Evicted", {"Evicted, exit code 137, Error: low on memory"}},
+      {"the pod's own activeDeadlineSeconds",
+       R"({"status":{"phase":"Failed","reason":"DeadlineExceeded",
+            "message":"Pod was active on the node longer than the specified deadline"}})",
+       "DeadlineExceeded", {"DeadlineExceeded: Pod was active"}},
+      {"an image the node cannot pull",
+       R"({"spec":{"containers":[{"name":"worker","image":"reg.example/w:1"}]},
+          "status":{"phase":"Pending","containerStatuses":[{"name":"worker","image":"reg.example/w:1",
+            "state":{"waiting":{"reason":"ImagePullBackOff","message":"Back-off pulling image \"reg.example/w:1\""}}}]}})",
+       "ImagePullBackOff", {"ImagePullBackOff: Back-off pulling image \"reg.example/w:1\""}},
+      {"the pull's own error, between back-offs, names the image",
+       R"({"spec":{"containers":[{"name":"worker","image":"reg.example/w:1"}]},
+          "status":{"phase":"Pending","containerStatuses":[{"name":"worker",
+            "state":{"waiting":{"reason":"ErrImagePull","message":"connection refused"}}}]}})",
+       "ImagePullBackOff", {"ErrImagePull (image reg.example/w:1): connection refused"}},
+      {"pull policy Never and no image",
+       R"({"status":{"phase":"Pending","containerStatuses":[{"name":"worker","image":"w:1",
+            "state":{"waiting":{"reason":"ErrImageNeverPull","message":"not present"}}}]}})",
+       "ErrImageNeverPull", {"ErrImageNeverPull (image w:1): not present"}},
+      {"no node fits",
+       R"({"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False",
+            "reason":"Unschedulable","message":"0/1 nodes are available: 1 node(s) didn't match node selector."}]}})",
+       "Unschedulable", {"Unschedulable: 0/1 nodes are available: 1 node(s) didn't match node selector."}},
+      {"being created is no cause",
+       R"({"status":{"phase":"Pending","hostIP":"192.0.2.2","containerStatuses":[{"name":"worker",
+            "state":{"waiting":{"reason":"ContainerCreating"}}}]}})",
+       "", {"starting"}},
+      {"an exit of its own is no cause",
+       R"({"status":{"phase":"Failed","containerStatuses":[{"name":"worker",
+            "state":{"terminated":{"exitCode":1,"reason":"Error"}}}]}})",
+       "", {"exit code 1, Error"}},
+  };
+  for (const CauseCase& c : cases) {
+    value p = pod("b-trainer-0", "trainer", 2, "{}");
+    const value parsed = value::parse(c.pod);
+    if (parsed.has_field("spec")) p["spec"] = parsed.at("spec");
+    p["status"] = parsed.at("status");
+    const PodState s = podState(p);
+    EXPECT_EQ(s.cause, c.cause) << c.what;
+    for (const std::string& part : c.detailParts)
+      EXPECT_NE(s.detail.find(part), std::string::npos) << c.what << ": " << s.detail;
+  }
+}
+
+TEST(GangState, APodDeletedWhileRunningHasNoKubernetesCause) {
+  value p = pod("b-trainer-0", "trainer", 2, R"({"phase":"Pending",
+    "conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})");
+  p["metadata"]["deletionTimestamp"] = value::string("2026-11-22T00:00:05Z");
+  EXPECT_EQ(podState(p).cause, "");
+}
+
+TEST(GangState, FirstCauseIsInTheOrderGiven) {
+  PodState plain, oom, evicted;
+  oom.cause = "OOMKilled";
+  evicted.cause = "Evicted";
+  EXPECT_EQ(firstCause({&plain, &oom, &evicted}), "OOMKilled");
+  EXPECT_EQ(firstCause({&plain}), "");
+  EXPECT_EQ(firstCause({}), "");
 }
 
 TEST(GangState, DescribePodsStaysWithinItsBound) {

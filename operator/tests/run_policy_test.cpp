@@ -105,6 +105,93 @@ TEST(RunPolicy, DecideGangTable) {
   }
 }
 
+// A pod of the gang as the kubelet or the scheduler left it.
+value podWithStatus(const std::string& role, int rank, const std::string& status) {
+  value p = pod(role, rank, "Pending");
+  p["status"] = value::parse(status);
+  return p;
+}
+
+const char* kOomKilled = R"({"phase":"Failed","containerStatuses":[{"name":"worker",
+  "state":{"terminated":{"exitCode":137,"reason":"OOMKilled"}}}]})";
+const char* kPeerError = R"({"phase":"Failed","containerStatuses":[{"name":"worker",
+  "state":{"terminated":{"exitCode":1,"reason":"Error"}}}]})";
+const char* kEvicted = R"({"phase":"Failed","reason":"Evicted","message":"low on memory"})";
+const char* kImagePull = R"({"phase":"Pending","containerStatuses":[{"name":"worker",
+  "image":"w:missing","state":{"waiting":{"reason":"ErrImagePull","message":"not found"}}}]})";
+const char* kUnschedulable = R"({"phase":"Pending","conditions":[{"type":"PodScheduled",
+  "status":"False","reason":"Unschedulable","message":"0/1 nodes are available"}]})";
+const char* kRunning = R"({"phase":"Running"})";
+
+// The Failed reason is the cause Kubernetes names, whichever rank has it;
+// the rule that ended the run stays a condition of its own.
+TEST(RunPolicy, TheReasonIsTheCauseKubernetesNames) {
+  struct Case {
+    const char* what;
+    std::vector<value> pods;
+    int gang;
+    bool running;
+    int64_t elapsed;
+    Action action;
+    std::string reason, condition, messagePart;
+  };
+  const std::vector<Case> cases = {
+      {"OOM-killed trainer, its peers failed after it",
+       {podWithStatus("master", 0, kPeerError), podWithStatus("ps", 1, kPeerError),
+        podWithStatus("trainer", 2, kPeerError), podWithStatus("trainer", 3, kOomKilled)},
+       1, true, 9, Action::Fail, "OOMKilled", kCondBackoffLimitExceeded,
+       "b-trainer-3 (rank 3): exit code 137, OOMKilled"},
+      {"evicted parameter server",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kEvicted),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},
+       1, true, 9, Action::Fail, "Evicted", kCondBackoffLimitExceeded, "Evicted: low on memory"},
+      {"the restart names the cause too",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kOomKilled), podWithStatus("trainer", 3, kRunning)},
+       0, true, 9, Action::Restart, "OOMKilled", "", "restarting the gang"},
+      {"an ordinary error keeps the rule's name",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kPeerError),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},
+       1, true, 9, Action::Fail, kCondBackoffLimitExceeded, kCondBackoffLimitExceeded,
+       "backoffLimit 1 reached"},
+      {"the master gave up waiting for a trainer that cannot pull its image",
+       {podWithStatus("master", 0, kPeerError), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kImagePull), podWithStatus("trainer", 3, kRunning)},
+       1, false, 20, Action::Fail, "ImagePullBackOff", kCondBackoffLimitExceeded,
+       "b-master-0 (rank 0): exit code 1, Error"},
+      {"an image that cannot be pulled, at the rendezvous timeout",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kImagePull),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},
+       0, false, 61, Action::Fail, "ImagePullBackOff", kCondRendezvousTimeout,
+       "ErrImagePull (image w:missing): not found"},
+      {"no node for a trainer, at the rendezvous timeout",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kUnschedulable)},
+       0, false, 61, Action::Fail, "Unschedulable", kCondRendezvousTimeout,
+       "Unschedulable: 0/1 nodes are available"},
+      {"slow to start is a plain timeout",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, R"({"phase":"Pending"})"),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},
+       0, false, 61, Action::Fail, kCondRendezvousTimeout, kCondRendezvousTimeout,
+       "not scheduled yet"},
+  };
+  for (const Case& c : cases) {
+    api::RunPolicy policy;
+    policy.backoffLimit = 1;
+    GangFacts facts;
+    facts.gang = c.gang;
+    facts.ranks = 4;
+    facts.trainers = 2;
+    facts.running = c.running;
+    const GangDecision d =
+        decideGang(gangState(c.pods), facts, policy, 60, kT0 + seconds(c.elapsed));
+    EXPECT_EQ(d.action, c.action) << c.what;
+    EXPECT_EQ(d.reason, c.reason) << c.what;
+    EXPECT_EQ(d.condition, c.condition) << c.what;
+    EXPECT_NE(d.message.find(c.messagePart), std::string::npos) << c.what << ": " << d.message;
+  }
+}
+
 TEST(RunPolicy, AWaitingGangWakesWhenTheRendezvousTimeoutFires) {
   GangFacts facts;
   facts.ranks = 4;

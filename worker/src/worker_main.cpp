@@ -154,8 +154,9 @@ std::string errorText(const std::exception& e) {
 // Once the process groups exist, unwinding would run ProcessGroupGloo's
 // destructor, which waits for in-flight collectives to time out. A failed
 // rank has nothing left to finish, so it says why and leaves at once.
+// The verdict it publishes ends the other ranks at once.
 [[noreturn]] void failFast(const std::exception& e) {
-  TerminationWatch::installed()->exitWith(1, workerName() + ": error: " + errorText(e));
+  TerminationWatch::installed()->failWith(1, errorText(e));
 }
 
 // The config --config or DISTBENCH_CONFIG names, checked against the
@@ -268,7 +269,8 @@ int main(int argc, char** argv) {
     std::cerr << who << ": invalid config:\n" << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << who << ": error: " << errorText(e) << "\n";
-    return 1;
+    // Before the groups exist (a port it cannot bind, the store refused):
+    // still the run's verdict, for the ranks already waiting on this one.
+    TerminationWatch::installed()->failWith(1, errorText(e));
   }
 }

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "distbench/api/presets.h"
+#include "distbench/api/worker_env.h"
 #include "local_cluster.h"
 
 namespace distbench::worker {
@@ -104,6 +105,26 @@ TEST(Failures, KilledTrainerEndsEveryone) {
               cluster.output(2).find("trainer0 (rank 3)") != std::string::npos)
       << cluster.allOutput();
   EXPECT_LT(took, std::chrono::milliseconds(3 * 5000 + 5000)) << cluster.allOutput();
+}
+
+// A rank that fails on an error of its own, not a signal: trainer1 is told
+// to bind its Gloo connections to an address that is not this machine's
+// (TEST-NET-1), as a pod given the wrong POD_IP would be. It fails while
+// the others are forming their groups, waiting for its address; its verdict
+// ends them at once instead of after peerTimeoutSeconds, naming it and why.
+TEST(Failures, ARankThatFailsPostsTheVerdictAndTheOthersStopAtOnce) {
+  api::DistBenchmark b = failureBenchmark();
+  b.spec.runtime.peerTimeoutSeconds = 120;  // what the others would otherwise wait out
+  const int failing = 4;                    // trainer1
+  LocalCluster cluster(b, {}, 0, {}, true, {{failing, {{api::kEnvPodIp, "192.0.2.1"}}}});
+  const auto failedIn = cluster.waitExit(failing, std::chrono::seconds(60));
+  ASSERT_TRUE(failedIn.has_value()) << cluster.allOutput();
+  EXPECT_FALSE(cluster.exitStatus(failing)->success());
+  const auto took = cluster.waitAll(seconds(30));
+  expectAllFailedNaming(cluster, failing, "trainer1 (rank 4) failed: ");
+  std::cerr << "  the others ended " << took.count() << " ms after trainer1\n";
+  // The verdict is polled every 100-500 ms; the rest is process exit.
+  EXPECT_LT(took, std::chrono::milliseconds(10000)) << cluster.allOutput();
 }
 
 }  // namespace

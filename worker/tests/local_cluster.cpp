@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "distbench/api/renderer.h"
@@ -13,7 +14,8 @@ namespace distbench::worker::testing {
 
 LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks,
                            int metricsLingerSeconds, const process::ChildProcess::Env& masterEnv,
-                           bool reportFile)
+                           bool reportFile,
+                           const std::map<int, process::ChildProcess::Env>& rankEnv)
     : dir_("distbench-test-") {
   api::RenderOptions options;
   options.masterAddr = "127.0.0.1";
@@ -40,6 +42,12 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
     if (skipRanks.count(rank.rank)) continue;
     process::ChildProcess::Env env;
     for (const auto& e : rank.env) env.emplace_back(e.name, e.value);
+    if (auto own = rankEnv.find(rank.rank); own != rankEnv.end()) {
+      for (const auto& [name, value] : own->second) {
+        auto it = std::find_if(env.begin(), env.end(), [&](const auto& e) { return e.first == name; });
+        if (it != env.end()) it->second = value; else env.emplace_back(name, value);
+      }
+    }
     if (rank.role == api::Role::Master) env.insert(env.end(), masterEnv.begin(), masterEnv.end());
     children_[rank.rank] = process::ChildProcess::spawn(rank.command, env);
   }

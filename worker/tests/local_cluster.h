@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,10 +22,12 @@ class LocalCluster {
  public:
   // `masterEnv` is added to the master's environment only (as the operator
   // sets some variables on the master pod alone). Without `reportFile` the
-  // master gets no --report, as in a pod.
+  // master gets no --report, as in a pod. `rankEnv[r]` replaces variables
+  // of rank r's rendered environment (one rank in a node of its own).
   explicit LocalCluster(const api::DistBenchmark& benchmark, std::set<int> skipRanks = {},
                         int metricsLingerSeconds = 0,
-                        const process::ChildProcess::Env& masterEnv = {}, bool reportFile = true);
+                        const process::ChildProcess::Env& masterEnv = {}, bool reportFile = true,
+                        const std::map<int, process::ChildProcess::Env>& rankEnv = {});
   ~LocalCluster();
 
   // Waits until every started rank has exited or `limit` passes, collecting

@@ -29,6 +29,9 @@ using std::chrono::milliseconds;
 constexpr milliseconds kConnectTimeout{500};
 constexpr milliseconds kMasterGrace{700};
 constexpr milliseconds kHardLimit{1500};
+// A verdict is read by every rank and may end up in a pod's termination
+// message: an error's first lines say enough.
+constexpr size_t kVerdictBytes = 512;
 
 int gSignalPipe[2] = {-1, -1};
 TerminationWatch* gInstalled = nullptr;
@@ -83,12 +86,16 @@ struct TerminationWatch::State {
   std::atomic<bool> exiting{false};
   std::mutex mutex;  // guards the fields below
   std::optional<WorkerIdentity> identity;
-  // Handed to the watcher thread, the only one to use it.
+  // Handed to the watcher thread; a failing main thread borrows it, in turn
+  // (storeTurn), as a fresh connection to a busy master can take longer
+  // than an exit may.
   c10::intrusive_ptr<c10d::Store> verdictStore;
   milliseconds pollInterval{200};
   bool done = false;
+  bool registered = false;  // counted among the verdict's watchers
   uint64_t polls = 0;  // verdict polls made, for a failing main thread to await
   std::condition_variable polled;
+  std::mutex storeTurn;  // one request at a time on verdictStore
 
   // Whether this thread is the one to exit; if so, arms the hard limit.
   bool claim(int status, const std::string& line) {
@@ -133,21 +140,34 @@ struct TerminationWatch::State {
     const int status = terminatedStatus(sig);
     const std::string line = self + ": terminated by " + signalName(sig);
     if (!claim(status, line)) park();
-    if (id) {
-      try {
-        if (!store) store = connectStore(*id, kConnectTimeout);
-        publishVerdict(*store, id->label() + " was terminated by " + signalName(sig));
-        if (id->role == api::Role::Master) {
-          awaitReaders(*store);
-        } else {
-          acknowledgeVerdict(*store);
-        }
-      } catch (const std::exception&) {
-        // No store (rendezvous not reached, or the master is gone): the
-        // others learn it from our closed connections and their timeouts.
-      }
-    }
+    if (id) announce(*id, store, id->label() + " was terminated by " + signalName(sig));
     finish(status, line);
+  }
+
+  // Publishes `verdict` (unless another came first) and stays until the
+  // others can read it: the master hosts the store, so it waits for their
+  // acknowledgements; any other rank acknowledges, as it watches too.
+  // A rank that never registered as a watcher (it failed before checking
+  // in) does not acknowledge: the master waits for the watchers' reads.
+  void announce(const WorkerIdentity& id, c10::intrusive_ptr<c10d::Store> store,
+                const std::string& verdict) {
+    bool watching;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      watching = registered;
+    }
+    try {
+      if (!store) store = connectStore(id, kConnectTimeout);
+      publishVerdict(*store, verdict);
+      if (id.role == api::Role::Master) {
+        awaitReaders(*store);
+      } else if (watching) {
+        acknowledgeVerdict(*store);
+      }
+    } catch (const std::exception&) {
+      // No store (rendezvous not reached, or the master is gone): the
+      // others learn it from our closed connections and their timeouts.
+    }
   }
 
   void onVerdict(c10d::Store& store, const std::string& verdict, bool isMaster) {
@@ -186,6 +206,7 @@ struct TerminationWatch::State {
       if (!store) continue;
       std::optional<std::string> verdict;
       try {
+        std::lock_guard<std::mutex> turn(storeTurn);
         verdict = readVerdict(*store);
       } catch (const std::exception&) {
         // The master is gone, after the run or because it failed: the main
@@ -254,6 +275,7 @@ void TerminationWatch::watchVerdicts() {
     registerVerdictWatcher(*store);
     std::lock_guard<std::mutex> lock(state_->mutex);
     state_->verdictStore = std::move(store);
+    state_->registered = true;
   } catch (const std::exception&) {
     // The main thread's next store call reports the lost master.
   }
@@ -265,19 +287,43 @@ void TerminationWatch::workDone() {
 }
 
 void TerminationWatch::exitWith(int status, const std::string& line) {
-  if (status != 0) {
-    // A failure is often the echo of a verdict (a terminated rank's closed
-    // connections reach its Gloo peers first): give the watcher two polls
-    // to find it, so every rank names the cause rather than its echo.
-    std::unique_lock<std::mutex> lock(state_->mutex);
-    if (state_->verdictStore && !state_->done) {
-      const uint64_t target = state_->polls + 2;
-      state_->polled.wait_for(lock, 2 * state_->pollInterval + milliseconds(100),
-                              [&] { return state_->polls >= target || !state_->verdictStore; });
-    }
-  }
+  awaitVerdictPolls(status);
   if (!state_->claim(status, line)) park();
   State::finish(status, line);
+}
+
+void TerminationWatch::failWith(int status, const std::string& why) {
+  const std::string line = state_->name + ": error: " + why;
+  awaitVerdictPolls(status);
+  if (!state_->claim(status, line)) park();
+  std::optional<WorkerIdentity> id;
+  c10::intrusive_ptr<c10d::Store> store;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    id = state_->identity;
+    store = state_->verdictStore;
+  }
+  if (id) {
+    std::string verdict = id->label() + " failed: " + why;
+    if (verdict.size() > kVerdictBytes) verdict = verdict.substr(0, kVerdictBytes - 3) + "...";
+    // Not checked in yet: no watcher connection, a fresh one.
+    std::lock_guard<std::mutex> turn(state_->storeTurn);
+    state_->announce(*id, store, verdict);
+  }
+  State::finish(status, line);
+}
+
+void TerminationWatch::awaitVerdictPolls(int status) {
+  if (status == 0) return;
+  // A failure is often the echo of a verdict (a terminated rank's closed
+  // connections reach its Gloo peers first): give the watcher two polls
+  // to find it, so every rank names the cause rather than its echo.
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  if (state_->verdictStore && !state_->done) {
+    const uint64_t target = state_->polls + 2;
+    state_->polled.wait_for(lock, 2 * state_->pollInterval + milliseconds(100),
+                            [&] { return state_->polls >= target || !state_->verdictStore; });
+  }
 }
 
 }  // namespace distbench::worker

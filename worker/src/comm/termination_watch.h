@@ -42,6 +42,12 @@ class TerminationWatch {
   // Prints `line` to stderr and _exits with `status`. When another thread
   // is already exiting, waits for it instead: one cause, one message.
   [[noreturn]] void exitWith(int status, const std::string& line);
+  // A rank that fails on an error of its own (an exception, a port it cannot
+  // bind, a refused allocation): prints "<name>: error: <why>" and, once it
+  // knows who it is, publishes "<rank> failed: <why>" as the run's verdict
+  // (over a fresh store connection, bounded like a signal's) so the other
+  // ranks stop at once instead of waiting out their timeouts; then _exits.
+  [[noreturn]] void failWith(int status, const std::string& why);
 
   TerminationWatch(const TerminationWatch&) = delete;
   TerminationWatch& operator=(const TerminationWatch&) = delete;
@@ -49,6 +55,8 @@ class TerminationWatch {
  private:
   struct State;
   explicit TerminationWatch(const std::string& name);
+  // Before a failing rank exits: lets the watcher poll twice for a verdict.
+  void awaitVerdictPolls(int status);
   State* state_;  // never freed: the watcher thread uses it until _exit
 };
 

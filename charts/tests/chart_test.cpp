@@ -105,10 +105,13 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// `helm template rel CHART -n distbench-system --set ...`; fails the test
-// when helm does.
-std::string render(const Runner& r, const std::vector<std::string>& sets = {}) {
+// `helm template rel CHART -n distbench-system --set ... [extra]`; fails the
+// test when helm does. Without --kube-version, helm assumes its own
+// Kubernetes version (recent: policy/v1 and the rest).
+std::string render(const Runner& r, const std::vector<std::string>& sets = {},
+                   const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {"template", kRelease, kChart, "--namespace", kNamespace};
+  args.insert(args.end(), extra.begin(), extra.end());
   for (const auto& s : sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -410,6 +413,10 @@ TEST(ChartTemplate, DisruptionBudgetAndSpreadKeepAStandby) {
   EXPECT_EQ(pdb["spec"]["maxUnavailable"].as<int>(), 1);
   EXPECT_FALSE(pdb["spec"]["minAvailable"]);
   expectSelects(pdb["spec"]["selector"]["matchLabels"], podLabels, "the PodDisruptionBudget");
+  // Before 1.21 (Debian 12 ships 1.20) only policy/v1beta1 serves it.
+  auto old = objects(render(r, {}, {"--kube-version", "1.20.2"}));
+  EXPECT_EQ(need(old, "PodDisruptionBudget/" + kFullname)["apiVersion"].as<std::string>(""),
+            "policy/v1beta1");
 
   // The two replicas spread over nodes.
   const YAML::Node pod = need(objs, "Deployment/" + kFullname)["spec"]["template"]["spec"];
@@ -797,7 +804,15 @@ TEST_F(ChartCluster, RenderedObjectsPassAServerSideDryRun) {
       {"one watched namespace", {"watchNamespace=bench", "serviceMonitor.enabled=true"}},
       {"leader election off", {"leaderElection.enabled=false", "replicas=1"}},
   };
-  for (const auto& [what, sets] : cases) dryRun(render(runner_, sets), what);
+  // Rendered for this server's version, as `helm install` does.
+  BinaryResult version = kubectl({"version", "-o", "json"});
+  ASSERT_EQ(version.exitCode, 0) << describe(version);
+  const std::string serverVersion = web::json::value::parse(version.out)
+                                        .at("serverVersion")
+                                        .at("gitVersion")
+                                        .as_string();
+  for (const auto& [what, sets] : cases)
+    dryRun(render(runner_, sets, {"--kube-version", serverVersion}), what);
 
   // The example the docs deploy is accepted next to the chart's objects.
   BinaryResult example =
@@ -825,7 +840,8 @@ TEST_F(ChartCluster, HelmInstallGrantsTheOperatorItsRbac) {
            "deployment/" + kFullname, "serviceaccount/" + kFullname,
            "service/" + kFullname + "-metrics", "configmap/" + kFullname + "-dashboard",
            "role/" + kFullname + "-leader-election",
-           "rolebinding/" + kFullname + "-leader-election"})
+           "rolebinding/" + kFullname + "-leader-election", "poddisruptionbudget/" + kFullname,
+           "networkpolicy/" + kFullname})
     EXPECT_EQ(kubectl({"get", "-n", kNamespace, obj}).exitCode, 0) << obj;
   EXPECT_EQ(kubectl({"get", "clusterrole/" + kFullname}).exitCode, 0);
   EXPECT_EQ(kubectl({"get", "clusterrolebinding/" + kFullname}).exitCode, 0);

@@ -23,10 +23,14 @@ source "$root/scripts/ccache-env.sh"
 
 # A build directory configured here for the first time gets neither the test
 # suites nor the operator: their packages are not installed (scripts/test.sh
-# turns both on). One configured before keeps its settings.
+# turns both on), nor debug info. One configured before keeps its settings.
 configure=()
 if [[ ! -f $build/CMakeCache.txt ]]; then
   configure=(-DDISTBENCH_BUILD_TESTS=OFF -DDISTBENCH_OPERATOR=OFF)
+  # RelWithDebInfo's -O2 (the same code, so the same timings) without -g:
+  # debug info nearly doubles the compile of a LibTorch source (19 s against
+  # 10 s for worker/src/hybrid/dense_model.cpp), and a run needs none.
+  configure+=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
   # `distbench report`'s HTML page embeds the chart libraries when
   # scripts/install-chart-libraries.sh has cached them (it installs nodejs
   # and npm for that); running needs neither, so without them distbench is

@@ -3,9 +3,13 @@
 # Debian 12 (bookworm) packages only. Safe to run again: when every package is
 # already installed it checks with dpkg-query and exits in well under a second,
 # without touching apt. Runs as root, or through sudo when not root.
+#   --run   only what building and running distbench and distbench-worker
+#           needs (RUN_PACKAGES; scripts/run-default.sh): no test, Python or
+#           browser packages
 set -euo pipefail
 
-PACKAGES=(
+# Building distbench and distbench-worker, and running benchmarks.
+RUN_PACKAGES=(
   # build
   cmake g++ make ccache pkg-config
   # LibTorch 1.13 (CPU) and the Gloo headers that ProcessGroupGloo.hpp needs
@@ -15,6 +19,10 @@ PACKAGES=(
   libopenblas0-serial
   # HTTP/TLS/JSON, YAML, Prometheus client
   libcpprest-dev libssl-dev libyaml-cpp-dev prometheus-cpp-dev
+)
+
+# Everything else the tests and the benchmark comparisons need.
+TEST_PACKAGES=(
   # tests and micro-benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # PyTorch's Python side: the baselines of benchmarks/compare_*.py, which
@@ -28,6 +36,12 @@ PACKAGES=(
   # (scripts/report-screenshots.sh); DejaVu so the text has a font
   chromium fonts-dejavu-core
 )
+
+case ${1:-} in
+  --run) PACKAGES=("${RUN_PACKAGES[@]}") ;;
+  "") PACKAGES=("${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+  *) echo "usage: $0 [--run]" >&2; exit 2 ;;
+esac
 
 source "$(dirname "${BASH_SOURCE[0]}")/missing-packages.sh"
 missing_packages "${PACKAGES[@]}"

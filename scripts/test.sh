@@ -40,10 +40,13 @@ fi
 scripts/install-helm.sh
 scripts/install-chart-libraries.sh
 # CI builds with warnings as errors; elsewhere the cache keeps whatever
-# DISTBENCH_WERROR a developer chose.
+# DISTBENCH_WERROR a developer chose. The suites, the operator and the report
+# pages are turned on explicitly: scripts/run-default.sh configures a new
+# build directory without them.
 werror=()
 [[ ${CI:-} == true ]] && werror=(-DDISTBENCH_WERROR=ON)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTBENCH_E2E="${DISTBENCH_E2E:-ON}" \
-  -DDISTBENCH_CONTAINER_CHECKS="${DISTBENCH_CONTAINER_CHECKS:-ON}" "${werror[@]}"
+  -DDISTBENCH_CONTAINER_CHECKS="${DISTBENCH_CONTAINER_CHECKS:-ON}" \
+  -DDISTBENCH_BUILD_TESTS=ON -DDISTBENCH_OPERATOR=ON -DDISTBENCH_REPORT_HTML=ON "${werror[@]}"
 cmake --build "$build" -j"$jobs"
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j"$jobs" --timeout 600

@@ -105,10 +105,13 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// `helm template rel CHART -n distbench-system --set ...`; fails the test
-// when helm does.
-std::string render(const Runner& r, const std::vector<std::string>& sets = {}) {
+// `helm template rel CHART -n distbench-system --set ... [extra]`; fails the
+// test when helm does. Without --kube-version, helm assumes its own
+// Kubernetes version (recent: policy/v1 and the rest).
+std::string render(const Runner& r, const std::vector<std::string>& sets = {},
+                   const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {"template", kRelease, kChart, "--namespace", kNamespace};
+  args.insert(args.end(), extra.begin(), extra.end());
   for (const auto& s : sets) {
     args.push_back("--set");
     args.push_back(s);
@@ -195,8 +198,9 @@ TEST(Chart, LintsCleanWithEveryValueSet) {
   Runner r;
   const std::vector<std::vector<std::string>> valueSets = {
       {},
-      {"serviceMonitor.enabled=true"},
+      {"serviceMonitor.enabled=true", "serviceMonitor.workers.namespaces={bench}"},
       {"watchNamespace=bench", "leaderElection.enabled=false", "replicas=1"},
+      {"networkPolicy.operator.namespaces={monitoring}", "spread.whenUnsatisfiable=DoNotSchedule"},
       {"grafanaDashboard.enabled=false", "rbac.create=false", "serviceAccount.create=false"},
       {"worker.image.tag=nightly", "worker.cudaImage.repository=registry.example/w-cuda"},
   };
@@ -257,6 +261,8 @@ TEST(ChartTemplate, DefaultsRenderTheOperatorWithLeaderElection) {
                                           "RoleBinding/" + kFullname + "-leader-election",
                                           "Service/" + kFullname + "-metrics",
                                           "Deployment/" + kFullname,
+                                          "PodDisruptionBudget/" + kFullname,
+                                          "NetworkPolicy/" + kFullname,
                                           "ConfigMap/" + kFullname + "-dashboard"};
   std::set<std::string> got;
   for (const auto& [k, v] : objs) got.insert(k);
@@ -345,8 +351,8 @@ TEST(ChartTemplate, DefaultsRenderTheOperatorWithLeaderElection) {
 TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
   DISTBENCH_REQUIRE_TOOLS(false);
   Runner r;
-  auto objs =
-      objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.labels.release=prom"}));
+  auto objs = objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.labels.release=prom",
+                                 "serviceMonitor.workers.namespaces={bench,bench-gpu}"}));
   const YAML::Node& sm = need(objs, "ServiceMonitor/" + kFullname);
   const YAML::Node& pm = need(objs, "PodMonitor/" + kFullname + "-workers");
   const YAML::Node& svc = need(objs, "Service/" + kFullname + "-metrics");
@@ -365,12 +371,178 @@ TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
   EXPECT_EQ(pm["spec"]["selector"]["matchLabels"]["app.kubernetes.io/managed-by"].as<std::string>(),
             "distbench-operator");
   EXPECT_EQ(pm["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(), "metrics");
-  EXPECT_TRUE(pm["spec"]["namespaceSelector"]["any"].as<bool>());
+  EXPECT_EQ(strings(pm["spec"]["namespaceSelector"]["matchNames"]),
+            (std::vector<std::string>{"bench", "bench-gpu"}));
+  EXPECT_FALSE(pm["spec"]["namespaceSelector"]["any"]) << "only the namespaces the values name";
 
   auto noWorkers =
       objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.workers.enabled=false"}));
   EXPECT_TRUE(noWorkers.count("ServiceMonitor/" + kFullname));
   EXPECT_FALSE(noWorkers.count("PodMonitor/" + kFullname + "-workers"));
+}
+
+// The operator's pod labels, from the rendered Deployment.
+YAML::Node operatorPodLabels(const std::map<std::string, YAML::Node>& objs) {
+  return need(objs, "Deployment/" + kFullname)["spec"]["template"]["metadata"]["labels"];
+}
+
+// A matchLabels selector that selects pods with these labels, and selects
+// something (an empty selector would select every pod of the namespace).
+void expectSelects(const YAML::Node& matchLabels, const YAML::Node& podLabels,
+                   const std::string& what) {
+  ASSERT_TRUE(matchLabels && matchLabels.IsMap() && matchLabels.size() > 0)
+      << what << ": no matchLabels";
+  for (const auto& kv : matchLabels)
+    EXPECT_EQ(podLabels[kv.first.as<std::string>()].as<std::string>(""),
+              kv.second.as<std::string>())
+        << what << " selects " << kv.first.as<std::string>();
+}
+
+TEST(ChartTemplate, DisruptionBudgetAndSpreadKeepAStandby) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto objs = objects(render(r));
+  const YAML::Node podLabels = operatorPodLabels(objs);
+  ASSERT_TRUE(podLabels);
+
+  // A drain evicts one replica at a time: the other stays to hold the Lease.
+  const YAML::Node& pdb = need(objs, "PodDisruptionBudget/" + kFullname);
+  ASSERT_TRUE(pdb);
+  EXPECT_EQ(pdb["apiVersion"].as<std::string>(), "policy/v1");
+  EXPECT_EQ(pdb["metadata"]["namespace"].as<std::string>(), kNamespace);
+  EXPECT_EQ(pdb["spec"]["maxUnavailable"].as<int>(), 1);
+  EXPECT_FALSE(pdb["spec"]["minAvailable"]);
+  expectSelects(pdb["spec"]["selector"]["matchLabels"], podLabels, "the PodDisruptionBudget");
+  // Before 1.21 (Debian 12 ships 1.20) only policy/v1beta1 serves it.
+  auto old = objects(render(r, {}, {"--kube-version", "1.20.2"}));
+  EXPECT_EQ(need(old, "PodDisruptionBudget/" + kFullname)["apiVersion"].as<std::string>(""),
+            "policy/v1beta1");
+
+  // The two replicas spread over nodes.
+  const YAML::Node pod = need(objs, "Deployment/" + kFullname)["spec"]["template"]["spec"];
+  ASSERT_EQ(pod["topologySpreadConstraints"].size(), 1u);
+  const YAML::Node spread = pod["topologySpreadConstraints"][0];
+  EXPECT_EQ(spread["topologyKey"].as<std::string>(), "kubernetes.io/hostname");
+  EXPECT_EQ(spread["maxSkew"].as<int>(), 1);
+  EXPECT_EQ(spread["whenUnsatisfiable"].as<std::string>(), "ScheduleAnyway")
+      << "a single-node cluster must still run both replicas";
+  expectSelects(spread["labelSelector"]["matchLabels"], podLabels, "the spread constraint");
+
+  auto hard = objects(render(r, {"spread.whenUnsatisfiable=DoNotSchedule",
+                                 "spread.topologyKey=topology.kubernetes.io/zone"}));
+  const YAML::Node hardSpread = need(hard, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                                    ["topologySpreadConstraints"][0];
+  EXPECT_EQ(hardSpread["whenUnsatisfiable"].as<std::string>(""), "DoNotSchedule");
+  EXPECT_EQ(hardSpread["topologyKey"].as<std::string>(""), "topology.kubernetes.io/zone");
+
+  // Constraints of one's own replace the chart's.
+  auto own = objects(render(r, {"topologySpreadConstraints[0].maxSkew=2",
+                                "topologySpreadConstraints[0].topologyKey=rack",
+                                "topologySpreadConstraints[0].whenUnsatisfiable=DoNotSchedule"}));
+  const YAML::Node ownPod = need(own, "Deployment/" + kFullname)["spec"]["template"]["spec"];
+  ASSERT_EQ(ownPod["topologySpreadConstraints"].size(), 1u);
+  EXPECT_EQ(ownPod["topologySpreadConstraints"][0]["topologyKey"].as<std::string>(""), "rack");
+
+  // One replica: no budget (it would block every drain) and nothing to spread.
+  auto single = objects(render(r, {"replicas=1", "leaderElection.enabled=false"}));
+  EXPECT_FALSE(single.count("PodDisruptionBudget/" + kFullname));
+  EXPECT_FALSE(need(single, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                   ["topologySpreadConstraints"]);
+  auto off = objects(render(r, {"podDisruptionBudget.enabled=false", "spread.enabled=false"}));
+  EXPECT_FALSE(off.count("PodDisruptionBudget/" + kFullname));
+  EXPECT_FALSE(
+      need(off, "Deployment/" + kFullname)["spec"]["template"]["spec"]["topologySpreadConstraints"]);
+}
+
+// The one ingress rule of the operator's NetworkPolicy: its ports and peers.
+struct OperatorIngress {
+  std::vector<std::pair<int, std::string>> ports;  // port, protocol
+  YAML::Node from;
+};
+OperatorIngress operatorIngress(const std::map<std::string, YAML::Node>& objs) {
+  OperatorIngress in;
+  const YAML::Node& np = need(objs, "NetworkPolicy/" + kFullname);
+  if (!np) return in;
+  EXPECT_EQ(np["metadata"]["namespace"].as<std::string>(), kNamespace);
+  expectSelects(np["spec"]["podSelector"]["matchLabels"], operatorPodLabels(objs),
+                "the NetworkPolicy");
+  EXPECT_EQ(strings(np["spec"]["policyTypes"]), std::vector<std::string>{"Ingress"})
+      << "egress stays open: the operator calls the API server";
+  EXPECT_EQ(np["spec"]["ingress"].size(), 1u);
+  const YAML::Node rule = np["spec"]["ingress"][0];
+  for (const auto& p : rule["ports"])
+    in.ports.emplace_back(p["port"].as<int>(), p["protocol"].as<std::string>());
+  in.from = rule["from"];
+  return in;
+}
+
+TEST(ChartTemplate, NetworkPolicyAdmitsOnlyTheHttpPortFromNamedPeers) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  const std::vector<std::pair<int, std::string>> http = {{8080, "TCP"}};
+
+  // Defaults: the HTTP port (metrics and probes), from every pod in the
+  // cluster: one peer, an empty namespaceSelector and nothing else.
+  OperatorIngress def = operatorIngress(objects(render(r)));
+  EXPECT_EQ(def.ports, http);
+  ASSERT_TRUE(def.from && def.from.IsSequence()) << "a rule without from admits every source";
+  ASSERT_EQ(def.from.size(), 1u);
+  ASSERT_TRUE(def.from[0]["namespaceSelector"].IsMap());
+  EXPECT_EQ(def.from[0]["namespaceSelector"].size(), 0u);
+  EXPECT_FALSE(def.from[0]["podSelector"] || def.from[0]["ipBlock"]);
+
+  // Named namespaces and peers replace "every pod", and the port follows httpPort.
+  OperatorIngress named = operatorIngress(objects(
+      render(r, {"httpPort=9090", "networkPolicy.operator.namespaces={monitoring,ops}",
+                 "networkPolicy.operator.from[0].ipBlock.cidr=10.1.0.0/16"})));
+  EXPECT_EQ(named.ports, (std::vector<std::pair<int, std::string>>{{9090, "TCP"}}));
+  ASSERT_EQ(named.from.size(), 3u);
+  EXPECT_EQ(named.from[0]["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"]
+                .as<std::string>(""),
+            "monitoring");
+  EXPECT_EQ(named.from[1]["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"]
+                .as<std::string>(""),
+            "ops");
+  EXPECT_EQ(named.from[2]["ipBlock"]["cidr"].as<std::string>(""), "10.1.0.0/16");
+  for (const auto& peer : named.from) {
+    if (peer["namespaceSelector"]) {
+      EXPECT_GT(peer["namespaceSelector"].size(), 0u) << "no catch-all once peers are named";
+    }
+  }
+
+  OperatorIngress onlyFrom = operatorIngress(objects(render(
+      r, {"networkPolicy.operator.from[0].podSelector.matchLabels.app=prometheus"})));
+  ASSERT_EQ(onlyFrom.from.size(), 1u);
+  EXPECT_EQ(onlyFrom.from[0]["podSelector"]["matchLabels"]["app"].as<std::string>(""),
+            "prometheus");
+
+  auto off = objects(render(r, {"networkPolicy.operator.enabled=false"}));
+  EXPECT_FALSE(off.count("NetworkPolicy/" + kFullname));
+}
+
+TEST(ChartTemplate, WorkerPodMonitorScrapesOnlyNamedNamespaces) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  // Neither serviceMonitor.workers.namespaces nor watchNamespace: the chart
+  // refuses, naming the value, rather than select every namespace.
+  std::vector<std::string> args = {"template", kRelease, kChart, "--namespace", kNamespace,
+                                   "--set", "serviceMonitor.enabled=true"};
+  BinaryResult res = r.helm(args);
+  EXPECT_NE(res.exitCode, 0) << "the PodMonitor rendered with no namespace named: " << res.out;
+  EXPECT_NE(res.err.find("serviceMonitor.workers.namespaces"), std::string::npos) << describe(res);
+
+  // Named namespaces win over watchNamespace.
+  auto objs = objects(render(r, {"serviceMonitor.enabled=true", "watchNamespace=bench",
+                                 "serviceMonitor.workers.namespaces={team-a}"}));
+  const YAML::Node sel = need(objs, "PodMonitor/" + kFullname + "-workers")["spec"]
+                                                                            ["namespaceSelector"];
+  EXPECT_EQ(strings(sel["matchNames"]), std::vector<std::string>{"team-a"});
+  EXPECT_FALSE(sel["any"]);
+
+  // Without the PodMonitor nothing needs naming.
+  auto noWorkers = objects(
+      render(r, {"serviceMonitor.enabled=true", "serviceMonitor.workers.enabled=false"}));
+  EXPECT_TRUE(noWorkers.count("ServiceMonitor/" + kFullname));
 }
 
 TEST(ChartTemplate, OneWatchedNamespaceBindsTheRoleThereOnly) {
@@ -636,11 +808,24 @@ TEST_F(ChartCluster, RenderedObjectsPassAServerSideDryRun) {
 
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"defaults", {}},
-      {"serviceMonitor on", {"serviceMonitor.enabled=true"}},
+      {"serviceMonitor on",
+       {"serviceMonitor.enabled=true", "serviceMonitor.workers.namespaces={bench}"}},
+      {"operator NetworkPolicy from named peers",
+       {"networkPolicy.operator.namespaces={monitoring}",
+        "networkPolicy.operator.from[0].ipBlock.cidr=10.1.0.0/16",
+        "spread.whenUnsatisfiable=DoNotSchedule"}},
       {"one watched namespace", {"watchNamespace=bench", "serviceMonitor.enabled=true"}},
       {"leader election off", {"leaderElection.enabled=false", "replicas=1"}},
   };
-  for (const auto& [what, sets] : cases) dryRun(render(runner_, sets), what);
+  // Rendered for this server's version, as `helm install` does.
+  BinaryResult version = kubectl({"version", "-o", "json"});
+  ASSERT_EQ(version.exitCode, 0) << describe(version);
+  const std::string serverVersion = web::json::value::parse(version.out)
+                                        .at("serverVersion")
+                                        .at("gitVersion")
+                                        .as_string();
+  for (const auto& [what, sets] : cases)
+    dryRun(render(runner_, sets, {"--kube-version", serverVersion}), what);
 
   // The example the docs deploy is accepted next to the chart's objects.
   BinaryResult example =
@@ -668,7 +853,8 @@ TEST_F(ChartCluster, HelmInstallGrantsTheOperatorItsRbac) {
            "deployment/" + kFullname, "serviceaccount/" + kFullname,
            "service/" + kFullname + "-metrics", "configmap/" + kFullname + "-dashboard",
            "role/" + kFullname + "-leader-election",
-           "rolebinding/" + kFullname + "-leader-election"})
+           "rolebinding/" + kFullname + "-leader-election", "poddisruptionbudget/" + kFullname,
+           "networkpolicy/" + kFullname})
     EXPECT_EQ(kubectl({"get", "-n", kNamespace, obj}).exitCode, 0) << obj;
   EXPECT_EQ(kubectl({"get", "clusterrole/" + kFullname}).exitCode, 0);
   EXPECT_EQ(kubectl({"get", "clusterrolebinding/" + kFullname}).exitCode, 0);

@@ -33,8 +33,10 @@ class PrometheusTargetsFile {
   std::string path_;
 };
 
-// Replaces `path` with `text` by writing a sibling and renaming it over.
-// Throws std::runtime_error naming the file.
+// Replaces `path` with `text` by writing a new sibling (an unguessable name,
+// created with O_EXCL|O_NOFOLLOW) and renaming it over. Refuses a `path`
+// that is a symbolic link or not a regular file. Throws std::runtime_error
+// naming the file.
 void replaceFile(const std::string& path, const std::string& text);
 
 }  // namespace distbench::cli

@@ -17,6 +17,9 @@ GroupOptions loopbackGloo();
 
 // Runs body(rank, group) on `world` threads; returns each rank's exception
 // message, "" where it finished. `name` keeps groups of one test apart.
+// Bodies start once every rank's group is built, and groups go once every
+// body has returned (each wait ends at the group's timeout): a rank done
+// early must not close connections its peers are still joining or reading.
 // `options`: the groups' backend and device (default: Gloo on the CPU, on
 // loopback, a 30 s timeout). `keepGroups`: the groups are never freed, for
 // a role that, like the worker's on a failure, leaves threads behind that

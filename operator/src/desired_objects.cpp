@@ -252,6 +252,15 @@ value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
   return s;
 }
 
+value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner) {
+  value e = value::object();
+  e["apiVersion"] = str("v1");
+  e["kind"] = str("Endpoints");
+  e["metadata"] = metadata(masterServiceName(b), b, owner);
+  e["subsets"] = value::array();
+  return e;
+}
+
 value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
                              const value& masterPod) {
   const value& podMeta = masterPod.at("metadata");
@@ -270,10 +279,7 @@ value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
   value subset = value::object();
   subset["addresses"] = value::array({address});
   subset["ports"] = value::array({storePort});
-  value e = value::object();
-  e["apiVersion"] = str("v1");
-  e["kind"] = str("Endpoints");
-  e["metadata"] = metadata(masterServiceName(b), b, owner);
+  value e = desiredMasterEndpoints(b, owner);
   e["subsets"] = value::array({subset});
   return e;
 }

@@ -82,6 +82,8 @@ web::json::value desiredMasterService(const api::DistBenchmark& b, const Owner& 
 // readiness could be known.
 web::json::value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
                                         const web::json::value& masterPod);
+// The same with no address: while the gang has no master pod with an IP.
+web::json::value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner);
 // Ingress to the gang's pods only from pods of the same benchmark, except
 // the metrics port, open to `options.metricsFrom`: no other pod can reach
 // the master's store or the ranks' Gloo and parameter-server ports.

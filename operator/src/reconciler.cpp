@@ -661,19 +661,26 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
   // that can be the master, whatever labels others carry.
   const value* master = nullptr;
   for (const value& pod : current)
-    if (objectName(pod) == masterName) master = &pod;
-  if (master == nullptr || isDeleting(*master)) return;
-  const std::string ip = stringField(*master, "status", "podIP");
-  if (ip.empty()) return;
+    if (objectName(pod) == masterName && !isDeleting(pod) &&
+        !stringField(pod, "status", "podIP").empty())
+      master = &pod;
+  // Without a master to point at, no address at all: a connection is then
+  // refused at once and retried, where one sent to an earlier gang's
+  // master (an address that may be gone) waits for a timeout.
   const std::string name = masterServiceName(ctx.benchmark);
   const std::string key = ctx.ns + "/" + name;
-  const std::string written = ip + " " + stringField(master->at("metadata"), "uid");
+  const std::string written =
+      master ? stringField(*master, "status", "podIP") + " " +
+                   stringField(master->at("metadata"), "uid")
+             : "";
   {
     std::lock_guard<std::mutex> lock(endpointsMutex_);
     auto it = masterEndpoints_.find(key);
-    if (it != masterEndpoints_.end() && it->second == written) return;
+    if (it != masterEndpoints_.end() ? it->second == written : written.empty()) return;
   }
-  value endpoints = desiredMasterEndpoints(ctx.benchmark, {ctx.name, ctx.uid}, *master);
+  const Owner owner{ctx.name, ctx.uid};
+  value endpoints = master ? desiredMasterEndpoints(ctx.benchmark, owner, *master)
+                           : desiredMasterEndpoints(ctx.benchmark, owner);
   try {
     client_.create(corePath(ctx.ns, "endpoints"), endpoints);
   } catch (const KubeApiError& e) {

@@ -106,9 +106,9 @@ class Reconciler {
                           const web::json::value& object);
   std::string ensureMasterService(Context& ctx);
   // Points the master Service at the master pod of `current` (this gang's,
-  // created by this operator) once it has an IP; written again when the
-  // pod or its IP changes (a new gang); an Endpoints object of that name
-  // found at the first write, whoever wrote it, is replaced.
+  // created by this operator) once it has an IP, and at nothing until then
+  // (a new gang's master replaces the old's); an Endpoints object of that
+  // name found at the first write, whoever wrote it, is replaced.
   void ensureMasterEndpoints(Context& ctx, const std::vector<web::json::value>& desired,
                              const std::vector<web::json::value>& current);
   // Creates the pods; returns "<pod>: <server's message>" for each the API

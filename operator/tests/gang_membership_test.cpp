@@ -116,6 +116,10 @@ TEST_F(GangMembershipTest, ANewGangsMasterTakesOverTheEndpoints) {
   // address.
   setPod("g-trainer-0", "Failed", 1);
   ASSERT_TRUE(eventually([&] { return podsAre("g", 4, "1"); }, 30s));
+  // Until the new master has an address the Service has none: not the old
+  // master's, which may be gone (a connection there waits for a timeout).
+  EXPECT_TRUE(eventually([&] { return masterEndpointIps("g-master").empty(); }))
+      << "Endpoints: " << masterEndpointIps("g-master");
   runningAt("g-master-0", "198.18.0.13");
   EXPECT_TRUE(eventually([&] { return masterEndpointIps("g-master") == "198.18.0.13"; }))
       << "Endpoints: " << masterEndpointIps("g-master");

@@ -42,6 +42,34 @@ Header createShard(const api::HybridDDPRPCSpec& spec) {
           static_cast<int64_t>(spec.embeddingMode), 7, doubleBits(spec.learningRate), 0};
 }
 
+// As runHybridMaster creates the shard: the request, then the PS's reply.
+void createShardAsTheMaster(ProcessGroup& g, const api::HybridDDPRPCSpec& spec,
+                            const MessageSizes& sizes) {
+  at::Tensor request = newMessage(sizes.request);
+  at::Tensor reply = newMessage(sizes.reply);
+  writeHeader(request, createShard(spec));
+  PendingOp answered = g.recv(reply, kPs, kTagReply);
+  g.send(request, kPs, kTagRequest).wait();
+  answered.wait();
+}
+
+// Runs the PS until it throws; `threwPeerError` says whether that was a
+// PeerError (a refused request), rethrown for the rank's error text. The
+// failed server leaves its threads in receives on the group and recording
+// into the metrics: both outlive the test, as the worker keeps them until it
+// exits (KindRun::metricsKeptUntilExit).
+void runServerUntilItRefuses(ProcessGroup& g, const api::HybridDDPRPCSpec& spec,
+                             bool& threwPeerError) {
+  auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
+  auto* metrics = new ParameterServerMetrics(*endpoint);
+  try {
+    runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
+  } catch (const PeerError&) {
+    threwPeerError = true;
+    throw;
+  }
+}
+
 TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
   const api::HybridDDPRPCSpec spec;
   const MessageSizes sizes = messageSizes(spec);
@@ -49,26 +77,11 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
   std::shared_future<void> created = masterCreated.get_future().share();
   bool psThrewPeerError = false;
   const auto errors = runRanksCollectingErrors(kWorld, "ps-create", [&](int rank, ProcessGroup& g) {
-    if (rank == 0) {  // the master, as runHybridMaster creates the shard
-      at::Tensor request = newMessage(sizes.request);
-      at::Tensor reply = newMessage(sizes.reply);
-      writeHeader(request, createShard(spec));
-      PendingOp answered = g.recv(reply, kPs, kTagReply);
-      g.send(request, kPs, kTagRequest).wait();
-      answered.wait();
+    if (rank == 0) {
+      createShardAsTheMaster(g, spec, sizes);
       masterCreated.set_value();
     } else if (rank == kPs) {
-      // The failed server leaves its threads in receives on the group and
-      // recording into the metrics: both outlive the test, as the worker
-      // keeps them until it exits (KindRun::metricsKeptUntilExit).
-      auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
-      auto* metrics = new ParameterServerMetrics(*endpoint);
-      try {
-        runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
-      } catch (const PeerError&) {
-        psThrewPeerError = true;
-        throw;
-      }
+      runServerUntilItRefuses(g, spec, psThrewPeerError);
     } else {  // trainer0 resends the master's create, well-formed, mid-run
       created.wait();
       at::Tensor request = newMessage(sizes.request);
@@ -93,22 +106,10 @@ TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
   bool psThrewPeerError = false;
   const auto errors = runRanksCollectingErrors(kWorld, "ps-step", [&](int rank, ProcessGroup& g) {
     if (rank == 0) {
-      at::Tensor request = newMessage(sizes.request);
-      at::Tensor reply = newMessage(sizes.reply);
-      writeHeader(request, createShard(spec));
-      PendingOp answered = g.recv(reply, kPs, kTagReply);
-      g.send(request, kPs, kTagRequest).wait();
-      answered.wait();
+      createShardAsTheMaster(g, spec, sizes);
       masterCreated.set_value();
     } else if (rank == kPs) {
-      auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
-      auto* metrics = new ParameterServerMetrics(*endpoint);
-      try {
-        runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
-      } catch (const PeerError&) {
-        psThrewPeerError = true;
-        throw;
-      }
+      runServerUntilItRefuses(g, spec, psThrewPeerError);
     } else {  // trainer0, once the shard exists: one index, one bag, step INT64_MIN
       created.wait();
       at::Tensor request = newMessage(sizes.request);

@@ -8,7 +8,11 @@ scenario_start active-deadline
 new_namespace e2e-active-deadline
 
 deadline=10
-apply_bench "$e2e_root/e2e/specs/hybrid-long.yaml" ".spec.runPolicy = {activeDeadlineSeconds: $deadline}"
+# Far longer than the deadline however fast the node: hybrid-long's 300
+# epochs take about 10 s on an idle 2-core node, and trainers that finish
+# by the deadline are Succeeded pods, which cleanPodPolicy Running keeps.
+apply_bench "$e2e_root/e2e/specs/hybrid-long.yaml" \
+  ".spec.runPolicy = {activeDeadlineSeconds: $deadline} | .spec.benchmark.hybridDDPRPC.epochs = 30000"
 wait_phase Failed 120
 condition=$(bench_json | jq -c '.status.conditions[] | select(.type == "Failed")')
 log "Failed condition: $condition"

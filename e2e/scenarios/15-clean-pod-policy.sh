@@ -10,7 +10,8 @@ scenario_start clean-pod-policy
 new_namespace e2e-clean-pod-policy
 
 apply_bench "$e2e_root/e2e/specs/hybrid-long.yaml" \
-  '.metadata.name = "keep" | .spec.runPolicy = {activeDeadlineSeconds: 5, cleanPodPolicy: "None"}'
+  '.metadata.name = "keep" | .spec.runPolicy = {activeDeadlineSeconds: 5, cleanPodPolicy: "None"}
+   | .spec.benchmark.hybridDDPRPC.epochs = 30000'  # outlasts the deadline on any node
 keep=$BENCH
 wait_phase Failed 120
 apply_bench "$e2e_root/e2e/specs/collectives.yaml" '.metadata.name = "clean" | .spec.runPolicy = {cleanPodPolicy: "All"}'

@@ -682,13 +682,24 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
   value endpoints = master ? desiredMasterEndpoints(ctx.benchmark, owner, *master)
                            : desiredMasterEndpoints(ctx.benchmark, owner);
   try {
-    client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+    try {
+      client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+    } catch (const KubeApiError& e) {
+      if (!e.alreadyExists()) throw;
+      // An earlier gang's, or written by someone else: ours replaces it.
+      const value found = client_.get(corePath(ctx.ns, "endpoints", name));
+      endpoints["metadata"]["resourceVersion"] = found.at("metadata").at("resourceVersion");
+      client_.replace(corePath(ctx.ns, "endpoints", name), endpoints);
+    }
   } catch (const KubeApiError& e) {
-    if (!e.alreadyExists()) throw;
-    // An earlier gang's, or written by someone else: ours replaces it.
-    const value found = client_.get(corePath(ctx.ns, "endpoints", name));
-    endpoints["metadata"]["resourceVersion"] = found.at("metadata").at("resourceVersion");
-    client_.replace(corePath(ctx.ns, "endpoints", name), endpoints);
+    // Refused (RBAC without endpoints, a quota, a namespace being deleted):
+    // said, and tried again at the next reconcile, but the run goes on being
+    // followed. Ranks that cannot reach the master end by their rendezvous
+    // timeout, and this Event says why.
+    if (!e.refused()) throw;
+    ctx.events.push_back({true, "EndpointsRefused",
+                          "the API server refused to write Endpoints " + name + ": " + e.what()});
+    return;
   }
   std::lock_guard<std::mutex> lock(endpointsMutex_);
   masterEndpoints_[key] = written;

@@ -125,5 +125,26 @@ TEST_F(GangMembershipTest, ANewGangsMasterTakesOverTheEndpoints) {
       << "Endpoints: " << masterEndpointIps("g-master");
 }
 
+TEST_F(GangMembershipTest, EndpointsTheServerRefusesAreAWarningNotAStuckRun) {
+  // A quota that allows no Endpoints: every write is refused (403).
+  // Admission enforces it once its status holds the limits and usage; the
+  // test plays the quota controller's part.
+  client_->create(corePath(ns_, "resourcequotas"), value::parse(R"({
+    "apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-endpoints"},
+    "spec": {"hard": {"count/endpoints": "0"}}
+  })"));
+  client_->mergePatch(corePath(ns_, "resourcequotas", "no-endpoints") + "/status",
+                      value::parse(R"({"status": {"hard": {"count/endpoints": "0"},
+                                                  "used": {"count/endpoints": "0"}}})"));
+  startController();
+  createBenchmark("q");
+  ASSERT_TRUE(eventually([&] { return podsAre("q", 4); }));
+  allRunning("q");
+  EXPECT_TRUE(benchmarkWhere("q", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }))
+      << last_.serialize();
+  EXPECT_TRUE(eventually([&] { return sawEvent("EndpointsRefused"); }));
+  EXPECT_EQ(masterEndpointIps("q-master"), "");
+}
+
 }  // namespace
 }  // namespace distbench::op

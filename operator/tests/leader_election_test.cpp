@@ -140,6 +140,8 @@ TEST_F(LeaderElectionTest, KilledLeaderIsReplacedAfterTheLeaseExpires) {
   ASSERT_TRUE(waitFor([&] { return follower.leading(); }, seconds(10)))
       << "the follower never took over";
   const double tookOver = secondsSince(killed);
+  // isLeader() turns true just before onStartedLeading runs.
+  EXPECT_TRUE(waitFor([&] { return follower.started == 1; }, seconds(2)));
   // The 3 s lease counts from the follower's last sight of a renew, at most
   // one retry (250 ms, jittered up to 550 ms) before the kill.
   EXPECT_GE(tookOver, 2.0);
@@ -170,8 +172,9 @@ TEST_F(LeaderElectionTest, ReleasedLeaseIsTakenOverAtOnce) {
 TEST_F(LeaderElectionTest, LeaderWhoseLeaseIsTakenStopsLeading) {
   Replica a(config_, "taken", "replica-a");
   a.run();
-  ASSERT_TRUE(waitFor([&] { return a.leading(); }, seconds(10)));
-  EXPECT_EQ(a.started, 1);
+  // isLeader() turns true just before onStartedLeading runs: wait for both.
+  ASSERT_TRUE(waitFor([&] { return a.leading() && a.started == 1; }, seconds(10)))
+      << "leading " << a.leading() << ", started " << a.started;
   // Someone else writes itself in as holder, for long enough that the test
   // sees the leader stay out.
   KubeClient client(config_);

@@ -23,13 +23,7 @@ command -v podman >/dev/null || podman_env_missing+=(podman)
 command -v runc >/dev/null || [[ -x /usr/sbin/runc ]] || podman_env_missing+=(runc)
 command -v debootstrap >/dev/null || [[ -x /usr/sbin/debootstrap ]] || podman_env_missing+=(debootstrap)
 if ((${#podman_env_missing[@]})); then
-  if [[ ${as_root[0]:-} == false ]]; then
-    log "not root and no sudo; as root, run: apt-get install ${podman_env_missing[*]}" >&2
-    return 1
-  fi
-  log "installing ${podman_env_missing[*]}"
-  "${apt_get[@]}" update
-  "${apt_get[@]}" install -y --no-install-recommends "${podman_env_missing[@]}"
+  apt_install_missing "${podman_env_missing[@]}" || return 1
 fi
 
 podman_env_conf=/etc/containers/containers.conf

@@ -50,13 +50,7 @@ fi
 #    Debian's npm package.
 if ! command -v npm >/dev/null; then
   source "$root/scripts/apt-as-root.sh"
-  if [[ ${as_root[0]:-} == false ]]; then
-    log "not root and no sudo; as root, run: apt-get install nodejs npm" >&2
-    exit 1
-  fi
-  log "installing nodejs npm"
-  "${apt_get[@]}" update
-  "${apt_get[@]}" install -y --no-install-recommends nodejs npm
+  apt_install_missing nodejs npm || exit 1
 fi
 
 # 2. npm ci in a scratch copy: the repository stays free of node_modules.

@@ -47,13 +47,7 @@ command -v npm >/dev/null || missing+=(nodejs npm)
 command -v unzip >/dev/null || missing+=(unzip)
 if ((${#missing[@]})); then
   source "$(dirname "${BASH_SOURCE[0]}")/apt-as-root.sh"
-  if [[ ${as_root[0]:-} == false ]]; then
-    log "not root and no sudo; as root, run: apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
-  log "installing ${missing[*]}"
-  "${apt_get[@]}" update
-  "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}"
+  apt_install_missing "${missing[@]}" || exit 1
 fi
 
 # 2. The package tarball, through npm's own client (it honours the user's

@@ -77,6 +77,13 @@ void PendingOp::onCompletion(std::function<void()> callback) {
 ProcessGroup::ProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                            GroupOptions options, PeerNamer namer)
     : rank_(rank), size_(size), options_(std::move(options)), namer_(std::move(namer)) {
+  // In a group of two a failed group operation has one suspect: name it, so
+  // that the verdict this rank may publish says who went, not "the group".
+  if (size_ == 2 && namer_) {
+    namer_ = [inner = std::move(namer_), other = 1 - rank_](int r) {
+      return inner(r < 0 ? other : r);
+    };
+  }
   const bool cuda = options_.device.isCuda();
   if (options_.backend == api::Backend::NCCL) {
     if (!cuda) throw std::invalid_argument("an NCCL group needs CUDA tensors, not the CPU");

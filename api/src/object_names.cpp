@@ -9,6 +9,7 @@ std::string workersServiceName(const std::string& benchmark) { return benchmark 
 std::string masterServiceName(const std::string& benchmark) { return benchmark + "-master"; }
 std::string networkPolicyName(const std::string& benchmark) { return benchmark + "-gang"; }
 std::string reportConfigMapName(const std::string& benchmark) { return benchmark + "-report"; }
+std::string runKeySecretName(const std::string& benchmark) { return benchmark + "-run-key"; }
 
 std::string podName(const std::string& benchmark, Role role, int roleIndex) {
   // The master is a one-pod gang of its own: "-0" keeps pod names uniform.

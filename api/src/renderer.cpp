@@ -108,6 +108,7 @@ RankProcess rankProcess(const DistBenchmark& b, const RenderOptions& options, Ro
   }
   if (!options.metricsAddress.empty()) p.env.push_back({kEnvMetricsAddress, options.metricsAddress});
   if (options.progress) p.env.push_back({kEnvProgress, "1"});
+  if (!options.runKeyFile.empty()) p.env.push_back({kEnvRunKeyFile, options.runKeyFile});
   p.command = {options.workerBinary, "--config", options.configPath};
   // Only the master listens for rendezvous (it hosts the TCPStore).
   if (role == Role::Master) p.ports.push_back(s.runtime.masterPort);

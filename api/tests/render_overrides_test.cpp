@@ -61,6 +61,7 @@ RenderOptions localOptions() {
   options.metricsPorts = {40001, 40002, 40003, 40004, 40005, 40006};
   options.metricsLingerSeconds = 3;
   options.progress = true;
+  options.runKeyFile = "/run/key";
   return options;
 }
 
@@ -81,6 +82,7 @@ TEST(RenderOverridesTest, OverridesReachEveryRankAndTheConfig) {
     EXPECT_EQ(envValue(r.ranks[i], kEnvMetricsPort), std::to_string(40001 + i));
     EXPECT_EQ(envValue(r.ranks[i], kEnvMetricsLinger), "3");
     EXPECT_EQ(envValue(r.ranks[i], kEnvProgress), "1");
+    EXPECT_EQ(envValue(r.ranks[i], kEnvRunKeyFile), "/run/key");
   }
   EXPECT_THAT(r.ranks[0].ports, ElementsAre(40000, 40001));
   EXPECT_THAT(r.ranks[5].ports, ElementsAre(40006));
@@ -93,7 +95,17 @@ TEST(RenderOverridesTest, OverridesReachEveryRankAndTheConfig) {
 TEST(RenderOverridesTest, NoOverridesLeaveTheSpecAndSetNoProgress) {
   const RenderedBenchmark r = render(test::minimalBenchmark());
   EXPECT_EQ(r.configYaml, toYaml(test::minimalBenchmark()));
-  for (const RankProcess& p : r.ranks) EXPECT_FALSE(findEnv(p, kEnvProgress)) << p.name;
+  for (const RankProcess& p : r.ranks) {
+    EXPECT_FALSE(findEnv(p, kEnvProgress)) << p.name;
+    EXPECT_FALSE(findEnv(p, kEnvRunKeyFile)) << p.name;
+  }
+}
+
+// The key itself never reaches the config file, which every rank and
+// `distbench render` show: only the path of the file that holds it.
+TEST(RenderOverridesTest, TheRunKeyFileIsNamedNotCopied) {
+  const RenderedBenchmark r = render(test::minimalBenchmark(), localOptions());
+  EXPECT_EQ(r.configYaml.find("/run/key"), std::string::npos);
 }
 
 TEST(RenderOverridesTest, NeedsOneMetricsPortPerRank) {

@@ -161,6 +161,9 @@ const std::vector<std::string> kClusterGrants = {
     "/endpoints:get",
     "/endpoints:create",
     "/endpoints:update",
+    "/secrets:get",
+    "/secrets:create",
+    "/secrets:delete",
     "/pods:delete",
     "/services:get",
     "/services:list",
@@ -890,7 +893,10 @@ TEST_F(ChartCluster, HelmInstallGrantsTheOperatorItsRbac) {
   // And no more than that.
   EXPECT_FALSE(can("create", "leases.coordination.k8s.io", "bench"))
       << "leases only in the release namespace";
-  EXPECT_FALSE(can("get", "secrets", "bench"));
+  // The run key Secret by name only: never a list of every Secret.
+  EXPECT_FALSE(can("list", "secrets", "bench"));
+  EXPECT_FALSE(can("watch", "secrets", "bench"));
+  EXPECT_FALSE(can("update", "secrets", "bench"));
   EXPECT_FALSE(can("create", "distbenchmarks.distbench.io", "bench"));
   EXPECT_FALSE(can("update", "distbenchmarks.distbench.io", "bench"));
   EXPECT_FALSE(can("patch", "distbenchmarks.distbench.io", "bench", "status"));

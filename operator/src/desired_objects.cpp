@@ -183,6 +183,18 @@ value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner) {
   return cm;
 }
 
+value desiredRunKeySecret(const api::DistBenchmark& b, const Owner& owner,
+                          const std::string& runKey) {
+  value secret = value::object();
+  secret["apiVersion"] = str("v1");
+  secret["kind"] = str("Secret");
+  secret["metadata"] = metadata(api::runKeySecretName(b.metadata.name), b, owner);
+  secret["type"] = str("Opaque");
+  secret["immutable"] = value::boolean(true);
+  secret["stringData"][kRunKeyFile] = str(runKey);
+  return secret;
+}
+
 value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
   value cm = value::object();
   cm["apiVersion"] = str("v1");
@@ -290,6 +302,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
   api::RenderOptions options;
   options.masterAddr = masterAddr;
   options.configPath = std::string(kConfigDir) + "/" + kConfigFile;
+  options.runKeyFile = std::string(kRunKeyDir) + "/" + kRunKeyFile;
   const api::RenderedBenchmark rendered = api::render(b, options);
 
   std::vector<value> pods;
@@ -341,7 +354,11 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     value scratch = value::object();
     scratch["name"] = str("scratch");
     scratch["mountPath"] = str(kScratchDir);
-    container["volumeMounts"] = value::array({mount, scratch});
+    value runKey = value::object();
+    runKey["name"] = str("run-key");
+    runKey["mountPath"] = str(kRunKeyDir);
+    runKey["readOnly"] = value::boolean(true);
+    container["volumeMounts"] = value::array({mount, scratch, runKey});
     const auto [podSecurity, containerSecurity] = securityContexts(podTemplate);
     container["securityContext"] = containerSecurity;
     // The master's result summary reaches status through here.
@@ -374,7 +391,12 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     scratchVolume["name"] = str("scratch");
     // Bounded, so a rank that fills /tmp is evicted rather than the node's disk.
     scratchVolume["emptyDir"]["sizeLimit"] = str(kScratchSizeLimit);
-    spec["volumes"] = value::array({volume, scratchVolume});
+    value runKeyVolume = value::object();
+    runKeyVolume["name"] = str("run-key");
+    runKeyVolume["secret"]["secretName"] = str(api::runKeySecretName(b.metadata.name));
+    // Readable by the worker's non-root user; the pod has no other user.
+    runKeyVolume["secret"]["defaultMode"] = value::number(0440);
+    spec["volumes"] = value::array({volume, scratchVolume, runKeyVolume});
     applyTemplateToPod(podTemplate, spec);
     pods.push_back(pod);
   }

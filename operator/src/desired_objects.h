@@ -28,6 +28,10 @@ inline constexpr const char* kLabelGang = "distbench.io/gang";  // restart gener
 inline constexpr const char* kLabelRun = "distbench.io/run";
 inline constexpr const char* kConfigFile = "config.yaml";
 inline constexpr const char* kConfigDir = "/etc/distbench";
+// The run key's Secret (desiredRunKeySecret), mounted read-only into every
+// gang pod: its one data key, and where the ranks find it.
+inline constexpr const char* kRunKeyFile = "key";
+inline constexpr const char* kRunKeyDir = "/var/run/distbench/run-key";
 
 // Where the worker may write: an emptyDir, since the root filesystem is
 // read-only under the restricted profile.
@@ -72,6 +76,11 @@ web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owne
 web::json::value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner,
                                         web::json::value data);
 web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
+// <name>-run-key: `runKey` (api/run_key.h), which only the gang's pods mount,
+// so that a client that reaches the master's store cannot name the run's
+// keys in it. Immutable: one key for the benchmark's lifetime, every gang.
+web::json::value desiredRunKeySecret(const api::DistBenchmark& b, const Owner& owner,
+                                     const std::string& runKey);
 // No selector: a label is no proof of membership (anyone who may create a
 // pod may label it role=master), so the operator writes the Service's
 // endpoints itself from the master pod it created (desiredMasterEndpoints).

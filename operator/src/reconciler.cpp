@@ -14,6 +14,7 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/renderer.h"
+#include "distbench/api/run_key.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 
@@ -233,12 +234,27 @@ Result Reconciler::createRefused(Context& ctx, const std::string& what) {
   return Result::after(v.wakeIn);
 }
 
+void Reconciler::ensureRunKeySecret(Context& ctx) {
+  const std::string memo = ctx.ns + "/" + ctx.name + "/" + ctx.uid;
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    if (runKeySecrets_.count(memo)) return;
+  }
+  // A Secret found is this benchmark's (ensure checks the owner) and keeps
+  // its key: pods already running read that one.
+  ensure(nullptr, corePath(ctx.ns, "secrets"),
+         desiredRunKeySecret(ctx.benchmark, {ctx.name, ctx.uid}, api::newRunKey()));
+  std::lock_guard<std::mutex> lock(memoMutex_);
+  runKeySecrets_.insert(memo);
+}
+
 std::string Reconciler::ensureSharedChildren(Context& ctx) {
   const api::DistBenchmark& b = ctx.benchmark;
   const Owner owner{ctx.name, ctx.uid};
-  ensure(configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
-  ensure(services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
-  ensure(networkPolicies_, networkPoliciesPath(ctx.ns),
+  ensureRunKeySecret(ctx);
+  ensure(&configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
+  ensure(&services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
+  ensure(&networkPolicies_, networkPoliciesPath(ctx.ns),
          desiredNetworkPolicy(b, owner, options_.cluster));
   return ensureMasterService(ctx);
 }
@@ -480,7 +496,7 @@ std::optional<Result> Reconciler::storeReport(Context& ctx) {
   }
   const std::string cm = api::reportConfigMapName(ctx.name);
   try {
-    ensure(configMaps_, corePath(ctx.ns, "configmaps"),
+    ensure(&configMaps_, corePath(ctx.ns, "configmaps"),
            desiredReportConfigMap(ctx.benchmark, {ctx.name, ctx.uid}, data));
   } catch (const NameConflict& e) {
     notStored(kCondNameConflict, e.what());
@@ -562,8 +578,9 @@ std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run)
 
 void Reconciler::cleanUp(Context& ctx) {
   {
-    std::lock_guard<std::mutex> lock(endpointsMutex_);
+    std::lock_guard<std::mutex> lock(memoMutex_);
     masterEndpoints_.erase(ctx.ns + "/" + masterServiceName(ctx.benchmark));
+    runKeySecrets_.erase(ctx.ns + "/" + ctx.name + "/" + ctx.uid);
   }
   const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
   if (policy == api::CleanPodPolicy::None) return;
@@ -589,6 +606,24 @@ void Reconciler::cleanUp(Context& ctx) {
 }
 
 void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
+  {
+    // The Secret itself goes with its owner (the garbage collector).
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    const std::string prefix = ns + "/" + name + "/";
+    for (auto it = runKeySecrets_.lower_bound(prefix);
+         it != runKeySecrets_.end() && it->compare(0, prefix.size(), prefix) == 0;)
+      it = runKeySecrets_.erase(it);
+  }
+  // Not cached (no informer may list Secrets), so asked for by name; the
+  // garbage collector would delete it too, where one runs.
+  const std::string secretPath = corePath(ns, "secrets", api::runKeySecretName(name));
+  try {
+    const value secret = client_.get(secretPath);
+    if (hasBenchmarkLabel(secret, name) && controlledByABenchmark(secret) && !isDeleting(secret))
+      client_.remove(secretPath, DeleteOptions{std::nullopt, stringField(secret.at("metadata"), "uid")});
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+  }
   std::vector<std::string> paths;
   auto collect = [&](const Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
@@ -612,7 +647,7 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
              false);
 }
 
-value Reconciler::ensure(const Informer& cache, const std::string& collection,
+value Reconciler::ensure(const Informer* cache, const std::string& collection,
                          const value& object) {
   const std::string uid =
       object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
@@ -628,7 +663,7 @@ value Reconciler::ensure(const Informer& cache, const std::string& collection,
                        " exists and is not this benchmark's: rename the benchmark, or delete "
                        "that object");
   };
-  if (auto cached = cache.get(objectKey(object))) {
+  if (auto cached = cache ? cache->get(objectKey(object)) : std::nullopt) {
     checkOwner(*cached);
     return *cached;
   }
@@ -644,7 +679,7 @@ value Reconciler::ensure(const Informer& cache, const std::string& collection,
 }
 
 std::string Reconciler::ensureMasterService(Context& ctx) {
-  const value svc = ensure(services_, corePath(ctx.ns, "services"),
+  const value svc = ensure(&services_, corePath(ctx.ns, "services"),
                            desiredMasterService(ctx.benchmark, {ctx.name, ctx.uid}));
   const std::string ip = stringField(svc.at("spec"), "clusterIP");
   if (ip.empty() || ip == "None")
@@ -674,7 +709,7 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
                    stringField(master->at("metadata"), "uid")
              : "";
   {
-    std::lock_guard<std::mutex> lock(endpointsMutex_);
+    std::lock_guard<std::mutex> lock(memoMutex_);
     auto it = masterEndpoints_.find(key);
     if (it != masterEndpoints_.end() ? it->second == written : written.empty()) return;
   }
@@ -701,7 +736,7 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
                           "the API server refused to write Endpoints " + name + ": " + e.what()});
     return;
   }
-  std::lock_guard<std::mutex> lock(endpointsMutex_);
+  std::lock_guard<std::mutex> lock(memoMutex_);
   masterEndpoints_[key] = written;
 }
 

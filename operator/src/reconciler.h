@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,8 +103,13 @@ class Reconciler {
   void deleteOrphans(const std::string& ns, const std::string& name);
   // Creates `object` at `collection` unless the cache has it; AlreadyExists
   // is success. Returns the object as the server has it (or the cache).
-  web::json::value ensure(const Informer& cache, const std::string& collection,
+  // No cache (nullptr): asks the server.
+  web::json::value ensure(const Informer* cache, const std::string& collection,
                           const web::json::value& object);
+  // The run key's Secret, made once per benchmark: created with a new key,
+  // or found (this benchmark's) and kept. Not watched (the operator needs no
+  // list of every Secret), so what was ensured is remembered instead.
+  void ensureRunKeySecret(Context& ctx);
   std::string ensureMasterService(Context& ctx);
   // Points the master Service at the master pod of `current` (this gang's,
   // created by this operator) once it has an IP, and at nothing until then
@@ -146,8 +152,10 @@ class Reconciler {
   Options options_;
   // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
   // reconcile writes the Endpoints only when they change.
-  std::mutex endpointsMutex_;
+  std::mutex memoMutex_;
   std::map<std::string, std::string> masterEndpoints_;
+  // "<ns>/<name>/<uid>" of benchmarks whose run key Secret exists.
+  std::set<std::string> runKeySecrets_;
 };
 
 }  // namespace distbench::op

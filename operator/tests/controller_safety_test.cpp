@@ -278,6 +278,7 @@ TEST_F(ControllerSafetyTest, APodSecurityPolicyRestrictedAdmitsTheGangUnchanged)
       {"apiGroups":["distbench.io"],"resources":["distbenchmarks"],"verbs":["get","list","watch","delete"]},
       {"apiGroups":["distbench.io"],"resources":["distbenchmarks/status"],"verbs":["update"]},
       {"apiGroups":[""],"resources":["pods","services","configmaps"],"verbs":["get","list","watch","create","delete"]},
+      {"apiGroups":[""],"resources":["secrets"],"verbs":["get","create","delete"]},
       {"apiGroups":["networking.k8s.io"],"resources":["networkpolicies"],"verbs":["get","list","watch","create","delete"]},
       {"apiGroups":[""],"resources":["events"],"verbs":["create","patch"]}]})"));
   auto bind = [&](const std::string& name, const std::string& kind, const std::string& role) {

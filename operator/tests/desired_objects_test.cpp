@@ -8,6 +8,7 @@
 #include "distbench/api/presets.h"
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
+#include "distbench/api/worker_env.h"
 #include "tutorial_benchmark.h"
 
 namespace distbench::op {
@@ -216,6 +217,42 @@ TEST(DesiredObjects, ScratchEmptyDirHasASizeLimit) {
       EXPECT_EQ(v.at("emptyDir").at("sizeLimit").as_string(), kScratchSizeLimit);
     }
     EXPECT_EQ(scratch, 1) << pod.serialize();
+  }
+}
+
+TEST(DesiredObjects, RunKeySecretIsOwnedImmutableAndHoldsTheKey) {
+  const value secret = desiredRunKeySecret(tutorialBenchmark(), kTutorialOwner, "k3y");
+  expectOwnedAndLabelled(secret);
+  EXPECT_EQ(secret.at("kind").as_string(), "Secret");
+  EXPECT_EQ(secret.at("metadata").at("name").as_string(), "tut-run-key");
+  EXPECT_TRUE(secret.at("immutable").as_bool());
+  EXPECT_EQ(secret.at("stringData").at(kRunKeyFile).as_string(), "k3y");
+}
+
+// Every rank reads the key from the Secret's volume, read-only, where
+// DISTBENCH_RUN_KEY_FILE points; no rank gets the key in its environment.
+TEST(DesiredObjects, EveryPodMountsTheRunKeyWhereItsEnvironmentSays) {
+  for (const value& pod :
+       desiredPods(tutorialBenchmark(), kTutorialOwner, "10.0.0.7", 0, ClusterOptions{})) {
+    SCOPED_TRACE(pod.at("metadata").at("name").as_string());
+    std::string volumeName;
+    for (const value& v : pod.at("spec").at("volumes").as_array()) {
+      if (v.has_field("secret")) {
+        EXPECT_EQ(v.at("secret").at("secretName").as_string(), "tut-run-key");
+        volumeName = v.at("name").as_string();
+      }
+    }
+    ASSERT_FALSE(volumeName.empty()) << pod.serialize();
+    std::string mountPath;
+    for (const value& m : pod.at("spec").at("containers").at(0).at("volumeMounts").as_array()) {
+      if (m.at("name").as_string() != volumeName) continue;
+      mountPath = m.at("mountPath").as_string();
+      EXPECT_TRUE(m.at("readOnly").as_bool());
+    }
+    const auto env = envOf(pod);
+    ASSERT_TRUE(env.count(api::kEnvRunKeyFile)) << pod.serialize();
+    EXPECT_EQ(env.at(api::kEnvRunKeyFile).at("value").as_string(),
+              mountPath + "/" + kRunKeyFile);
   }
 }
 

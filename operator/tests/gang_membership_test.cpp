@@ -92,6 +92,32 @@ TEST_F(GangMembershipTest, APodLabelledAsTheMasterGetsNoneOfTheTrainersConnectio
   })) << last_.serialize();
 }
 
+// The store trusts whoever names its keys; the run key (a Secret that only
+// the gang's pods mount) is what no one outside the gang can name.
+TEST_F(GangMembershipTest, EachRunHasAKeyOnlyItsPodsMountAndARestartKeepsIt) {
+  startController();
+  createBenchmark("k", value::parse(R"({"runPolicy": {"backoffLimit": 1}})"));
+  ASSERT_TRUE(eventually([&] { return podsAre("k", 4, "0"); }));
+  const value secret = client_->get(corePath(ns_, "secrets", "k-run-key"));
+  const std::string uid = getBenchmark("k").at("metadata").at("uid").as_string();
+  const value& ref = secret.at("metadata").at("ownerReferences").at(0);
+  EXPECT_EQ(ref.at("uid").as_string(), uid);
+  EXPECT_TRUE(ref.at("controller").as_bool());
+  EXPECT_TRUE(secret.at("immutable").as_bool());
+  const std::string key = str(secret, {"data", kRunKeyFile});
+  ASSERT_FALSE(key.empty()) << secret.serialize();
+  for (const value& pod : podsOf("k")) {
+    bool mounted = false;
+    for (const value& v : pod.at("spec").at("volumes").as_array())
+      mounted |= v.has_field("secret") && v.at("secret").at("secretName").as_string() == "k-run-key";
+    EXPECT_TRUE(mounted) << pod.serialize();
+  }
+  // A new gang reads the same Secret: the key is the benchmark's.
+  setPod("k-trainer-0", "Failed", 1);
+  ASSERT_TRUE(eventually([&] { return podsAre("k", 4, "1"); }, 30s));
+  EXPECT_EQ(str(client_->get(corePath(ns_, "secrets", "k-run-key")), {"data", kRunKeyFile}), key);
+}
+
 TEST_F(GangMembershipTest, EndpointsSomeoneElseWroteForTheMasterServiceAreReplaced) {
   // Written before the run, pointing at a foreign address.
   client_->create(corePath(ns_, "endpoints"), value::parse(R"({

@@ -387,8 +387,11 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
                 "spec: {podSelector: {}}\n");
   createForeign(corePath(ns_, "pods"), "Pod", "v1", api::podName("taken-pod", api::Role::Master, 0),
                 "spec:\n  automountServiceAccountToken: false\n  containers: [{name: c, image: busybox}]\n");
+  createForeign(corePath(ns_, "secrets"), "Secret", "v1", api::runKeySecretName("taken-key"),
+                "stringData: {key: not-yours}\n");
   if (HasFatalFailure()) return;
-  const std::vector<std::string> taken = {"taken-cm", "taken-svc", "taken-np", "taken-pod"};
+  const std::vector<std::string> taken = {"taken-cm", "taken-svc", "taken-np", "taken-pod",
+                                          "taken-key"};
   for (const std::string& name : taken) {
     createBenchmark(name);
     EXPECT_TRUE(benchmarkWhere(name, [](const value& b) {

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "distbench/api/renderer.h"
+#include "distbench/api/run_key.h"
 #include "free_ports.h"
 #include "local_wiring.h"
 
@@ -21,6 +22,9 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   options.masterAddr = "127.0.0.1";
   options.workerBinary = DISTBENCH_WORKER_BINARY;
   options.configPath = dir_.path() + "/config.yaml";
+  // As `distbench run` does: the ranks share a run key (api/run_key.h).
+  options.runKeyFile = dir_.path() + "/run-key";
+  std::ofstream(options.runKeyFile) << api::newRunKey();
 
   stateDir_ = dir_.path() + "/state";
   reportPath_ = dir_.path() + "/report.json";
@@ -28,6 +32,7 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   std::vector<int> ports = process::pickFreePorts(world + 1);
   cli::LocalWiring wiring;
   wiring.masterPort = ports[0];
+  masterPort_ = ports[0];
   wiring.metricsPorts.assign(ports.begin() + 1, ports.end());
   wiring.reportPath = reportFile ? reportPath_ : "";
   wiring.dumpStateDir = stateDir_;

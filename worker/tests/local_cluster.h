@@ -50,6 +50,8 @@ class LocalCluster {
   const std::string& stateDir() const { return stateDir_; }
   const std::string& reportPath() const { return reportPath_; }
   int worldSize() const { return static_cast<int>(output_.size()); }
+  // The rendezvous store's port on 127.0.0.1.
+  int masterPort() const { return masterPort_; }
 
  private:
   void pump(std::chrono::milliseconds wait);
@@ -57,6 +59,7 @@ class LocalCluster {
   process::TempDir dir_;
   std::string stateDir_;
   std::string reportPath_;
+  int masterPort_ = 0;
   std::vector<std::optional<process::ChildProcess>> children_;
   std::vector<std::string> output_;
   std::vector<std::string> stdout_;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "comm/peer_error.h"
-#include "comm/store_connection.h"
+#include "comm/run_store.h"
 
 namespace distbench::worker {
 namespace {
@@ -21,11 +21,8 @@ std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(ra
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
                                              std::chrono::milliseconds timeout) {
   const bool isServer = id.role == api::Role::Master;
-  // The master talks to its own store over loopback: its Service address may
-  // not route back to itself.
-  std::string host = isServer ? "127.0.0.1" : id.masterAddr;
   try {
-    return connectTcpStore(host, id.masterPort, isServer, timeout);
+    return connectRunStore(id, isServer, timeout);
   } catch (const std::exception& e) {
     if (isServer) {
       throw PeerError("rendezvous: cannot host the store on port " + std::to_string(id.masterPort) +

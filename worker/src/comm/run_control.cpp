@@ -7,7 +7,7 @@
 #include "comm/peer_error.h"
 #include "comm/rendezvous.h"
 #include "comm/run_verdict.h"
-#include "comm/store_connection.h"
+#include "comm/run_store.h"
 
 namespace distbench::worker {
 namespace {
@@ -53,7 +53,7 @@ StoreHeartbeat::StoreHeartbeat(const Rendezvous& rendezvous)
   const WorkerIdentity& id = rendezvous.identity();
   const auto interval = std::clamp(rendezvous.timeouts().peer / 4, std::chrono::milliseconds(100),
                                    std::chrono::milliseconds(5000));
-  store_ = connectTcpStore(id.masterAddr, id.masterPort, /*isServer=*/false,
+  store_ = connectRunStore(id, /*host=*/false,
                            std::max(interval * 4, std::chrono::milliseconds(1000)));
   store_->add(key_, 1);
   thread_ = std::thread([this, interval] { loop(interval); });

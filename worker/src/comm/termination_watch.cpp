@@ -16,7 +16,7 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
 #include "comm/run_verdict.h"
-#include "comm/store_connection.h"
+#include "comm/run_store.h"
 
 namespace distbench::worker {
 namespace {
@@ -63,9 +63,7 @@ void writeLine(const std::string& line) {
 }
 
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id, milliseconds timeout) {
-  // As in rendezvous: the master reaches its own store over loopback.
-  const std::string host = id.role == api::Role::Master ? "127.0.0.1" : id.masterAddr;
-  return connectTcpStore(host, id.masterPort, /*isServer=*/false, timeout);
+  return connectRunStore(id, /*host=*/false, timeout);
 }
 
 // The master hosts the store: once it exits, nobody can read the verdict.

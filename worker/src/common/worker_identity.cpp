@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/api/run_key.h"
 #include "distbench/api/worker_env.h"
 
 namespace distbench::worker {
@@ -51,6 +53,22 @@ api::Role parseRole(const std::string& text) {
 
 bool isLoopback(const std::string& host) {
   return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+}
+
+// The run key's file, as a Secret volume or `distbench run` writes it; one
+// trailing newline (a hand-made Secret's) is not part of the key.
+std::string runKeyFromFile(const std::string& path) {
+  const std::string where = std::string("environment variable ") + api::kEnvRunKeyFile + "=" + path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(where + ": cannot read the file");
+  std::string key(256, '\0');
+  in.read(key.data(), static_cast<std::streamsize>(key.size()));
+  key.resize(static_cast<size_t>(in.gcount()));
+  while (!key.empty() && (key.back() == '\n' || key.back() == '\r')) key.pop_back();
+  if (!api::isValidRunKey(key)) {
+    throw std::runtime_error(where + ": the file must hold 32 to 128 characters of [0-9A-Za-z_-]");
+  }
+  return key;
 }
 
 }  // namespace
@@ -100,6 +118,9 @@ WorkerIdentity identityFromEnvironment() {
     fallbackBind = host;
   }
   id.bindAddress = optionalEnv(api::kEnvPodIp, fallbackBind);
+  if (const std::string keyFile = optionalEnv(api::kEnvRunKeyFile, ""); !keyFile.empty()) {
+    id.runKey = runKeyFromFile(keyFile);
+  }
 
   // In 64 bits: each count alone may be up to 2^30.
   const int64_t ranks =

@@ -23,6 +23,8 @@ struct WorkerIdentity {
   std::string metricsAddress = "0.0.0.0";  // where /metrics listens
   int metricsLingerSeconds = 0;
   std::string bindAddress;  // where this rank's Gloo device listens
+  // From DISTBENCH_RUN_KEY_FILE (api/run_key.h); empty when unset.
+  std::string runKey;
 
   std::string label() const;  // "ps1 (rank 2)"
   api::TopologySpec topology() const;

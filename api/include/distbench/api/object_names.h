@@ -20,6 +20,7 @@ std::string configMapName(const std::string& benchmark);      // <b>-config
 std::string workersServiceName(const std::string& benchmark);  // <b>-workers (headless)
 std::string masterServiceName(const std::string& benchmark);   // <b>-master (ClusterIP)
 std::string networkPolicyName(const std::string& benchmark);   // <b>-gang
+std::string runKeySecretName(const std::string& benchmark);    // <b>-run-key
 // <b>-report: the run's JSON report, which the operator stores after
 // Succeeded and keeps after clean-up, under kReportKey.
 std::string reportConfigMapName(const std::string& benchmark);

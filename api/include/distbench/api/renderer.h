@@ -58,6 +58,8 @@ struct RenderOptions {
   // GPUs: LOCAL_RANK is the trainer index and LOCAL_WORLD_SIZE the number of
   // trainers. False, as for pods (one rank each): 0 and 1.
   bool ranksShareHost = false;
+  // Where every rank reads the run key (DISTBENCH_RUN_KEY_FILE). Empty: none.
+  std::string runKeyFile;
 };
 
 struct RenderedBenchmark {

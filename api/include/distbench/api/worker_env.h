@@ -51,6 +51,14 @@ inline constexpr const char* kEnvPodName = "POD_NAME";
 // non-empty value turns it on; the pods need no API credentials for it.
 inline constexpr const char* kEnvReportToLog = "DISTBENCH_REPORT_TO_LOG";
 
+// Set by the renderer when RenderOptions::runKeyFile is (the operator: a
+// file of the run's Secret; `distbench run`: a file in its temporary
+// directory, mode 0600). The file holds the run key (api/run_key.h): every
+// key a rank reads or writes in the rendezvous store lives under a prefix
+// made from it, so a client that reached the store without the key can
+// neither join the gang nor touch its control keys. Unset: no prefix.
+inline constexpr const char* kEnvRunKeyFile = "DISTBENCH_RUN_KEY_FILE";
+
 // Set by nobody in production: tests point the master's result summary at a
 // file of their own instead of /dev/termination-log.
 inline constexpr const char* kEnvTerminationLog = "DISTBENCH_TERMINATION_LOG";

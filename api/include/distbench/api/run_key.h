@@ -1,0 +1,23 @@
+// The run key: a random name, new for each run, that every rank of the run
+// is given (DISTBENCH_RUN_KEY_FILE) and nobody else is. The rendezvous store
+// (c10d's TCPStore) authenticates nobody: any client that reaches its port
+// may read and write any key it can name, and it has no way to list keys.
+// So the gang keeps every key of the run under a prefix made from the run
+// key: without it, a client can neither check in as a rank, nor answer for
+// one in Gloo's address exchange, nor set the verdict or bump the progress
+// and heartbeat counters that keep a stalled run alive.
+#pragma once
+
+#include <string>
+
+namespace distbench::api {
+
+// 32 lowercase hex digits (128 bits) from the kernel's random source.
+// Throws std::runtime_error if it cannot be read.
+std::string newRunKey();
+
+// Whether `key` is what newRunKey makes, or a key a person wrote by hand
+// that is as hard to guess: 32 to 128 characters of [0-9A-Za-z_-].
+bool isValidRunKey(const std::string& key);
+
+}  // namespace distbench::api

@@ -1,0 +1,18 @@
+#include "comm/run_store.h"
+
+#include <string>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+
+#include "comm/store_connection.h"
+
+namespace distbench::worker {
+
+c10::intrusive_ptr<c10d::Store> connectRunStore(const WorkerIdentity& id, bool host,
+                                                std::chrono::milliseconds timeout) {
+  const std::string address = id.role == api::Role::Master ? "127.0.0.1" : id.masterAddr;
+  c10::intrusive_ptr<c10d::Store> store = connectTcpStore(address, id.masterPort, host, timeout);
+  if (id.runKey.empty()) return store;
+  return c10::make_intrusive<c10d::PrefixStore>("run-" + id.runKey, std::move(store));
+}
+
+}  // namespace distbench::worker

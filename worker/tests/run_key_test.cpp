@@ -1,0 +1,114 @@
+// The run key (api/run_key.h): a client that reaches the master's store
+// without the key can neither end the run with a verdict of its own nor join
+// the gang; without a key, as before, it can.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <torch/csrc/distributed/c10d/Store.hpp>
+
+#include "comm/run_verdict.h"
+#include "comm/store_connection.h"
+#include "distbench/api/presets.h"
+#include "distbench/api/run_key.h"
+#include "distbench/api/worker_env.h"
+#include "local_cluster.h"
+#include "temp_dir.h"
+
+namespace distbench::worker {
+namespace {
+
+using std::chrono::seconds;
+using testing::LocalCluster;
+
+constexpr const char* kForged = "intruder: the run is off";
+
+api::DistBenchmark keyedBenchmark(int epochs) {
+  api::DistBenchmark b = api::preset("tutorial");
+  b.metadata.name = "run-key-test";
+  b.spec.benchmark.hybridDDPRPC.epochs = epochs;
+  return b;
+}
+
+// What anyone who finds the store's port can do: c10d's own client, the
+// run-control keys as the worker names them.
+void strike(int port) {
+  auto store = connectTcpStore("127.0.0.1", port, /*isServer=*/false, std::chrono::seconds(10));
+  ASSERT_TRUE(publishVerdict(*store, kForged));
+}
+
+std::map<int, process::ChildProcess::Env> everyRank(int world, const std::string& name,
+                                                    const std::string& value) {
+  std::map<int, process::ChildProcess::Env> env;
+  for (int r = 0; r < world; ++r) env[r] = {{name, value}};
+  return env;
+}
+
+TEST(RunKey, AVerdictFromOutsideTheGangIsNotSeen) {
+  LocalCluster cluster(keyedBenchmark(100));
+  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  strike(cluster.masterPort());
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_FALSE(cluster.exitStatus(r).has_value()) << "the run ended before the strike:\n"
+                                                    << cluster.allOutput();
+  }
+  cluster.waitAll(seconds(120));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_TRUE(cluster.exitStatus(r)->success()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_EQ(cluster.output(r).find(kForged), std::string::npos) << cluster.allOutput();
+  }
+}
+
+// The same strike on ranks started without a key: what the key prevents.
+TEST(RunKey, WithoutAKeyTheSameVerdictEndsTheRun) {
+  api::DistBenchmark b = keyedBenchmark(100000);
+  const int world = static_cast<int>(api::worldSize(b.spec));
+  LocalCluster cluster(b, {}, 0, {}, true, everyRank(world, api::kEnvRunKeyFile, ""));
+  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  strike(cluster.masterPort());
+  cluster.waitAll(seconds(60));
+  for (int r = 0; r < world; ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r;
+    EXPECT_NE(cluster.output(r).find(kForged), std::string::npos) << cluster.allOutput();
+  }
+}
+
+// A process started with another key checks in under names nobody waits
+// for: the gang times out naming the rank it never saw.
+TEST(RunKey, ARankWithAnotherKeyIsNotInTheGang) {
+  api::DistBenchmark b = keyedBenchmark(10);
+  b.spec.runtime.rendezvousTimeoutSeconds = 4;
+  process::TempDir dir("distbench-run-key-");
+  const std::string otherKey = dir.path() + "/other-key";
+  std::ofstream(otherKey) << api::newRunKey();
+  const int outsider = 1;  // ps0
+  LocalCluster cluster(b, {}, 0, {}, true, {{outsider, {{api::kEnvRunKeyFile, otherKey}}}});
+  cluster.waitAll(seconds(60));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r;
+  }
+  EXPECT_NE(cluster.output(0).find("missing ps0 (rank 1)"), std::string::npos)
+      << cluster.allOutput();
+}
+
+TEST(RunKey, AnUnreadableOrMalformedKeyFileIsRefusedNamingTheVariable) {
+  api::DistBenchmark b = keyedBenchmark(10);
+  process::TempDir dir("distbench-run-key-");
+  const std::string shortKey = dir.path() + "/short-key";
+  std::ofstream(shortKey) << "guessable";
+  LocalCluster cluster(b, {}, 0, {}, true,
+                       {{1, {{api::kEnvRunKeyFile, dir.path() + "/absent"}}},
+                        {2, {{api::kEnvRunKeyFile, shortKey}}}});
+  ASSERT_TRUE(cluster.waitExit(1, std::chrono::seconds(60)).has_value()) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitExit(2, std::chrono::seconds(60)).has_value()) << cluster.allOutput();
+  EXPECT_NE(cluster.output(1).find("DISTBENCH_RUN_KEY_FILE=" + dir.path() + "/absent: cannot read"),
+            std::string::npos)
+      << cluster.output(1);
+  EXPECT_NE(cluster.output(2).find("32 to 128 characters"), std::string::npos) << cluster.output(2);
+}
+
+}  // namespace
+}  // namespace distbench::worker

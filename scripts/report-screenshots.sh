@@ -22,12 +22,12 @@
 # report-ddp, report-collectives, report-baseline (a HybridDDPRPC run against
 # an earlier one, --baseline); with --short also report-hybrid-pre-phases: the
 # committed report written before the worker recorded phases
-# (cli/tests/fixtures/report/README.md), whose page says the phases are missing.
+# (testing/fixtures/report/README.md), whose page says the phases are missing.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${DISTBENCH_BIN:-$root/build/bin}
-fixtures=$root/cli/tests/fixtures/report
+fixtures=$root/testing/fixtures/report
 log() { echo "report-screenshots [$((SECONDS))s]: $*"; }
 
 short=0

@@ -31,10 +31,11 @@
 #include <thread>
 #include <vector>
 
-#include "informer.h"
+#include "benchmark_label.h"
+#include "distbench/kube/informer.h"
+#include "distbench/kube/kube_client.h"
+#include "distbench/kube/kube_config.h"
 #include "integer_flag.h"
-#include "kube_client.h"
-#include "kube_config.h"
 #include "kube_test_cluster.h"
 #include "operator_process.h"
 #include "reconciler.h"

@@ -1,6 +1,6 @@
 // `distbench diff` as users run it: the built binary on report files. The
 // fixtures are real runs of the default and tutorial presets (see
-// fixtures/diff/README.md); the rest are written here with writeReportFile.
+// testing/fixtures/diff/README.md); the rest are written here with writeReportFile.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // `distbench report` as users run it: the built binary on real reports
-// (fixtures/report/README.md, fixtures/diff/README.md). Exit statuses and
+// (testing/fixtures/report/README.md, testing/fixtures/diff/README.md). Exit statuses and
 // messages follow `distbench diff`'s, which the refusal tests run beside it.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 // The report page's content, read back from the page itself: the data block
 // the charts are drawn from, each kind's charts, the comparison with a
 // baseline, and that report text cannot escape into the HTML. The reports
-// are real runs (fixtures/report/README.md); the browser test
+// are real runs (testing/fixtures/report/README.md); the browser test
 // (report_browser_test.sh) checks that a browser draws them.
 #include "report_page.h"
 

@@ -1,6 +1,7 @@
 #include "controller.h"
 
-#include "json_fields.h"
+#include "benchmark_label.h"
+#include "distbench/kube/json_fields.h"
 
 namespace distbench::op {
 

@@ -12,11 +12,11 @@
 #include <memory>
 #include <string>
 
-#include "informer.h"
-#include "kube_client.h"
+#include "distbench/kube/informer.h"
+#include "distbench/kube/kube_client.h"
+#include "distbench/kube/work_queue.h"
+#include "distbench/kube/worker_pool.h"
 #include "reconciler.h"
-#include "work_queue.h"
-#include "worker_pool.h"
 
 namespace distbench::op {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "json_fields.h"
+#include "distbench/kube/json_fields.h"
 
 namespace distbench::op {
 namespace {

@@ -19,11 +19,11 @@
 #include <thread>
 
 #include "controller.h"
-#include "event_recorder.h"
-#include "http_endpoints.h"
-#include "kube_config.h"
-#include "leader_election.h"
-#include "log.h"
+#include "distbench/kube/event_recorder.h"
+#include "distbench/kube/http_endpoints.h"
+#include "distbench/kube/kube_config.h"
+#include "distbench/kube/leader_election.h"
+#include "distbench/kube/log.h"
 #include "operator_flags.h"
 #include "operator_metrics.h"
 

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "informer.h"
+#include "distbench/kube/informer.h"
 
 namespace distbench::op {
 namespace {

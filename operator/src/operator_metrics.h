@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "work_queue_observer.h"
+#include "distbench/kube/work_queue_observer.h"
 
 namespace distbench::op {
 

@@ -6,17 +6,18 @@
 #include <set>
 #include <stdexcept>
 
-#include "bounded_message.h"
+#include "benchmark_label.h"
 #include "desired_objects.h"
-#include "json_fields.h"
-#include "run_policy.h"
-#include "run_report.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/renderer.h"
 #include "distbench/api/run_key.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
+#include "distbench/kube/bounded_message.h"
+#include "distbench/kube/json_fields.h"
+#include "run_policy.h"
+#include "run_report.h"
 
 namespace distbench::op {
 namespace {

@@ -25,13 +25,13 @@
 
 #include "desired_objects.h"
 #include "distbench/api/benchmark_spec.h"
-#include "gang_state.h"
-#include "informer.h"
-#include "kube_client.h"
-#include "run_policy.h"
+#include "distbench/kube/informer.h"
+#include "distbench/kube/kube_client.h"
+#include "distbench/kube/reconcile_result.h"
 #include "distbench/report/report.h"
+#include "gang_state.h"
+#include "run_policy.h"
 #include "status_conditions.h"
-#include "worker_pool.h"
 
 namespace distbench::op {
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/kube/rfc3339.h"
 #include "gang_state.h"
-#include "rfc3339.h"
 
 namespace distbench::op {
 

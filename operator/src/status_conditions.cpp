@@ -1,6 +1,6 @@
 #include "status_conditions.h"
 
-#include "bounded_message.h"
+#include "distbench/kube/bounded_message.h"
 
 namespace distbench::op {
 

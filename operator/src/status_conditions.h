@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "rfc3339.h"
+#include "distbench/kube/rfc3339.h"
 
 namespace distbench::op {
 

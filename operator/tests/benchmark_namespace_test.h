@@ -8,9 +8,10 @@
 #include <memory>
 #include <string>
 
+#include "benchmark_test_objects.h"
 #include "crd_install.h"
-#include "kube_client.h"
-#include "kube_config.h"
+#include "distbench/kube/kube_client.h"
+#include "distbench/kube/kube_config.h"
 #include "kube_test_env.h"
 #include "kube_test_helpers.h"
 #include "temp_dir.h"

@@ -14,7 +14,7 @@
 
 #include "benchmark_namespace_test.h"
 #include "desired_objects.h"
-#include "kube_client.h"
+#include "distbench/kube/kube_client.h"
 #include "operator_process.h"
 #include "reconciler.h"
 

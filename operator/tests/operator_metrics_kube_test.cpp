@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "informer.h"
+#include "distbench/kube/informer.h"
 #include "kube_test_env.h"
 #include "operator_metrics.h"
 #include "temp_dir.h"

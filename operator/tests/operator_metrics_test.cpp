@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "informer.h"
-#include "work_queue.h"
+#include "distbench/kube/informer.h"
+#include "distbench/kube/work_queue.h"
 
 namespace distbench::op {
 namespace {

@@ -349,17 +349,19 @@ class TableFields {
   template <typename E>
   void operator()(const char* key, E& member, std::initializer_list<E> allowed) {
     Reader& r = r_;
-    fields_.push_back({key, [&r, &member, values = std::vector<E>(allowed)](
-                                const Node& v, const Path& p) { r.enumeration(v, p, member, values); }});
+    fields_.push_back(
+        {key, [&r, &member, values = std::vector<E>(allowed)](const Node& v, const Path& p) {
+           r.enumeration(v, p, member, values);
+         }});
   }
 
   template <typename E>
   void operator()(const char* key, std::vector<E>& member, std::initializer_list<E> allowed) {
     Reader& r = r_;
-    fields_.push_back({key, [&r, &member, values = std::vector<E>(allowed)](
-                                const Node& v, const Path& p) {
-                         r.enumerationList(v, p, member, values);
-                       }});
+    fields_.push_back(
+        {key, [&r, &member, values = std::vector<E>(allowed)](const Node& v, const Path& p) {
+           r.enumerationList(v, p, member, values);
+         }});
   }
 
   void operator()(const char* key, std::vector<std::string>& member, DenseLayerTokens) {

@@ -17,7 +17,8 @@
 #                                  or ~/.cache/distbench/chart-libraries)
 #
 # distbench_chart_libraries_source(VAR) sets VAR to the source file that
-# defines chartLibraries() (cli/src/chart_libraries.h) for this build.
+# defines chartLibraries() (cli/src/report_page/chart_libraries.h) for this
+# build.
 option(DISTBENCH_REPORT_HTML
   "distbench report writes HTML pages: embed the chart libraries (scripts/install-chart-libraries.sh)" ON)
 set(DISTBENCH_CHART_LIBRARIES_DIR "" CACHE PATH
@@ -30,7 +31,7 @@ function(distbench_chart_libraries_source var)
   set(cli ${PROJECT_SOURCE_DIR}/cli)
   if(NOT DISTBENCH_REPORT_HTML)
     message(STATUS "distbench report: no HTML pages (DISTBENCH_REPORT_HTML=OFF)")
-    set(${var} ${cli}/src/chart_libraries_not_built.cpp PARENT_SCOPE)
+    set(${var} ${cli}/src/report_page/chart_libraries_not_built.cpp PARENT_SCOPE)
     return()
   endif()
 
@@ -70,7 +71,7 @@ function(distbench_chart_libraries_source var)
 
   set(DISTBENCH_CHART_LIBRARIES_DIR ${dir})
   set(source ${CMAKE_CURRENT_BINARY_DIR}/chart_libraries.cpp)
-  configure_file(${cli}/src/chart_libraries.cpp.in ${source} @ONLY)
+  configure_file(${cli}/src/report_page/chart_libraries.cpp.in ${source} @ONLY)
   # .incbin is invisible to the compiler's dependency scan.
   set_source_files_properties(${source} PROPERTIES OBJECT_DEPENDS "${files}")
   message(STATUS "distbench report: chart libraries from ${dir}")

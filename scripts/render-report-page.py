@@ -6,9 +6,10 @@ Optionally keeps a screenshot of the whole page.
     render-report-page.py PAGE.html [--screenshot PNG] [--width 1280]
 
 The page records its own state into #distbench-render-status
-(cli/src/report_page_script.cpp): the marks each chart rendered, counted on
-the Vega view's scenegraph; every uncaught error, unhandled rejection,
-console.error and console.warn; every resource it loaded. Chromium runs with
+(cli/src/report_page/report_page_script.cpp): the marks each chart
+rendered, counted on the Vega view's scenegraph; every uncaught error,
+unhandled rejection, console.error and console.warn; every resource it
+loaded. Chromium runs with
 --dump-dom, so that record comes back in the serialised DOM, and with every
 route to the network closed (a proxy at 127.0.0.1:9, where nothing listens,
 and a resolver that resolves nothing), so a page that needed the network

@@ -1,7 +1,5 @@
 #include "distbench/api/object_names.h"
 
-#include "distbench/api/renderer.h"
-
 namespace distbench::api {
 
 std::string configMapName(const std::string& benchmark) { return benchmark + "-config"; }

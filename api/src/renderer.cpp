@@ -8,18 +8,6 @@
 
 namespace distbench::api {
 
-const char* toString(Role role) {
-  switch (role) {
-    case Role::Master:
-      return "master";
-    case Role::ParameterServer:
-      return "ps";
-    case Role::Trainer:
-      return "trainer";
-  }
-  return "?";
-}
-
 int masterRank() { return 0; }
 
 int parameterServerRank(int psIndex) {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "distbench/api/dense_layers.h"
-#include "distbench/api/renderer.h"
+#include "distbench/api/role.h"
 #include "distbench/api/resource_estimate.h"
 
 namespace distbench::api {

@@ -1,9 +1,14 @@
 // The one place that decides which fields a written DistBenchmark carries,
 // in which order and in which form; emitYaml and emitJson only choose the
-// syntax.
+// syntax. The sections made only of plain values are written from the field
+// tables the reader shares (spec_fields.h); the others are written by hand
+// here and read by hand in spec_yaml.cpp, whose opening comment says why.
+#include <initializer_list>
 #include <optional>
+#include <type_traits>
 
 #include "distbench/api/dense_layers.h"
+#include "spec_fields.h"
 #include "spec_tree.h"
 
 namespace distbench::api::detail {
@@ -31,6 +36,46 @@ Node denseLayers(const std::vector<std::string>& tokens) {
   return seq;
 }
 
+// Writes a section's field table (spec_fields.h) into a map, each member in
+// the form its type calls for; optional ones only when set.
+class TableWriter {
+ public:
+  explicit TableWriter(Node& node) : node_(node) {}
+
+  template <typename T>
+  void operator()(const char* key, const T& value) {
+    if constexpr (kIsOptional<T>) {
+      if (value) node_.add(key, Node::integer(*value));
+    } else if constexpr (std::is_same_v<T, double>) {
+      node_.add(key, Node::number(value));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      node_.add(key, Node::string(value));
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      node_.add(key, Node::stringSeq(value));
+    } else {
+      static_assert(std::is_integral_v<T>);
+      node_.add(key, Node::integer(value));
+    }
+  }
+
+  template <typename E>
+  void operator()(const char* key, const E& value, std::initializer_list<E>) {
+    node_.add(key, Node::string(toString(value)));
+  }
+
+  template <typename E>
+  void operator()(const char* key, const std::vector<E>& values, std::initializer_list<E>) {
+    node_.add(key, enumSeq(values));
+  }
+
+  void operator()(const char* key, const std::vector<std::string>& tokens, DenseLayerTokens) {
+    node_.add(key, denseLayers(tokens));
+  }
+
+ private:
+  Node& node_;
+};
+
 Node metadata(const ObjectMeta& m) {
   return Node::map()
       .add("name", Node::string(m.name))
@@ -46,44 +91,21 @@ Node topology(const TopologySpec& t) {
 }
 
 Node hybrid(const HybridDDPRPCSpec& h) {
-  return Node::map()
-      .add("numEmbeddings", Node::integer(h.numEmbeddings))
-      .add("embeddingDim", Node::integer(h.embeddingDim))
-      .add("embeddingMode", Node::string(toString(h.embeddingMode)))
-      .add("denseLayers", denseLayers(h.denseLayers))
-      .add("epochs", Node::integer(h.epochs))
-      .add("warmupEpochs", Node::integer(h.warmupEpochs))
-      .add("batchesPerEpoch", Node::integer(h.batchesPerEpoch))
-      .add("minBagIndices", Node::integer(h.minBagIndices))
-      .add("maxBagIndices", Node::integer(h.maxBagIndices))
-      .add("maxOffsetStep", Node::integer(h.maxOffsetStep))
-      .add("learningRate", Node::number(h.learningRate))
-      .add("parameterServerMode", Node::string(toString(h.parameterServerMode)));
+  Node node = Node::map();
+  hybridFields(h, TableWriter(node));
+  return node;
 }
 
 Node ddp(const DDPSpec& d) {
-  return Node::map()
-      .add("models", Node::stringSeq(d.models))
-      .add("batchSize", Node::integer(d.batchSize))
-      .add("imageSize", Node::integer(d.imageSize))
-      .add("numClasses", Node::integer(d.numClasses))
-      .add("warmupIterations", Node::integer(d.warmupIterations))
-      .add("iterations", Node::integer(d.iterations))
-      .add("learningRate", Node::number(d.learningRate))
-      .add("momentum", Node::number(d.momentum))
-      .add("weightDecay", Node::number(d.weightDecay))
-      .add("ranksPerMachine", Node::integer(d.ranksPerMachine));
+  Node node = Node::map();
+  ddpFields(d, TableWriter(node));
+  return node;
 }
 
 Node collectives(const CollectivesSpec& c) {
-  return Node::map()
-      .add("ops", enumSeq(c.ops))
-      .add("dtypes", enumSeq(c.dtypes))
-      .add("minBytes", Node::integer(c.minBytes))
-      .add("maxBytes", Node::integer(c.maxBytes))
-      .add("stepFactor", Node::integer(c.stepFactor))
-      .add("warmupIterations", Node::integer(c.warmupIterations))
-      .add("iterations", Node::integer(c.iterations));
+  Node node = Node::map();
+  collectivesFields(c, TableWriter(node));
+  return node;
 }
 
 // Only the section of the benchmark's kind: the others are defaults the
@@ -107,31 +129,16 @@ Node benchmark(const BenchmarkSpec& b) {
   return node;
 }
 
-// gpusPerRank only when set: it is refused without device cuda.
 Node runtime(const RuntimeSpec& rt) {
-  Node node = Node::map()
-                  .add("backend", Node::string(toString(rt.backend)))
-                  .add("device", Node::string(toString(rt.device)));
-  if (rt.gpusPerRank) node.add("gpusPerRank", Node::integer(*rt.gpusPerRank));
-  return node.add("masterPort", Node::integer(rt.masterPort))
-      .add("metricsPort", Node::integer(rt.metricsPort))
-      .add("rendezvousTimeoutSeconds", Node::integer(rt.rendezvousTimeoutSeconds))
-      .add("peerTimeoutSeconds", Node::integer(rt.peerTimeoutSeconds))
-      .add("metricsLingerSeconds", Node::integer(rt.metricsLingerSeconds))
-      .add("intraOpThreads", Node::integer(rt.intraOpThreads))
-      .add("image", Node::string(rt.image));
+  Node node = Node::map();
+  runtimeFields(rt, TableWriter(node));
+  return node;
 }
 
-// Optional fields are written only when set.
 Node runPolicy(const RunPolicy& rp) {
-  Node node = Node::map().add("backoffLimit", Node::integer(rp.backoffLimit));
-  if (rp.activeDeadlineSeconds) {
-    node.add("activeDeadlineSeconds", Node::integer(*rp.activeDeadlineSeconds));
-  }
-  if (rp.ttlSecondsAfterFinished) {
-    node.add("ttlSecondsAfterFinished", Node::integer(*rp.ttlSecondsAfterFinished));
-  }
-  return node.add("cleanPodPolicy", Node::string(toString(rp.cleanPodPolicy)));
+  Node node = Node::map();
+  runPolicyFields(rp, TableWriter(node));
+  return node;
 }
 
 // An empty effect is an absent one (the schema allows only the three effects).
@@ -203,8 +210,6 @@ Node podTemplates(const PodTemplates& t) {
       .add("trainer", podTemplate(t.trainer));
 }
 
-}  // namespace
-
 // Only the source that is set.
 Node baseline(const Baseline& b) {
   Node node = Node::map();
@@ -216,6 +221,8 @@ Node baseline(const Baseline& b) {
   }
   return node.add("thresholdPercent", Node::number(b.thresholdPercent));
 }
+
+}  // namespace
 
 TreeNode specToTree(const DistBenchmark& b) {
   const DistBenchmarkSpec& s = b.spec;

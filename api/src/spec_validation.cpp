@@ -9,7 +9,7 @@
 #include "distbench/api/dense_layers.h"
 #include "distbench/api/image_models.h"
 #include "distbench/api/object_names.h"
-#include "distbench/api/renderer.h"
+#include "distbench/api/role.h"
 #include "distbench/api/spec_limits.h"
 
 namespace distbench::api {

@@ -1,3 +1,13 @@
+// Reads a DistBenchmark document (and writes one through spec_to_tree.cpp).
+// The sections made only of plain values (the three benchmark kinds,
+// runtime, runPolicy) are read through the field tables in spec_fields.h,
+// which the writer shares. The rest are read by hand here and written by
+// hand there, because each has something a table of key and member would
+// have to grow a special case for: topology's parameterServers changes a
+// default when absent, the benchmark section checks which kind section is
+// present, metadata ignores unknown fields, and the Kubernetes-shaped parts
+// (tolerations, security contexts, resources, baseline) are written only in
+// some combinations and read into optionals or lists of objects.
 #include "distbench/api/spec_yaml.h"
 
 #include <yaml-cpp/yaml.h>
@@ -15,11 +25,13 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "distbench/api/dense_layers.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_validation.h"
+#include "spec_fields.h"
 #include "spec_tree.h"
 #include "yaml_scalar.h"
 
@@ -57,7 +69,7 @@ std::string indexPath(const std::string& parent, std::size_t index) {
 }
 
 template <typename E>
-std::string allowedValues(std::initializer_list<E> values) {
+std::string allowedValues(const std::vector<E>& values) {
   std::string list;
   for (E v : values) list += (list.empty() ? "" : ", ") + std::string(toString(v));
   return list;
@@ -184,7 +196,7 @@ class Reader {
 
   template <typename E>
   void enumeration(const YAML::Node& node, const std::string& path, E& out,
-                   std::initializer_list<E> values) {
+                   const std::vector<E>& values) {
     if (isString(node)) {
       for (E v : values) {
         if (node.Scalar() == toString(v)) {
@@ -231,7 +243,7 @@ class Reader {
 
   template <typename E>
   void enumerationList(const YAML::Node& node, const std::string& path, std::vector<E>& out,
-                       std::initializer_list<E> values) {
+                       const std::vector<E>& values) {
     if (!node.IsSequence()) return fail(path, "must be a list");
     std::vector<E> items;
     const std::size_t errorsBefore = errors_.size();
@@ -305,6 +317,63 @@ class Reader {
 
 using Node = YAML::Node;
 using Path = std::string;
+using detail::DenseLayerTokens;
+using detail::kIsOptional;
+
+// A section's field table (spec_fields.h) as the Reader's fields: each key
+// read by the Reader call its member's type calls for.
+class TableFields {
+ public:
+  explicit TableFields(Reader& r) : r_(r) {}
+  const std::vector<Reader::Field>& fields() const { return fields_; }
+
+  template <typename T>
+  void operator()(const char* key, T& member) {
+    Reader& r = r_;
+    fields_.push_back({key, [&r, &member](const Node& v, const Path& p) {
+                         if constexpr (kIsOptional<T>) {
+                           r.optionalInteger(v, p, member);
+                         } else if constexpr (std::is_same_v<T, double>) {
+                           r.number(v, p, member);
+                         } else if constexpr (std::is_same_v<T, std::string>) {
+                           r.string(v, p, member);
+                         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                           r.stringList(v, p, member);
+                         } else {
+                           static_assert(std::is_integral_v<T>);
+                           r.integer(v, p, member);
+                         }
+                       }});
+  }
+
+  template <typename E>
+  void operator()(const char* key, E& member, std::initializer_list<E> allowed) {
+    Reader& r = r_;
+    fields_.push_back(
+        {key, [&r, &member, values = std::vector<E>(allowed)](const Node& v, const Path& p) {
+           r.enumeration(v, p, member, values);
+         }});
+  }
+
+  template <typename E>
+  void operator()(const char* key, std::vector<E>& member, std::initializer_list<E> allowed) {
+    Reader& r = r_;
+    fields_.push_back(
+        {key, [&r, &member, values = std::vector<E>(allowed)](const Node& v, const Path& p) {
+           r.enumerationList(v, p, member, values);
+         }});
+  }
+
+  void operator()(const char* key, std::vector<std::string>& member, DenseLayerTokens) {
+    Reader& r = r_;
+    fields_.push_back(
+        {key, [&r, &member](const Node& v, const Path& p) { r.denseLayers(v, p, member); }});
+  }
+
+ private:
+  Reader& r_;
+  std::vector<Reader::Field> fields_;
+};
 
 void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m) {
   r.object(
@@ -341,85 +410,21 @@ void readTopology(Reader& r, const Node& node, const Path& path, TopologySpec& t
 }
 
 void readHybrid(Reader& r, const Node& node, const Path& path, HybridDDPRPCSpec& h) {
-  auto integer = [&](auto& field) {
-    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
-  };
-  r.object(
-      node, path,
-      {
-          {"numEmbeddings", integer(h.numEmbeddings)},
-          {"embeddingDim", integer(h.embeddingDim)},
-          {"embeddingMode",
-           [&](const Node& v, const Path& p) {
-             r.enumeration(v, p, h.embeddingMode,
-                           {EmbeddingMode::Sum, EmbeddingMode::Mean, EmbeddingMode::Max});
-           }},
-          {"denseLayers",
-           [&](const Node& v, const Path& p) { r.denseLayers(v, p, h.denseLayers); }},
-          {"epochs", integer(h.epochs)},
-          {"warmupEpochs", integer(h.warmupEpochs)},
-          {"batchesPerEpoch", integer(h.batchesPerEpoch)},
-          {"minBagIndices", integer(h.minBagIndices)},
-          {"maxBagIndices", integer(h.maxBagIndices)},
-          {"maxOffsetStep", integer(h.maxOffsetStep)},
-          {"learningRate", [&](const Node& v, const Path& p) { r.number(v, p, h.learningRate); }},
-          {"parameterServerMode",
-           [&](const Node& v, const Path& p) {
-             r.enumeration(v, p, h.parameterServerMode,
-                           {ParameterServerMode::Async, ParameterServerMode::Sync});
-           }},
-      });
+  TableFields fields(r);
+  detail::hybridFields(h, fields);
+  r.object(node, path, fields.fields());
 }
 
 void readDDP(Reader& r, const Node& node, const Path& path, DDPSpec& d) {
-  auto integer = [&](int& field) {
-    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
-  };
-  auto number = [&](double& field) {
-    return [&r, &field](const Node& v, const Path& p) { r.number(v, p, field); };
-  };
-  r.object(node, path,
-           {
-               {"models", [&](const Node& v, const Path& p) { r.stringList(v, p, d.models); }},
-               {"batchSize", integer(d.batchSize)},
-               {"imageSize", integer(d.imageSize)},
-               {"numClasses", integer(d.numClasses)},
-               {"warmupIterations", integer(d.warmupIterations)},
-               {"iterations", integer(d.iterations)},
-               {"learningRate", number(d.learningRate)},
-               {"momentum", number(d.momentum)},
-               {"weightDecay", number(d.weightDecay)},
-               {"ranksPerMachine", integer(d.ranksPerMachine)},
-           });
+  TableFields fields(r);
+  detail::ddpFields(d, fields);
+  r.object(node, path, fields.fields());
 }
 
 void readCollectives(Reader& r, const Node& node, const Path& path, CollectivesSpec& c) {
-  auto integer = [&](auto& field) {
-    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
-  };
-  r.object(
-      node, path,
-      {
-          {"ops",
-           [&](const Node& v, const Path& p) {
-             r.enumerationList(
-                 v, p, c.ops,
-                 {CollectiveOp::AllReduce, CollectiveOp::AllGather, CollectiveOp::Broadcast,
-                  CollectiveOp::Reduce, CollectiveOp::Scatter, CollectiveOp::Gather,
-                  CollectiveOp::ReduceScatter, CollectiveOp::AllToAll, CollectiveOp::SendRecv});
-           }},
-          {"dtypes",
-           [&](const Node& v, const Path& p) {
-             r.enumerationList(v, p, c.dtypes,
-                               {DType::Float32, DType::Float64, DType::Float16, DType::BFloat16,
-                                DType::Int32, DType::Int64});
-           }},
-          {"minBytes", integer(c.minBytes)},
-          {"maxBytes", integer(c.maxBytes)},
-          {"stepFactor", integer(c.stepFactor)},
-          {"warmupIterations", integer(c.warmupIterations)},
-          {"iterations", integer(c.iterations)},
-      });
+  TableFields fields(r);
+  detail::collectivesFields(c, fields);
+  r.object(node, path, fields.fields());
 }
 
 void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b,
@@ -473,50 +478,15 @@ void checkKindSections(Reader& r, const BenchmarkSpec& b, const Presence& presen
 }
 
 void readRuntime(Reader& r, const Node& node, const Path& path, RuntimeSpec& rt) {
-  auto integer = [&](int& field) {
-    return [&r, &field](const Node& v, const Path& p) { r.integer(v, p, field); };
-  };
-  r.object(node, path,
-           {
-               {"backend",
-                [&](const Node& v, const Path& p) {
-                  r.enumeration(v, p, rt.backend, {Backend::Gloo, Backend::NCCL});
-                }},
-               {"device",
-                [&](const Node& v, const Path& p) {
-                  r.enumeration(v, p, rt.device, {Device::CPU, Device::CUDA});
-                }},
-               {"gpusPerRank",
-                [&](const Node& v, const Path& p) { r.optionalInteger(v, p, rt.gpusPerRank); }},
-               {"masterPort", integer(rt.masterPort)},
-               {"metricsPort", integer(rt.metricsPort)},
-               {"rendezvousTimeoutSeconds", integer(rt.rendezvousTimeoutSeconds)},
-               {"peerTimeoutSeconds", integer(rt.peerTimeoutSeconds)},
-               {"metricsLingerSeconds", integer(rt.metricsLingerSeconds)},
-               {"intraOpThreads", integer(rt.intraOpThreads)},
-               {"image", [&](const Node& v, const Path& p) { r.string(v, p, rt.image); }},
-           });
+  TableFields fields(r);
+  detail::runtimeFields(rt, fields);
+  r.object(node, path, fields.fields());
 }
 
 void readRunPolicy(Reader& r, const Node& node, const Path& path, RunPolicy& rp) {
-  r.object(
-      node, path,
-      {
-          {"backoffLimit", [&](const Node& v, const Path& p) { r.integer(v, p, rp.backoffLimit); }},
-          {"activeDeadlineSeconds",
-           [&](const Node& v, const Path& p) {
-             r.optionalInteger(v, p, rp.activeDeadlineSeconds);
-           }},
-          {"ttlSecondsAfterFinished",
-           [&](const Node& v, const Path& p) {
-             r.optionalInteger(v, p, rp.ttlSecondsAfterFinished);
-           }},
-          {"cleanPodPolicy",
-           [&](const Node& v, const Path& p) {
-             r.enumeration(v, p, rp.cleanPodPolicy,
-                           {CleanPodPolicy::Running, CleanPodPolicy::All, CleanPodPolicy::None});
-           }},
-      });
+  TableFields fields(r);
+  detail::runPolicyFields(rp, fields);
+  r.object(node, path, fields.fields());
 }
 
 void readToleration(Reader& r, const Node& node, const Path& path, Toleration& t) {

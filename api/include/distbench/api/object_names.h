@@ -12,9 +12,9 @@
 
 #include <string>
 
-namespace distbench::api {
+#include "distbench/api/role.h"
 
-enum class Role;
+namespace distbench::api {
 
 std::string configMapName(const std::string& benchmark);      // <b>-config
 std::string workersServiceName(const std::string& benchmark);  // <b>-workers (headless)

@@ -8,14 +8,12 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/api/role.h"
 // The names of the variables RankProcess::env sets; included here so that
 // every user of the renderer has them.
 #include "distbench/api/worker_env.h"
 
 namespace distbench::api {
-
-enum class Role { Master, ParameterServer, Trainer };
-const char* toString(Role);  // "master", "ps", "trainer"
 
 struct EnvVar {
   std::string name;

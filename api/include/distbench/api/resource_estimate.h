@@ -12,7 +12,7 @@
 #include <string>
 
 #include "distbench/api/benchmark_spec.h"
-#include "distbench/api/renderer.h"
+#include "distbench/api/role.h"
 
 namespace distbench::api {
 

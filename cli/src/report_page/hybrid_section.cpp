@@ -9,6 +9,7 @@
 #include "page_numbers.h"
 #include "report_page_sections.h"
 #include "report_results.h"
+#include "stacked_phase_chart.h"
 
 namespace distbench::cli {
 namespace {
@@ -178,43 +179,20 @@ Chart boxChart(const std::vector<Trainer>& trainers, const report::Series* all) 
 // of the phases do not add up to the p50 of a batch, so the title says which
 // statistic is stacked. Nothing when no phase has a p50.
 std::optional<Chart> phaseChart(const std::vector<Trainer>& trainers) {
-  std::vector<Json> rows;
-  std::vector<std::string> order;
+  std::vector<PhaseBar> bars;
   for (const Trainer& t : trainers) {
-    if (!t.phases) continue;
-    const Json& phases = *t.phases;
-    order.push_back(t.name);
-    for (size_t i = 0; i < kPhases.size(); ++i) {
-      const Json* phase = member(phases, kPhases[i]);
-      const std::optional<double> p50 = phase ? numberAt(*phase, "p50") : std::nullopt;
-      if (!p50) continue;
-      rows.push_back(obj({{"trainer", str(t.name)},
-                          {"phase", str(kPhases[i])},
-                          {"order", Json::number(static_cast<int>(i))},
-                          {"seconds", num(*p50)},
-                          {"p95", num(numberAt(*phase, "p95").value_or(NAN))},
-                          {"mean", num(numberAt(*phase, "mean").value_or(NAN))}}));
-    }
+    if (t.phases) bars.push_back({t.name, &*t.phases});
   }
-  if (rows.empty()) return std::nullopt;
-  Json spec = obj({
-      {"title", str("Per-batch time by phase, per trainer: the p50 of each phase, stacked")},
-      {"width", Json::number(760)},
-      {"data", obj({{"values", arr(rows)}})},
-      {"mark", str("bar")},
-      {"encoding",
-       obj({{"y", field("trainer", "nominal", "", {{"sort", vl::strings(order)}})},
-            {"x", field("seconds", "quantitative", "seconds per batch (sum of the phases' p50)",
-                        {{"stack", str("zero")}})},
-            {"color", field("phase", "nominal", "phase",
-                            {{"scale", obj({{"domain", vl::strings(kPhases)}})}})},
-            {"order", field("order", "quantitative", "")},
-            {"tooltip", arr({vl::tooltip("trainer", "trainer"), vl::tooltip("phase", "phase"),
-                             vl::tooltip("seconds", "p50 seconds", ".4~s"),
-                             vl::tooltip("p95", "p95 seconds", ".4~s"),
-                             vl::tooltip("mean", "mean seconds", ".4~s")})}})},
-  });
-  return Chart{"hybrid-phases", std::move(spec)};
+  StackedPhaseChart chart;
+  chart.id = "hybrid-phases";
+  chart.title = "Per-batch time by phase, per trainer: the p50 of each phase, stacked";
+  chart.width = 760;
+  chart.barField = "trainer";
+  chart.barAxisTitle = "";  // the trainers' names say what they are
+  chart.secondsTitle = "seconds per batch (sum of the phases' p50)";
+  chart.phases = kPhases;
+  chart.statistics = {"p95", "mean"};
+  return stackedPhaseChart(chart, bars);
 }
 
 }  // namespace

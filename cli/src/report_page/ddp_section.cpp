@@ -9,6 +9,7 @@
 #include "page_numbers.h"
 #include "report_page_sections.h"
 #include "report_results.h"
+#include "stacked_phase_chart.h"
 
 namespace distbench::cli {
 namespace {
@@ -136,40 +137,20 @@ std::optional<Chart> efficiencyChart(const std::string& id, const std::string& g
 
 std::optional<Chart> phaseChart(const std::string& id, const std::string& group,
                                 const std::vector<SweepRow>& rows) {
-  std::vector<Json> bars;
-  std::vector<std::string> order;
+  std::vector<PhaseBar> bars;
   for (const SweepRow& row : rows) {
-    if (row.phases.is_null()) continue;
-    order.push_back(row.label);
-    for (size_t i = 0; i < kPhases.size(); ++i) {
-      const Json* phase = member(row.phases, kPhases[i]);
-      const std::optional<double> p50 = phase ? numberAt(*phase, "p50") : std::nullopt;
-      if (!p50) continue;
-      bars.push_back(obj({{"row", str(row.label)},
-                          {"phase", str(kPhases[i])},
-                          {"order", Json::number(static_cast<int>(i))},
-                          {"seconds", num(*p50)},
-                          {"p95", num(numberAt(*phase, "p95").value_or(NAN))}}));
-    }
+    if (!row.phases.is_null()) bars.push_back({row.label, &row.phases});
   }
-  if (bars.empty()) return std::nullopt;
-  Json spec = obj({
-      {"title", str(group + ": per-iteration time by phase, the p50 of each phase, stacked")},
-      {"width", Json::number(560)},
-      {"data", obj({{"values", arr(bars)}})},
-      {"mark", str("bar")},
-      {"encoding",
-       obj({{"y", field("row", "nominal", "row", {{"sort", vl::strings(order)}})},
-            {"x", field("seconds", "quantitative", "seconds per iteration (sum of the phases' p50)",
-                        {{"stack", str("zero")}})},
-            {"color", field("phase", "nominal", "phase",
-                            {{"scale", obj({{"domain", vl::strings(kPhases)}})}})},
-            {"order", field("order", "quantitative", "")},
-            {"tooltip", arr({vl::tooltip("row", "row"), vl::tooltip("phase", "phase"),
-                             vl::tooltip("seconds", "p50 seconds", ".4~s"),
-                             vl::tooltip("p95", "p95 seconds", ".4~s")})}})},
-  });
-  return Chart{id, std::move(spec)};
+  StackedPhaseChart chart;
+  chart.id = id;
+  chart.title = group + ": per-iteration time by phase, the p50 of each phase, stacked";
+  chart.width = 560;
+  chart.barField = "row";
+  chart.barAxisTitle = "row";
+  chart.secondsTitle = "seconds per iteration (sum of the phases' p50)";
+  chart.phases = kPhases;
+  chart.statistics = {"p95"};
+  return stackedPhaseChart(chart, bars);
 }
 
 }  // namespace

@@ -135,17 +135,6 @@ void applyTemplateToPod(const api::PodTemplate& t, value& spec) {
 
 }  // namespace
 
-std::string configMapName(const api::DistBenchmark& b) { return api::configMapName(b.metadata.name); }
-std::string headlessServiceName(const api::DistBenchmark& b) {
-  return api::workersServiceName(b.metadata.name);
-}
-std::string masterServiceName(const api::DistBenchmark& b) {
-  return api::masterServiceName(b.metadata.name);
-}
-std::string networkPolicyName(const api::DistBenchmark& b) {
-  return api::networkPolicyName(b.metadata.name);
-}
-
 std::pair<value, value> securityContexts(const api::PodTemplate& t) {
   const api::PodSecurityOverrides& p = t.podSecurityContext;
   value pod = value::object();
@@ -177,7 +166,7 @@ value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner) {
   value cm = value::object();
   cm["apiVersion"] = str("v1");
   cm["kind"] = str("ConfigMap");
-  cm["metadata"] = metadata(configMapName(b), b, owner);
+  cm["metadata"] = metadata(api::configMapName(b.metadata.name), b, owner);
   cm["data"] = value::object();
   cm["data"][kConfigFile] = str(api::render(b).configYaml);
   return cm;
@@ -224,7 +213,8 @@ value service(const std::string& name, const api::DistBenchmark& b, const Owner&
 }  // namespace
 
 value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner) {
-  value s = service(headlessServiceName(b), b, owner, port("metrics", b.spec.runtime.metricsPort));
+  value s = service(api::workersServiceName(b.metadata.name), b, owner,
+                    port("metrics", b.spec.runtime.metricsPort));
   s["spec"]["clusterIP"] = str("None");  // per-pod DNS records, no virtual IP
   return s;
 }
@@ -250,7 +240,7 @@ value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
   value np = value::object();
   np["apiVersion"] = str("networking.k8s.io/v1");
   np["kind"] = str("NetworkPolicy");
-  np["metadata"] = metadata(networkPolicyName(b), b, owner);
+  np["metadata"] = metadata(api::networkPolicyName(b.metadata.name), b, owner);
   np["spec"]["podSelector"] = gang;
   np["spec"]["policyTypes"] = value::array({str("Ingress")});
   np["spec"]["ingress"] = value::array({sameBenchmark, metrics});
@@ -258,7 +248,8 @@ value desiredNetworkPolicy(const api::DistBenchmark& b, const Owner& owner,
 }
 
 value desiredMasterService(const api::DistBenchmark& b, const Owner& owner) {
-  value s = service(masterServiceName(b), b, owner, port("store", b.spec.runtime.masterPort));
+  value s = service(api::masterServiceName(b.metadata.name), b, owner,
+                    port("store", b.spec.runtime.masterPort));
   s["spec"]["type"] = str("ClusterIP");
   s["spec"].erase("selector");
   return s;
@@ -268,7 +259,7 @@ value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner) {
   value e = value::object();
   e["apiVersion"] = str("v1");
   e["kind"] = str("Endpoints");
-  e["metadata"] = metadata(masterServiceName(b), b, owner);
+  e["metadata"] = metadata(api::masterServiceName(b.metadata.name), b, owner);
   e["subsets"] = value::array();
   return e;
 }
@@ -370,7 +361,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     pod["metadata"] = metadata(rank.name, b, owner, extra);
     value& spec = pod["spec"];
     spec["hostname"] = str(rank.name);
-    spec["subdomain"] = str(headlessServiceName(b));
+    spec["subdomain"] = str(api::workersServiceName(b.metadata.name));
     // A failed rank restarts the whole gang (DDP cannot go on without it):
     // the operator decides, not the kubelet.
     spec["restartPolicy"] = str("Never");
@@ -386,7 +377,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     spec["containers"] = value::array({container});
     value volume = value::object();
     volume["name"] = str("config");
-    volume["configMap"]["name"] = str(configMapName(b));
+    volume["configMap"]["name"] = str(api::configMapName(b.metadata.name));
     value scratchVolume = value::object();
     scratchVolume["name"] = str("scratch");
     // Bounded, so a rank that fills /tmp is evicted rather than the node's disk.

@@ -64,11 +64,6 @@ struct ClusterOptions {
   bool allowPrivilegedOverrides = false;
 };
 
-std::string configMapName(const api::DistBenchmark& b);
-std::string headlessServiceName(const api::DistBenchmark& b);
-std::string masterServiceName(const api::DistBenchmark& b);
-std::string networkPolicyName(const api::DistBenchmark& b);
-
 web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owner);
 // <name>-report, holding `data` (the run's report, and the diff against
 // spec.baseline): created once the run has Succeeded and kept after

@@ -24,6 +24,7 @@
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/leader_election.h"
 #include "distbench/kube/log.h"
+#include "operator_env.h"
 #include "operator_flags.h"
 #include "operator_metrics.h"
 
@@ -123,10 +124,10 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
 
 LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
   LeaderElectionOptions le;
-  le.ns = flags.leaderElectionNamespace.empty() ? envOr("POD_NAMESPACE", "default")
+  le.ns = flags.leaderElectionNamespace.empty() ? envOr(kEnvPodNamespace, "default")
                                                 : flags.leaderElectionNamespace;
   le.leaseName = flags.leaderElectionId;
-  le.identity = envOr("POD_NAME", "");
+  le.identity = envOr(kEnvPodName, "");
   le.leaseDuration = ms(flags.leaseDurationSeconds);
   le.renewDeadline = ms(flags.renewDeadlineSeconds);
   le.retryPeriod = ms(flags.retryPeriodSeconds);
@@ -144,7 +145,8 @@ int run(const OperatorFlags& flags) {
                          {"cudaWorkerImage", flags.cudaWorkerImage}});
   KubeClient client(config);
   auto metrics = std::make_shared<OperatorMetrics>();
-  EventRecorder recorder(client, "distbench-operator", envOr("NODE_NAME", envOr("HOSTNAME", "")));
+  EventRecorder recorder(client, "distbench-operator",
+                         envOr(kEnvNodeName, envOr(kEnvHostname, "")));
   Controller controller(client, controllerOptions(flags, recorder, metrics));
   metrics->addInformer("distbenchmarks", controller.benchmarks());
   metrics->addInformer("pods", controller.pods());

@@ -580,7 +580,7 @@ std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run)
 void Reconciler::cleanUp(Context& ctx) {
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
-    masterEndpoints_.erase(ctx.ns + "/" + masterServiceName(ctx.benchmark));
+    masterEndpoints_.erase(ctx.ns + "/" + api::masterServiceName(ctx.name));
     runKeySecrets_.erase(ctx.ns + "/" + ctx.name + "/" + ctx.uid);
   }
   const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
@@ -594,12 +594,13 @@ void Reconciler::cleanUp(Context& ctx) {
     auto cached = cache.get(ctx.ns + "/" + name);
     if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid)) paths.push_back(path);
   };
-  for (const std::string& svc : {headlessServiceName(ctx.benchmark), masterServiceName(ctx.benchmark)})
+  for (const std::string& svc :
+       {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
     collect(services_, svc, corePath(ctx.ns, "services", svc));
-  const std::string policyName = networkPolicyName(ctx.benchmark);
+  const std::string policyName = api::networkPolicyName(ctx.name);
   collect(networkPolicies_, policyName, networkPoliciesPath(ctx.ns, policyName));
   if (policy == api::CleanPodPolicy::All) {
-    const std::string cm = configMapName(ctx.benchmark);
+    const std::string cm = api::configMapName(ctx.name);
     collect(configMaps_, cm, corePath(ctx.ns, "configmaps", cm));
   }
   forEachParallel(paths, options_.createParallelism,
@@ -684,7 +685,8 @@ std::string Reconciler::ensureMasterService(Context& ctx) {
                            desiredMasterService(ctx.benchmark, {ctx.name, ctx.uid}));
   const std::string ip = stringField(svc.at("spec"), "clusterIP");
   if (ip.empty() || ip == "None")
-    throw KubeApiError(0, "", "Service " + masterServiceName(ctx.benchmark) + " has no clusterIP yet");
+    throw KubeApiError(0, "",
+                       "Service " + api::masterServiceName(ctx.name) + " has no clusterIP yet");
   return ip;
 }
 
@@ -703,7 +705,7 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
   // Without a master to point at, no address at all: a connection is then
   // refused at once and retried, where one sent to an earlier gang's
   // master (an address that may be gone) waits for a timeout.
-  const std::string name = masterServiceName(ctx.benchmark);
+  const std::string name = api::masterServiceName(ctx.name);
   const std::string key = ctx.ns + "/" + name;
   const std::string written =
       master ? stringField(*master, "status", "podIP") + " " +
@@ -774,7 +776,7 @@ std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
 
 std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
   const std::string name = ctx.name;
-  return pods_.select(ctx.ns + "/" + name + "-", [&](const value& v) {
+  return pods_.select(ctx.ns + "/" + api::podNamePrefix(name), [&](const value& v) {
     return hasBenchmarkLabel(v, name) && controlledByABenchmark(v);
   });
 }

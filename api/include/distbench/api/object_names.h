@@ -27,5 +27,9 @@ std::string reportConfigMapName(const std::string& benchmark);
 inline constexpr const char* kReportKey = "report.json";
 // <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
 std::string podName(const std::string& benchmark, Role role, int roleIndex);
+// What every pod name of the benchmark starts with ("<b>-"): a cache
+// lookup's prefix, never proof of ownership (labels and controller
+// references decide that).
+std::string podNamePrefix(const std::string& benchmark);
 
 }  // namespace distbench::api

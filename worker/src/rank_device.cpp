@@ -5,6 +5,7 @@
 #include "comm/c10d_backends.h"
 #include "common/device_facts.h"
 #include "common/worker_identity.h"
+#include "gpu/describe_gpu.h"
 #include "gpu/gpu_runtime.h"
 #include "gpu/torch_cuda.h"
 

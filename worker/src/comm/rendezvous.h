@@ -12,8 +12,8 @@
 #include <functional>
 #include <memory>
 
-#include "comm/groups_wanted.h"
 #include "comm/process_group.h"
+#include "common/groups_wanted.h"
 #include "common/worker_identity.h"
 
 namespace c10d {

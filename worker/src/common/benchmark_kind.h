@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/groups_wanted.h"
+#include "common/groups_wanted.h"
 #include "common/result_summary.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"

@@ -1,7 +1,5 @@
 #include "common/device_facts.h"
 
-#include <unistd.h>
-
 #include <map>
 #include <set>
 #include <sstream>
@@ -9,17 +7,10 @@
 #include <thread>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
-#include "gpu/gpu_runtime.h"
-
 namespace distbench::worker {
 namespace {
 
 std::string key(int trainer) { return "distbench/device/" + std::to_string(trainer); }
-
-std::string hostname() {
-  char name[256] = {0};
-  return gethostname(name, sizeof(name) - 1) == 0 ? name : "";
-}
 
 // Text fields hold no newline: device names and hostnames cannot.
 std::string clean(std::string s) {
@@ -29,22 +20,6 @@ std::string clean(std::string s) {
 }
 
 }  // namespace
-
-DeviceFacts describeGpu(const GpuRuntime& runtime, int index, long cudnnVersion) {
-  DeviceFacts f;
-  f.host = hostname();
-  if (index >= 0 && static_cast<size_t>(index) < runtime.devices.size()) {
-    const GpuDevice& d = runtime.devices[static_cast<size_t>(index)];
-    f.gpu = d.name;
-    f.pciBusId = d.pciBusId;
-    f.memoryBytes = d.memoryBytes;
-  }
-  f.runtimeVersion = runtime.runtimeVersion;
-  f.driverVersion = runtime.driverVersion;
-  f.ncclVersion = runtime.ncclVersion;
-  f.cudnnVersion = cudnnVersion;
-  return f;
-}
 
 std::string encodeDeviceFacts(const DeviceFacts& f) {
   std::ostringstream out;
@@ -119,6 +94,20 @@ std::vector<DeviceFacts> readDeviceFacts(c10d::Store& store, int trainers,
     facts.push_back(decodeDeviceFacts(std::string(bytes.begin(), bytes.end())));
   }
   return facts;
+}
+
+std::string cudaVersionString(int version) {
+  if (version <= 0) return "";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string ncclVersionString(int version) {
+  if (version <= 0) return "";
+  // NCCL_VERSION_CODE changed scheme at 2.9: 2.8.4 is 2804, 2.9.6 is 20906.
+  const int major = version >= 10000 ? version / 10000 : version / 1000;
+  const int minor = version >= 10000 ? version % 10000 / 100 : version % 1000 / 100;
+  const int patch = version % 100;
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
 std::string cudnnVersionString(long version) {

@@ -20,8 +20,6 @@ class Store;
 
 namespace distbench::worker {
 
-struct GpuRuntime;
-
 struct DeviceFacts {
   std::string host;      // hostname of the trainer's node
   std::string gpu;       // "NVIDIA H100 80GB HBM3"
@@ -32,9 +30,6 @@ struct DeviceFacts {
   int ncclVersion = 0;     // 22809
   long cudnnVersion = 0;   // 91002; 0 without cuDNN
 };
-
-// GPU `index` of `runtime` (gpu_runtime.h) on this node, with cuDNN's version.
-DeviceFacts describeGpu(const GpuRuntime& runtime, int index, long cudnnVersion);
 
 std::string encodeDeviceFacts(const DeviceFacts& facts);
 // Throws std::runtime_error on text encodeDeviceFacts did not write.
@@ -55,6 +50,11 @@ void addDeviceFacts(report::Report& report, const std::vector<DeviceFacts>& fact
 // empty for no facts.
 std::string formatDeviceFacts(const std::vector<DeviceFacts>& facts);
 
+// 13000 -> "13.0", 12040 -> "12.4"; "" for 0.
+std::string cudaVersionString(int version);
+// 22809 -> "2.28.9" (NCCL >= 2.9 codes versions as major*10000 + minor*100
+// + patch, older ones as major*1000 + minor*100 + patch); "" for 0.
+std::string ncclVersionString(int version);
 // 91002 -> "9.10.2" (cuDNN 9 codes major*10000 + minor*100 + patch; 8 and
 // older major*1000 + minor*100 + patch); "" for 0.
 std::string cudnnVersionString(long version);

@@ -1,14 +1,10 @@
 #include "common/report_builder.h"
 
-#include <cpprest/json.h>
 #include <torch/version.h>
 
 #include "distbench/api/spec_yaml.h"
-#include "distbench/report/report_json.h"
 
 namespace distbench::worker {
-
-using web::json::value;
 
 report::Report reportEnvelope(const api::DistBenchmark& b, const report::Host& host) {
   report::Report r;
@@ -24,68 +20,6 @@ report::Report reportEnvelope(const api::DistBenchmark& b, const report::Host& h
   r.seed = b.spec.benchmark.seed;
   r.bucketCapMB = b.spec.benchmark.bucketCapMB;
   r.configJson = api::toJson(b);
-  return r;
-}
-
-report::Report hybridReport(const api::DistBenchmark& b, const std::vector<TrainerResult>& trainers,
-                            const report::Host& host) {
-  report::Report r = reportEnvelope(b, host);
-  const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
-  std::string layers;
-  for (const std::string& l : h.denseLayers) layers += (layers.empty() ? "" : ",") + l;
-  // Everything that sets an epoch's work, so that two reports with equal keys
-  // differ in examples per epoch only by the batch generator's draws, which
-  // `distbench diff` then compares per example.
-  const std::map<std::string, std::string> key = {
-      {"denseLayers", layers},
-      {"numEmbeddings", std::to_string(h.numEmbeddings)},
-      {"embeddingDim", std::to_string(h.embeddingDim)},
-      {"embeddingMode", api::toString(h.embeddingMode)},
-      {"batchesPerEpoch", std::to_string(h.batchesPerEpoch)},
-      {"minBagIndices", std::to_string(h.minBagIndices)},
-      {"maxBagIndices", std::to_string(h.maxBagIndices)},
-      {"maxOffsetStep", std::to_string(h.maxOffsetStep)},
-      {"parameterServerMode", api::toString(h.parameterServerMode)}};
-
-  value results = value::object();
-  value trainerRefs = value::array();
-  report::Series all;
-  all.group = "HybridDDPRPC";
-  all.groupKey = key;
-  all.row = "All";
-  all.ranks = static_cast<int>(trainers.size());
-  all.sampleOf = "epoch";
-  for (size_t i = 0; i < trainers.size(); ++i) {
-    const TrainerResult& t = trainers[i];
-    report::Series s = all;
-    s.row = t.name;
-    s.ranks = 1;
-    s.workPerSample = t.examplesPerEpoch;
-    s.samples = t.epochSeconds;
-    value ref = value::object();
-    ref["name"] = value::string(t.name);
-    ref["rank"] = value::number(t.rank);
-    ref["series"] = value::number(static_cast<int>(r.series.size()));
-    if (!t.phases.empty()) {
-      value phases = value::object(true);
-      for (const PhaseSamples& p : t.phases) {
-        // No measured epoch leaves nothing to summarize; the series' own
-        // check then says so.
-        if (!p.seconds.empty()) phases[p.name] = value::parse(report::summaryToJson(p.seconds));
-      }
-      ref["phases"] = phases;
-    }
-    trainerRefs[i] = ref;
-    all.workPerSample += t.examplesPerEpoch;
-    all.samples.insert(all.samples.end(), t.epochSeconds.begin(), t.epochSeconds.end());
-    r.series.push_back(std::move(s));
-  }
-  results["trainers"] = trainerRefs;
-  value allRef = value::object();
-  allRef["series"] = value::number(static_cast<int>(r.series.size()));
-  results["all"] = allRef;
-  r.series.push_back(std::move(all));
-  r.resultsJson = results.serialize();
   return r;
 }
 

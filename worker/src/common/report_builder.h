@@ -1,13 +1,8 @@
-// Builds the run's report (docs/report-schema.md) from what the master
-// gathered: the envelope every kind shares, and the hybrid benchmark's
-// series. The DDP and Collectives kinds add theirs in ddp_results.h and
+// The envelope of the run's report (docs/report-schema.md) that every kind
+// shares; each kind adds its series: hybrid/hybrid_report.h, ddp_results.h,
 // collectives_benchmark.h (addCollectivesResults).
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "common/result_table.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
 
@@ -15,10 +10,5 @@ namespace distbench::worker {
 
 // Versions, backend, device, host, topology, seed, config: no series yet.
 report::Report reportEnvelope(const api::DistBenchmark& benchmark, const report::Host& host);
-
-// One series per trainer and the pooled `All`, as the result table has them;
-// in `results`, each trainer's step phases (TrainerResult::phases).
-report::Report hybridReport(const api::DistBenchmark& benchmark,
-                            const std::vector<TrainerResult>& trainers, const report::Host& host);
 
 }  // namespace distbench::worker

@@ -41,10 +41,4 @@ GpuRuntime probeGpuRuntime();
 // (DISTBENCH_CUDA found them).
 bool builtWithCudaRuntime();
 
-// 13000 -> "13.0", 12040 -> "12.4"; "" for 0.
-std::string cudaVersionString(int version);
-// 22809 -> "2.28.9" (NCCL >= 2.9 codes versions as major*10000 + minor*100
-// + patch, older ones as major*1000 + minor*100 + patch); "" for 0.
-std::string ncclVersionString(int version);
-
 }  // namespace distbench::worker

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "comm/peer_error.h"
-#include "common/state_dump.h"
 #include "common/stopwatch.h"
 #include "hybrid/embedding_shard.h"
 #include "hybrid/request_checks.h"
+#include "hybrid/state_dump.h"
 #include "hybrid/wire.h"
 #include "hybrid/wire_buffer.h"
 

@@ -12,13 +12,13 @@
 #include <iostream>
 
 #include "comm/ddp_bucketer.h"
-#include "common/state_dump.h"
 #include "common/stopwatch.h"
-#include "gpu/step_clock.h"
 #include "distbench/api/dense_layers.h"
+#include "gpu/step_clock.h"
 #include "hybrid/batch_generator.h"
 #include "hybrid/dense_model.h"
 #include "hybrid/ps_client.h"
+#include "hybrid/state_dump.h"
 #include "hybrid/step_phases.h"
 #include "hybrid/wire.h"
 #include "hybrid/wire_buffer.h"

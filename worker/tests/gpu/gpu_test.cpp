@@ -21,7 +21,7 @@
 #include "gpu/compute_device.h"
 #include "gpu/step_clock.h"
 #include "gpu_test_support.h"
-#include "thread_ranks.h"
+#include "support/thread_ranks.h"
 
 namespace distbench::worker {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "comm/bucket_assignment.h"
 #include "comm/process_group.h"
-#include "thread_ranks.h"
+#include "support/thread_ranks.h"
 
 namespace distbench::worker {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
-#include "local_cluster.h"
-#include "metrics_scrape.h"
+#include "support/local_cluster.h"
+#include "support/metrics_scrape.h"
 
 namespace distbench::worker {
 namespace {

@@ -10,7 +10,7 @@
 #include "collectives/collective_results.h"
 #include "collectives/collectives_metrics.h"
 #include "common/metrics.h"
-#include "thread_ranks.h"
+#include "support/thread_ranks.h"
 
 namespace distbench::worker {
 namespace {

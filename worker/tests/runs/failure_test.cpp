@@ -6,7 +6,7 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/api/worker_env.h"
-#include "local_cluster.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {

@@ -6,12 +6,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/state_dump.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
-#include "cluster_expectations.h"
-#include "local_cluster.h"
+#include "hybrid/state_dump.h"
 #include "reference_training.h"
+#include "support/cluster_expectations.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {

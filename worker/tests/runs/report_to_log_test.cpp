@@ -12,8 +12,8 @@
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
-#include "cluster_expectations.h"
-#include "local_cluster.h"
+#include "support/cluster_expectations.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,4 +1,4 @@
-#include "common/state_dump.h"
+#include "hybrid/state_dump.h"
 
 #include <torch/serialize.h>
 

@@ -7,8 +7,8 @@
 #include "binary_runner.h"
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
-#include "cluster_expectations.h"
-#include "local_cluster.h"
+#include "support/cluster_expectations.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {

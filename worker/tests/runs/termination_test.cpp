@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "distbench/api/presets.h"
-#include "local_cluster.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,6 +1,7 @@
-// Which Gloo groups the rendezvous forms once everyone has joined; each kind
-// says which it needs in its KindEntry (common/benchmark_kind.h). Apart from
-// rendezvous.h so that saying so needs no LibTorch header.
+// Which Gloo groups the rendezvous (comm/rendezvous.h) forms once everyone
+// has joined; each kind says which it needs in its KindEntry
+// (common/benchmark_kind.h). Here, below comm/, so that saying so needs no
+// LibTorch header and common/ depends on nothing above it.
 #pragma once
 
 namespace distbench::worker {

@@ -12,7 +12,7 @@
 #include "distbench/api/presets.h"
 #include "distbench/api/run_key.h"
 #include "distbench/api/worker_env.h"
-#include "local_cluster.h"
+#include "support/local_cluster.h"
 #include "temp_dir.h"
 
 namespace distbench::worker {

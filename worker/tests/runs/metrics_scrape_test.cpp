@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "distbench/api/presets.h"
-#include "local_cluster.h"
-#include "metrics_scrape.h"
+#include "support/local_cluster.h"
+#include "support/metrics_scrape.h"
 
 namespace distbench::worker {
 namespace {

@@ -16,7 +16,7 @@
 #include "hybrid/ps_client.h"
 #include "hybrid/wire.h"
 #include "hybrid/wire_buffer.h"
-#include "thread_ranks.h"
+#include "support/thread_ranks.h"
 
 namespace distbench::worker {
 namespace {

@@ -16,6 +16,7 @@
 #include "distbench/api/spec_yaml.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "ownership.h"
 #include "run_policy.h"
 #include "run_report.h"
 
@@ -24,40 +25,6 @@ namespace {
 
 using web::json::value;
 using std::chrono::seconds;
-
-bool isController(const value& object, const std::string& uid) {
-  const value& meta = object.at("metadata");
-  if (!meta.has_field("ownerReferences")) return false;
-  for (const value& ref : meta.at("ownerReferences").as_array())
-    if (ref.has_field("uid") && ref.at("uid").as_string() == uid &&
-        ref.has_field("controller") && ref.at("controller").as_bool())
-      return true;
-  return false;
-}
-
-// Some DistBenchmark's controller reference: this one's, or a same-named
-// earlier resource's. A pod that merely carries the labels is someone else's.
-bool controlledByABenchmark(const value& object) {
-  const value& meta = object.at("metadata");
-  if (!meta.has_field("ownerReferences")) return false;
-  for (const value& ref : meta.at("ownerReferences").as_array())
-    if (stringField(ref, "kind") == api::kKind && ref.has_field("controller") &&
-        ref.at("controller").as_bool())
-      return true;
-  return false;
-}
-
-bool hasBenchmarkLabel(const value& object, const std::string& name) {
-  const value& meta = object.at("metadata");
-  return meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel) &&
-         meta.at("labels").at(kBenchmarkLabel).as_string() == name;
-}
-
-bool isDeleting(const value& object) {
-  return object.at("metadata").has_field("deletionTimestamp");
-}
-
-std::string objectName(const value& object) { return object.at("metadata").at("name").as_string(); }
 
 std::string labelOf(const value& object) {
   return stringField(object.at("metadata"), "labels", kBenchmarkLabel);
@@ -93,12 +60,6 @@ void forEachParallel(const std::vector<T>& items, int parallelism, F work) {
 
 const char* kPhase = "phase";
 
-// A child's name is taken by an object this benchmark does not control
-// and that no earlier benchmark of the same name left behind.
-struct NameConflict : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 std::string networkPoliciesPath(const std::string& ns, const std::string& name = "") {
   return groupPath("networking.k8s.io", "v1", ns, "networkpolicies", name);
 }
@@ -116,11 +77,7 @@ struct Reconciler::Context {
   bool specValid = false;
   SystemTime now;
   std::string nowText;
-  struct PendingEvent {
-    bool warning;
-    std::string reason, message;
-  };
-  std::vector<PendingEvent> events;  // sent once the status write lands
+  std::vector<StatusEvent> events;  // sent once the status write lands
 
   std::string phase() const { return stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
@@ -146,14 +103,14 @@ struct Reconciler::Context {
 };
 
 Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
-                       const Informer& configMaps, const Informer& networkPolicies,
-                       Options options)
+                       const Informer& configMaps, const Informer& networkPolicies, Options options)
     : client_(client),
       pods_(pods),
       services_(services),
       configMaps_(configMaps),
       networkPolicies_(networkPolicies),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      reports_(client, options_.reportFetchTimeout) {
   if (options_.createParallelism < 1) options_.createParallelism = 1;
 }
 
@@ -298,59 +255,33 @@ Result Reconciler::reconcileLive(Context& ctx) {
     return createRefused(ctx, e.what());
   }
 
-  const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
-  std::vector<value> current, stale;
-  for (value& pod : ownedPods(ctx)) {
-    const PodState s = podState(pod);
-    (s.gang == gang && isController(pod, ctx.uid) ? current : stale).push_back(std::move(pod));
-  }
+  GangObservation observed;
+  observed.uid = ctx.uid;
+  observed.gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
+  observed.running = ctx.phase() == "Running";
+  observed.pods = ownedPods(ctx);
+  observed.desired = desiredPods(b, owner, masterAddr, observed.gang, options_.cluster);
+  const GangPlan plan = planGang(observed, b.spec, ctx.now);
+  if (plan.decision.wakeIn.count() > 0) wakeBy(plan.decision.wakeIn);
+  return carryOut(ctx, plan, wake);
+}
 
-  // An older gang (or a same-named earlier resource) still has pods: they go
-  // first, so that no rank of the new gang meets a rank of the old.
-  if (!stale.empty()) {
-    deletePods(stale, false);
+Result Reconciler::carryOut(Context& ctx, const GangPlan& plan, std::chrono::milliseconds wake) {
+  if (!plan.stale.empty()) {
+    deletePods(plan.stale, false);
     if (!writeStatus(ctx)) return Result::retry();
     return Result::after(std::chrono::seconds(1));
   }
-
-  const std::vector<value> desired = desiredPods(b, owner, masterAddr, gang, options_.cluster);
-  std::string lost;
-  if (auto early = createMissingPods(ctx, desired, current, lost)) return *early;
-  ensureMasterEndpoints(ctx, desired, current);
-
-  const GangState g = gangState(current);
-  ctx.status["master"] = roleCountsJson(g.master);
-  ctx.status["parameterServers"] = roleCountsJson(g.parameterServers);
-  ctx.status["trainers"] = roleCountsJson(g.trainers);
-
-  GangFacts facts;
-  facts.gang = gang;
-  facts.ranks = static_cast<int>(desired.size());
-  facts.trainers = b.spec.topology.trainers;
-  facts.running = ctx.phase() == "Running";
-  facts.lost = lost;
-  const GangDecision d =
-      decideGang(g, facts, policy, b.spec.runtime.rendezvousTimeoutSeconds, ctx.now);
-  if (d.wakeIn.count() > 0) wakeBy(d.wakeIn);
-  return apply(ctx, d, g, current, wake);
+  if (auto early = createGangPods(ctx, plan)) return *early;
+  ensureMasterEndpoints(ctx, plan.desired, plan.current);
+  ctx.status["master"] = roleCountsJson(plan.state.master);
+  ctx.status["parameterServers"] = roleCountsJson(plan.state.parameterServers);
+  ctx.status["trainers"] = roleCountsJson(plan.state.trainers);
+  return apply(ctx, plan.decision, plan.state, plan.current, wake);
 }
 
-std::optional<Result> Reconciler::createMissingPods(Context& ctx, const std::vector<value>& desired,
-                                                    std::vector<value>& current,
-                                                    std::string& lost) {
-  std::set<std::string> have;
-  for (const value& pod : current) have.insert(objectName(pod));
-  std::vector<value> missing;
-  for (const value& pod : desired)
-    if (!have.count(objectName(pod))) missing.push_back(pod);
-  // A pod of a gang that had all started is gone (deleted, evicted with its
-  // node): recreating it alone would send one fresh rank into a running
-  // gang, so it counts as a failed rank.
-  if (!missing.empty() && ctx.phase() == "Running") {
-    for (const value& pod : missing)
-      lost += (lost.empty() ? "" : "; ") + objectName(pod) + ": deleted while the gang ran";
-    missing.clear();
-  }
+std::optional<Result> Reconciler::createGangPods(Context& ctx, const GangPlan& plan) {
+  const std::vector<value>& missing = plan.create;
   if (!missing.empty()) {
     std::vector<std::string> refused;
     try {
@@ -369,11 +300,10 @@ std::optional<Result> Reconciler::createMissingPods(Context& ctx, const std::vec
     const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
     if (gang == 0) {
       ctx.transition(kCondCreated, true, "PodsCreated", "created " + what, false);
-    } else if (missing.size() == desired.size()) {
+    } else if (missing.size() == plan.desired.size()) {
       ctx.events.push_back(
           {false, "GangCreated", "created gang " + std::to_string(gang) + ": " + what});
     }
-    for (const value& pod : missing) current.push_back(pod);  // Pending until seen
   }
   ctx.clear(kCondCreateFailed, "PodsCreated", "every pod of the gang was created");
   return std::nullopt;
@@ -426,7 +356,12 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
 Result Reconciler::finished(Context& ctx) {
   const api::RunPolicy& policy = ctx.benchmark.spec.runPolicy;
   if (ctx.phase() == "Succeeded" && ctx.specValid && !hasCondition(ctx.status, kCondReportStored)) {
-    if (auto wait = storeReport(ctx)) return *wait;
+    ReportContext report{ctx.ns,  ctx.name,    ctx.uid,    ctx.generation, ctx.benchmark,
+                         ctx.now, ctx.nowText, ctx.status, ctx.events};
+    const auto ensureConfigMap = [&](const value& configMap) {
+      ensure(&configMaps_, corePath(ctx.ns, "configmaps"), configMap);
+    };
+    if (auto wait = reports_.store(report, ensureConfigMap)) return Result::after(*wait);
   }
   cleanUp(ctx);
   // Keep the counts as they were at the end, but nothing is active any
@@ -445,136 +380,6 @@ Result Reconciler::finished(Context& ctx) {
   if (left->count() > 0) return Result::after(*left);
   client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
   return Result::awaitChange();
-}
-
-std::optional<Result> Reconciler::storeReport(Context& ctx) {
-  const std::string pod = api::podName(ctx.name, api::Role::Master, 0);
-  auto notStored = [&](const std::string& reason, const std::string& message) {
-    setConditionStatus(ctx.status, kCondReportStored, "False", reason, message, ctx.nowText,
-                       ctx.generation);
-    ctx.events.push_back({true, reason, message});
-    if (ctx.benchmark.spec.baseline) {
-      setConditionStatus(ctx.status, kCondRegressionDetected, "Unknown", "NoReport",
-                         "nothing to compare with the baseline: " + message, ctx.nowText,
-                         ctx.generation);
-    }
-  };
-  std::string log;
-  try {
-    log = client_.getText(corePath(ctx.ns, "pods", pod) + "/log?" + masterLogQuery(),
-                          masterLogLimitBytes());
-  } catch (const ResponseTooLarge&) {
-    // Whoever answered ignored limitBytes: no more than the bound was read.
-    const ExtractedReport tooLarge = masterLogTooLarge(pod);
-    notStored(tooLarge.reason, tooLarge.message);
-    return std::nullopt;
-  } catch (const KubeApiError& e) {
-    const SystemTime done =
-        parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
-    // The pods are kept until this is settled, so a kubelet that answers
-    // late still has the log; a pod that is gone, or that no kubelet ran,
-    // never will.
-    const bool transient = e.code() == 0 || e.code() >= 500;  // the kubelet, not the request
-    if (transient && ctx.now - done < options_.reportFetchTimeout)
-      return Result::after(std::chrono::seconds(2));
-    notStored("ReportUnavailable", "could not read pod " + pod + "'s log: " + e.what());
-    return std::nullopt;
-  }
-  ExtractedReport extracted = reportFromMasterLog(log, pod);
-  if (!extracted.found) {
-    notStored(extracted.reason, extracted.message);
-    return std::nullopt;
-  }
-  value data = value::object();
-  data[api::kReportKey] = value::string(extracted.json);
-  bool diffCut = false;
-  if (ctx.benchmark.spec.baseline) {
-    // Cut to what the ConfigMap holds beside the report: a long diff must
-    // not cost the report.
-    const std::string diff =
-        boundedDiff(compareBaseline(ctx, extracted.parsed), extracted.json.size(), &diffCut);
-    if (!diff.empty()) data[kBaselineDiffKey] = value::string(diff);
-  }
-  const std::string cm = api::reportConfigMapName(ctx.name);
-  try {
-    ensure(&configMaps_, corePath(ctx.ns, "configmaps"),
-           desiredReportConfigMap(ctx.benchmark, {ctx.name, ctx.uid}, data));
-  } catch (const NameConflict& e) {
-    notStored(kCondNameConflict, e.what());
-    return std::nullopt;
-  } catch (const KubeApiError& e) {
-    if (!e.refused()) throw;
-    notStored("ReportRefused", "the API server refused ConfigMap " + cm + ": " + e.what());
-    return std::nullopt;
-  }
-  const std::string message =
-      std::string(api::kReportKey) + " (" + std::to_string(extracted.json.size()) +
-      " bytes) in ConfigMap " + cm +
-      (diffCut ? std::string("; ") + kBaselineDiffKey + " cut to fit beside it" : "");
-  setConditionStatus(ctx.status, kCondReportStored, "True", "ReportStored", message, ctx.nowText,
-                     ctx.generation);
-  ctx.events.push_back({false, "ReportStored", message});
-  ctx.status["report"]["configMap"] = value::string(cm);
-  ctx.status["report"]["bytes"] = value::number(static_cast<int64_t>(extracted.json.size()));
-  return std::nullopt;
-}
-
-std::string Reconciler::compareBaseline(Context& ctx, const report::Report& run) {
-  const api::Baseline& baseline = *ctx.benchmark.spec.baseline;
-  const std::string source = baselineSource(baseline);
-  const api::ConfigMapKeyRef where = baselineLocation(baseline);
-  auto unknown = [&](const std::string& reason, const std::string& message) {
-    setConditionStatus(ctx.status, kCondRegressionDetected, "Unknown", reason, message,
-                       ctx.nowText, ctx.generation);
-    ctx.events.push_back({true, reason, message});
-  };
-  // One answer for a ConfigMap that is not there and one that does not
-  // opt in: a benchmark learns nothing of ConfigMaps it may not read.
-  auto notFound = [&] {
-    unknown("BaselineNotFound",
-            baseline.configMap
-                ? "ConfigMap " + where.name + " not found, or not labelled " + kBaselineLabel +
-                      "=true (only such ConfigMaps, and DistBenchmarks' reports, serve as a "
-                      "baseline)"
-                : "ConfigMap " + where.name + " not found, or not benchmark " +
-                      baseline.benchmark.value_or("") +
-                      "'s: it has stored no report (has it Succeeded?)");
-  };
-  value found;
-  try {
-    found = client_.get(corePath(ctx.ns, "configmaps", where.name));
-  } catch (const KubeApiError& e) {
-    if (!e.notFound()) throw;
-    notFound();
-    return "";
-  }
-  if (!servesAsBaseline(found, baseline)) {
-    notFound();
-    return "";
-  }
-  const std::string baselineJson = stringField(found, "data", where.key.c_str());
-  if (baselineJson.empty()) {
-    unknown("BaselineNotFound", "ConfigMap " + where.name + " has no key " + where.key);
-    return "";
-  }
-  const BaselineOutcome outcome =
-      compareWithBaseline(run, baselineJson, source, baseline.thresholdPercent);
-  value summary = value::object();
-  summary["source"] = value::string(source);
-  summary["thresholdPercent"] = value::number(baseline.thresholdPercent);
-  summary["comparedRows"] = value::number(outcome.comparedRows);
-  summary["regressedRows"] = value::number(outcome.regressedRows);
-  if (!outcome.worstRow.empty())
-    summary["worstRow"] = value::string(boundedMessage(outcome.worstRow));
-  ctx.status["baseline"] = summary;
-  if (!outcome.compared()) {
-    unknown(outcome.reason, outcome.message);
-    return "";
-  }
-  setConditionStatus(ctx.status, kCondRegressionDetected, outcome.conditionStatus, outcome.reason,
-                     outcome.message, ctx.nowText, ctx.generation);
-  ctx.events.push_back({outcome.regressedRows > 0, outcome.reason, outcome.message});
-  return outcome.diffText;
 }
 
 void Reconciler::cleanUp(Context& ctx) {

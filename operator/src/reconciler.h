@@ -18,8 +18,8 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,7 +29,9 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/report/report.h"
+#include "gang_plan.h"
 #include "gang_state.h"
+#include "report_store.h"
 #include "run_policy.h"
 #include "status_conditions.h"
 
@@ -74,15 +76,15 @@ class Reconciler {
  private:
   struct Context;
 
-  // Observe (children, pods), ask the run policy (run_policy.h), act.
+  // Observe (children, pods), plan (gang_plan.h), carry the plan out.
   Result reconcileLive(Context& ctx);
-  // Creates the gang's missing pods; a pod missing from a gang that was
-  // Running is not recreated but added to `lost`. A result when the
-  // reconcile ends here (a create refused, a name taken).
-  std::optional<Result> createMissingPods(Context& ctx,
-                                          const std::vector<web::json::value>& desired,
-                                          std::vector<web::json::value>& current,
-                                          std::string& lost);
+  // The one place a GangPlan is carried out: stale pods deleted (and
+  // nothing else), missing pods created, the master's Endpoints and the
+  // role counts written, then the decision applied.
+  Result carryOut(Context& ctx, const GangPlan& plan, std::chrono::milliseconds wake);
+  // Creates plan.create. A result when the reconcile ends here (a create
+  // refused, a name taken).
+  std::optional<Result> createGangPods(Context& ctx, const GangPlan& plan);
   // Carries out the run policy's decision on the gang: status, Events,
   // pod deletes; `wake` is when a deadline next needs a look.
   Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
@@ -131,14 +133,9 @@ class Reconciler {
   void deletePods(const std::vector<web::json::value>& pods, bool onlyUnfinished);
   // Pods, Services and ConfigMap of a finished run, by cleanPodPolicy.
   void cleanUp(Context& ctx);
+  // After Succeeded the report is stored (report_store.h) before clean-up
+  // can delete the master pod; then clean-up and the TTL.
   Result finished(Context& ctx);
-  // After Succeeded, before clean-up can delete the master pod: reads the
-  // report from its log, stores it (<name>-report) and compares it with
-  // spec.baseline, into status. A result while the log cannot be read yet.
-  std::optional<Result> storeReport(Context& ctx);
-  // spec.baseline's report, compared with this run's `run`, into status.
-  // Returns the diff table for the report ConfigMap ("" if none).
-  std::string compareBaseline(Context& ctx, const report::Report& run);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
   void event(const Context& ctx, bool warning, const std::string& reason,
@@ -150,6 +147,7 @@ class Reconciler {
   const Informer& configMaps_;
   const Informer& networkPolicies_;
   Options options_;
+  ReportStore reports_;
   // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
   // reconcile writes the Endpoints only when they change.
   std::mutex memoMutex_;

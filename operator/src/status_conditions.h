@@ -39,6 +39,12 @@ inline constexpr const char* kCondReportStored = "ReportStored";
 // (no baseline report, another kind or model, no common row).
 inline constexpr const char* kCondRegressionDetected = "RegressionDetected";
 
+// An Event about the resource, sent once the status write that carries its
+// condition lands (so a retried reconcile does not send it twice).
+struct StatusEvent {
+  bool warning = false;
+  std::string reason, message;
+};
 
 // Sets condition `type` in status["conditions"], creating the array; the
 // message is bounded (bounded_message.h). Returns

@@ -1,0 +1,66 @@
+// The report side of a Succeeded run in the cluster: the report read from
+// the master's log (run_report.h says how, purely) is stored in the
+// benchmark's <name>-report ConfigMap and compared with spec.baseline, and
+// the outcome is written into the status the reconciler is about to write
+// (ReportStored, RegressionDetected, status.report, status.baseline) with
+// its Events. The reconciler only decides when; this decides what.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distbench/api/benchmark_spec.h"
+#include "distbench/kube/kube_client.h"
+#include "distbench/kube/rfc3339.h"
+#include "distbench/report/report.h"
+#include "status_conditions.h"
+
+namespace distbench::op {
+
+// The run whose report is stored, and the status and Events it adds to.
+struct ReportContext {
+  const std::string& ns;
+  const std::string& name;
+  const std::string& uid;
+  int64_t generation;
+  const api::DistBenchmark& benchmark;
+  SystemTime now;
+  const std::string& nowText;
+  web::json::value& status;
+  std::vector<StatusEvent>& events;
+};
+
+class ReportStore {
+ public:
+  // Creates `configMap` unless it exists as this benchmark's; throws
+  // NameConflict (ownership.h) when the name is someone else's, and what
+  // KubeClient throws.
+  using EnsureConfigMap = std::function<void(const web::json::value& configMap)>;
+
+  // `fetchTimeout`: how long after completion a log the kubelet cannot
+  // serve yet is asked for again, before ReportStored False.
+  ReportStore(KubeClient& client, std::chrono::seconds fetchTimeout)
+      : client_(client), fetchTimeout_(fetchTimeout) {}
+
+  // Reads, stores and compares, into ctx.status and ctx.events. A wait
+  // when the log should be asked for again; nothing when it is settled
+  // (stored, or said why not).
+  std::optional<std::chrono::milliseconds> store(ReportContext& ctx,
+                                                 const EnsureConfigMap& ensureConfigMap);
+
+ private:
+  // spec.baseline's report, compared with this run's `run`, into status.
+  // Returns the diff table for the report ConfigMap ("" if none).
+  std::string compareBaseline(ReportContext& ctx, const report::Report& run);
+
+  KubeClient& client_;
+  std::chrono::seconds fetchTimeout_;
+};
+
+}  // namespace distbench::op

@@ -410,6 +410,8 @@ void Reconciler::cleanUp(Context& ctx) {
   }
   forEachParallel(paths, options_.createParallelism,
                   [this](const std::string& path) { client_.remove(path); });
+  // With every pod gone nobody needs the run key any more.
+  if (policy == api::CleanPodPolicy::All) deleteRunKeySecret(ctx.ns, ctx.name, ctx.uid);
 }
 
 void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
@@ -420,16 +422,6 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
     for (auto it = runKeySecrets_.lower_bound(prefix);
          it != runKeySecrets_.end() && it->compare(0, prefix.size(), prefix) == 0;)
       it = runKeySecrets_.erase(it);
-  }
-  // Not cached (no informer may list Secrets), so asked for by name; the
-  // garbage collector would delete it too, where one runs.
-  const std::string secretPath = corePath(ns, "secrets", api::runKeySecretName(name));
-  try {
-    const value secret = client_.get(secretPath);
-    if (hasBenchmarkLabel(secret, name) && controlledByABenchmark(secret) && !isDeleting(secret))
-      client_.remove(secretPath, DeleteOptions{std::nullopt, stringField(secret.at("metadata"), "uid")});
-  } catch (const KubeApiError& e) {
-    if (!e.notFound()) throw;
   }
   std::vector<std::string> paths;
   auto collect = [&](const Informer& cache, auto pathOf) {
@@ -452,6 +444,24 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
                return hasBenchmarkLabel(v, name) && controlledByABenchmark(v);
              }),
              false);
+  deleteRunKeySecret(ns, name, "");
+}
+
+void Reconciler::deleteRunKeySecret(const std::string& ns, const std::string& name,
+                                    const std::string& uid) {
+  // Not cached (no informer may list Secrets), so asked for by name; the
+  // garbage collector may be deleting it too, where one runs.
+  const std::string path = corePath(ns, "secrets", api::runKeySecretName(name));
+  try {
+    const value secret = client_.get(path);
+    const bool ours = uid.empty()
+                          ? hasBenchmarkLabel(secret, name) && controlledByABenchmark(secret)
+                          : isController(secret, uid);
+    if (ours && !isDeleting(secret))
+      client_.remove(path, DeleteOptions{std::nullopt, stringField(secret.at("metadata"), "uid")});
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+  }
 }
 
 value Reconciler::ensure(const Informer* cache, const std::string& collection,

@@ -103,6 +103,9 @@ class Reconciler {
   // garbage collector has not yet removed): objects with its label and a
   // DistBenchmark's controller reference, never one that only has the label.
   void deleteOrphans(const std::string& ns, const std::string& name);
+  // The run key Secret of benchmark `name`: `uid`'s (its controller
+  // reference), or with `uid` empty any DistBenchmark's of that name.
+  void deleteRunKeySecret(const std::string& ns, const std::string& name, const std::string& uid);
   // Creates `object` at `collection` unless the cache has it; AlreadyExists
   // is success. Returns the object as the server has it (or the cache).
   // No cache (nullptr): asks the server.
@@ -131,7 +134,8 @@ class Reconciler {
   // finished ones), and removes at once each being-deleted pod whose
   // containers have exited.
   void deletePods(const std::vector<web::json::value>& pods, bool onlyUnfinished);
-  // Pods, Services and ConfigMap of a finished run, by cleanPodPolicy.
+  // Pods, Services, NetworkPolicy, ConfigMap and run key of a finished run,
+  // by cleanPodPolicy.
   void cleanUp(Context& ctx);
   // After Succeeded the report is stored (report_store.h) before clean-up
   // can delete the master pod; then clean-up and the TTL.

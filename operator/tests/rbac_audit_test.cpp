@@ -332,6 +332,10 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // deletes; ttlSecondsAfterFinished deletes the resource and its children.
   value ttl = value::object();
   ttl["ttlSecondsAfterFinished"] = value::number(3);
+  // Every child deleted by the operator itself while the resource exists
+  // (ConfigMap and run key Secret included), not raced by the garbage
+  // collector as orphans are.
+  ttl["cleanPodPolicy"] = value::string("All");
   // Endpoints for its master Service that someone else wrote first: the
   // operator's create finds them, reads (get) and replaces (update) them;
   // "flaky" below gets its Endpoints created (create).

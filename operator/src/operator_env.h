@@ -1,7 +1,9 @@
-// The environment the operator reads about itself, set by the chart's
-// Deployment from the downward API (charts/distbench-operator/templates/
-// deployment.yaml). The workers' environment is api/worker_env.h; POD_NAME
-// means the same in both, so it is named once, there.
+// The environment the operator reads about itself. The chart's Deployment
+// sets POD_NAME and POD_NAMESPACE from the downward API
+// (charts/distbench-operator/templates/deployment.yaml); NODE_NAME only if
+// extraEnv does; the kubelet sets HOSTNAME. The workers' environment is
+// api/worker_env.h; POD_NAME means the same in both, so it is named once,
+// there.
 #pragma once
 
 #include "distbench/api/worker_env.h"
@@ -13,7 +15,7 @@ inline constexpr const char* kEnvPodName = api::kEnvPodName;
 // Where the Lease lives unless --leader-election-namespace says; unset:
 // "default".
 inline constexpr const char* kEnvPodNamespace = "POD_NAMESPACE";
-// The Events' source host; unset: HOSTNAME.
+// The Events' source host; unset: HOSTNAME (the pod's host name).
 inline constexpr const char* kEnvNodeName = "NODE_NAME";
 inline constexpr const char* kEnvHostname = "HOSTNAME";
 

@@ -1,7 +1,6 @@
 #include "run_command.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,7 +15,6 @@
 #include "arg_parser.h"
 #include "commands.h"
 #include "distbench/api/renderer.h"
-#include "distbench/api/run_key.h"
 #include "exit_codes.h"
 #include "free_ports.h"
 #include "local_launcher.h"
@@ -97,14 +95,6 @@ bool writeFile(const std::string& path, const std::string& text) {
   out << text;
   out.close();
   return static_cast<bool>(out);
-}
-
-// Created 0600, not chmod-ed after: nobody else may open it in between.
-bool writePrivateFile(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return false;
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  return ::close(fd) == 0 && written;
 }
 
 // "distbench: running tutorial (HybridDDPRPC) locally: 1 master, 1 parameter
@@ -247,7 +237,7 @@ int runCommand(const std::vector<std::string>& args) {
   // Only this run's ranks can read it (mode 0600): other users of the
   // machine who find the store's port cannot name its keys (api/run_key.h).
   renderOptions.runKeyFile = tempDir.path() + "/run-key";
-  if (!writePrivateFile(renderOptions.runKeyFile, api::newRunKey())) {
+  if (!writeRunKeyFile(renderOptions.runKeyFile)) {
     std::cerr << "distbench: cannot write " << renderOptions.runKeyFile << "\n";
     return kExitFailed;
   }

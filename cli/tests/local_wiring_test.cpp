@@ -1,8 +1,14 @@
 #include "local_wiring.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <fstream>
+#include <iterator>
+
+#include "distbench/api/run_key.h"
 #include "distbench/api/spec_yaml.h"
+#include "temp_dir.h"
 
 namespace distbench::cli {
 namespace {
@@ -127,6 +133,24 @@ TEST(RenderForLocalRun, NeedsOneMetricsPortPerRank) {
   api::RenderOptions options;
   options.masterAddr = "127.0.0.1";
   EXPECT_THROW(renderForLocalRun(b, options, wiring), std::invalid_argument);
+}
+
+// Only the user who runs `distbench run` may read the key; a file that is
+// there already (planted, or a second run) is never written through.
+TEST(RunKeyFile, IsANewKeyOnlyItsOwnerMayReadAndNeverOverwritten) {
+  process::TempDir dir("distbench-run-key-");
+  const std::string path = dir.path() + "/run-key";
+  ASSERT_TRUE(writeRunKeyFile(path));
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  std::ifstream in(path);
+  const std::string key((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(api::isValidRunKey(key)) << key;
+  EXPECT_FALSE(writeRunKeyFile(path));
+  std::ifstream again(path);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()),
+            key);
 }
 
 }  // namespace

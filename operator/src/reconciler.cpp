@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <future>
 #include <mutex>
-#include <set>
 #include <stdexcept>
 
 #include "benchmark_label.h"

@@ -1,5 +1,10 @@
 #include "local_wiring.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "distbench/api/run_key.h"
+
 namespace distbench::cli {
 
 api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
@@ -27,6 +32,14 @@ void addLocalFlags(std::vector<api::RankProcess>& ranks, const LocalWiring& wiri
       rank.command.push_back(wiring.dumpStateDir);
     }
   }
+}
+
+bool writeRunKeyFile(const std::string& path) {
+  const std::string key = api::newRunKey();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  const bool written = ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size());
+  return ::close(fd) == 0 && written;
 }
 
 }  // namespace distbench::cli

@@ -32,4 +32,10 @@ api::RenderedBenchmark renderForLocalRun(const api::DistBenchmark& benchmark,
 // Appends --report to the master's command and --dump-state to every rank's.
 void addLocalFlags(std::vector<api::RankProcess>& ranks, const LocalWiring& wiring);
 
+// Writes a new run key (api/run_key.h) to `path`, the file that
+// RenderOptions::runKeyFile names. Created with mode 0600, not chmod-ed
+// after, so no other user of the machine may open it in between. False when
+// the file exists already or cannot be written.
+bool writeRunKeyFile(const std::string& path);
+
 }  // namespace distbench::cli

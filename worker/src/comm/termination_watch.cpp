@@ -62,10 +62,6 @@ void writeLine(const std::string& line) {
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
-c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id, milliseconds timeout) {
-  return connectRunStore(id, /*host=*/false, timeout);
-}
-
 // The master hosts the store: once it exits, nobody can read the verdict.
 void awaitReaders(c10d::Store& store) {
   const int64_t readers = verdictWatchers(store) - 1;  // all but the master
@@ -155,7 +151,7 @@ struct TerminationWatch::State {
       watching = registered;
     }
     try {
-      if (!store) store = connectStore(id, kConnectTimeout);
+      if (!store) store = connectRunStore(id, /*host=*/false, kConnectTimeout);
       publishVerdict(*store, verdict);
       if (id.role == api::Role::Master) {
         awaitReaders(*store);
@@ -269,7 +265,7 @@ void TerminationWatch::watchVerdicts() {
   }
   if (!id) return;
   try {
-    auto store = connectStore(*id, std::chrono::seconds(10));
+    auto store = connectRunStore(*id, /*host=*/false, std::chrono::seconds(10));
     registerVerdictWatcher(*store);
     std::lock_guard<std::mutex> lock(state_->mutex);
     state_->verdictStore = std::move(store);

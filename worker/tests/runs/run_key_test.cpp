@@ -10,8 +10,8 @@
 #include "comm/run_verdict.h"
 #include "comm/store_connection.h"
 #include "distbench/api/presets.h"
-#include "distbench/api/run_key.h"
 #include "distbench/api/worker_env.h"
+#include "local_wiring.h"
 #include "support/local_cluster.h"
 #include "temp_dir.h"
 
@@ -82,7 +82,7 @@ TEST(RunKey, ARankWithAnotherKeyIsNotInTheGang) {
   b.spec.runtime.rendezvousTimeoutSeconds = 4;
   process::TempDir dir("distbench-run-key-");
   const std::string otherKey = dir.path() + "/other-key";
-  std::ofstream(otherKey) << api::newRunKey();
+  ASSERT_TRUE(cli::writeRunKeyFile(otherKey));
   const int outsider = 1;  // ps0
   LocalCluster cluster(b, {}, 0, {}, true, {{outsider, {{api::kEnvRunKeyFile, otherKey}}}});
   cluster.waitAll(seconds(60));

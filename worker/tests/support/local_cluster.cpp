@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <stdexcept>
 
 #include "distbench/api/renderer.h"
-#include "distbench/api/run_key.h"
 #include "free_ports.h"
 #include "local_wiring.h"
 
@@ -24,7 +24,9 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
   options.configPath = dir_.path() + "/config.yaml";
   // As `distbench run` does: the ranks share a run key (api/run_key.h).
   options.runKeyFile = dir_.path() + "/run-key";
-  std::ofstream(options.runKeyFile) << api::newRunKey();
+  if (!cli::writeRunKeyFile(options.runKeyFile)) {
+    throw std::runtime_error("cannot write " + options.runKeyFile);
+  }
 
   stateDir_ = dir_.path() + "/state";
   reportPath_ = dir_.path() + "/report.json";

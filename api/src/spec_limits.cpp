@@ -4,8 +4,8 @@
 #include <string>
 
 #include "distbench/api/dense_layers.h"
-#include "distbench/api/role.h"
 #include "distbench/api/resource_estimate.h"
+#include "distbench/api/role.h"
 
 namespace distbench::api {
 namespace {

@@ -22,10 +22,10 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
-#include "free_ports.h"
-#include "comm/process_group.h"
-#include "comm/store_connection.h"
-#include "integer_flag.h"
+#include "distbench/benchmarks/integer_flag.h"
+#include "distbench/process/free_ports.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/comm/store_connection.h"
 
 using distbench::worker::connectTcpStore;
 using distbench::worker::GroupOptions;

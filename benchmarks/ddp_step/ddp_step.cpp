@@ -24,12 +24,12 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
-#include "comm/ddp_bucketer.h"
-#include "comm/process_group.h"
-#include "comm/store_connection.h"
-#include "common/resident_heap.h"
-#include "ddp/ddp_row.h"
-#include "free_ports.h"
+#include "distbench/process/free_ports.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/comm/store_connection.h"
+#include "distbench/worker/common/resident_heap.h"
+#include "distbench/worker/ddp/ddp_row.h"
 
 using distbench::worker::BucketTiming;
 using distbench::worker::DdpPhaseSamples;

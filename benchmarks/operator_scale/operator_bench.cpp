@@ -31,14 +31,14 @@
 #include <thread>
 #include <vector>
 
-#include "benchmark_label.h"
+#include "distbench/benchmarks/integer_flag.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
-#include "integer_flag.h"
-#include "kube_test_cluster.h"
-#include "operator_process.h"
-#include "reconciler.h"
+#include "distbench/operator/benchmark_label.h"
+#include "distbench/operator/reconciler.h"
+#include "distbench/testing/kube/kube_test_cluster.h"
+#include "distbench/testing/kube/operator_process.h"
 
 using namespace distbench;
 using web::json::value;

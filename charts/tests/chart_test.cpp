@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "binary_runner.h"
 #include "chart_test_env.h"
-#include "temp_dir.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 
 #ifndef DISTBENCH_SOURCE_DIR
 #error "DISTBENCH_SOURCE_DIR must name the repository root"

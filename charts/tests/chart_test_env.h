@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kube_test_cluster.h"
+#include "distbench/testing/kube/kube_test_cluster.h"
 
 namespace distbench::charttest {
 

@@ -1,4 +1,4 @@
-#include "arg_parser.h"
+#include "distbench/cli/arg_parser.h"
 
 #include <cerrno>
 #include <climits>

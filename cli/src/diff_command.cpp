@@ -1,12 +1,12 @@
 #include <iostream>
 
-#include "arg_parser.h"
-#include "commands.h"
-#include "diff_options.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/diff_options.h"
+#include "distbench/cli/exit_codes.h"
 #include "distbench/report/diff_table.h"
 #include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
-#include "exit_codes.h"
 
 namespace distbench::cli {
 

@@ -1,4 +1,4 @@
-#include "diff_options.h"
+#include "distbench/cli/diff_options.h"
 
 #include <cerrno>
 #include <cmath>

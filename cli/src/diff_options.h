@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "arg_parser.h"
+#include "distbench/cli/arg_parser.h"
 #include "distbench/report/report_diff.h"
 
 namespace distbench::cli {

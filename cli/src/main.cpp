@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "arg_parser.h"
-#include "commands.h"
-#include "exit_codes.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/exit_codes.h"
 
 namespace distbench::cli {
 

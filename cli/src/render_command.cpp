@@ -2,11 +2,11 @@
 
 #include <iostream>
 
-#include "arg_parser.h"
-#include "commands.h"
 #include "distbench/api/renderer.h"
-#include "exit_codes.h"
-#include "spec_source.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/exit_codes.h"
+#include "distbench/cli/spec_source.h"
 
 namespace distbench::cli {
 

@@ -6,14 +6,14 @@
 #include <optional>
 #include <stdexcept>
 
-#include "arg_parser.h"
-#include "chart_libraries.h"
-#include "commands.h"
-#include "diff_options.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/diff_options.h"
+#include "distbench/cli/exit_codes.h"
+#include "distbench/cli/report_page/chart_libraries.h"
+#include "distbench/cli/report_page/report_page.h"
 #include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
-#include "exit_codes.h"
-#include "report_page.h"
 
 namespace distbench::cli {
 

@@ -1,4 +1,4 @@
-#include "run_command.h"
+#include "distbench/cli/run_command.h"
 
 #include <arpa/inet.h>
 #include <signal.h>
@@ -12,17 +12,17 @@
 #include <iostream>
 #include <optional>
 
-#include "arg_parser.h"
-#include "commands.h"
 #include "distbench/api/renderer.h"
-#include "exit_codes.h"
-#include "free_ports.h"
-#include "local_launcher.h"
-#include "local_wiring.h"
-#include "prometheus_targets.h"
-#include "run_output.h"
-#include "signal_watcher.h"
-#include "temp_dir.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/exit_codes.h"
+#include "distbench/cli/local_run/local_launcher.h"
+#include "distbench/cli/local_run/local_wiring.h"
+#include "distbench/cli/local_run/prometheus_targets.h"
+#include "distbench/cli/local_run/run_output.h"
+#include "distbench/cli/local_run/signal_watcher.h"
+#include "distbench/process/free_ports.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::cli {
 

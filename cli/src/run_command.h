@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "spec_source.h"
+#include "distbench/cli/spec_source.h"
 
 namespace distbench::cli {
 

@@ -1,4 +1,4 @@
-#include "spec_source.h"
+#include "distbench/cli/spec_source.h"
 
 #include <ostream>
 #include <stdexcept>

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "arg_parser.h"
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/cli/arg_parser.h"
 
 namespace distbench::cli {
 

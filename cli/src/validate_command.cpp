@@ -1,11 +1,11 @@
 #include <iostream>
 
-#include "arg_parser.h"
-#include "commands.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/api/pod_security_profile.h"
-#include "exit_codes.h"
-#include "spec_source.h"
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/cli/exit_codes.h"
+#include "distbench/cli/spec_source.h"
 
 namespace distbench::cli {
 

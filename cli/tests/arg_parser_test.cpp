@@ -1,8 +1,8 @@
-#include "arg_parser.h"
+#include "distbench/cli/arg_parser.h"
 
 #include <gtest/gtest.h>
 
-#include "run_command.h"
+#include "distbench/cli/run_command.h"
 
 namespace distbench::cli {
 namespace {

@@ -16,11 +16,11 @@
 #include <set>
 #include <thread>
 
-#include "binary_runner.h"
-#include "child_process.h"
-#include "eventually.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/child_process.h"
+#include "distbench/process/eventually.h"
+#include "distbench/process/temp_dir.h"
 #include "launcher_test_util.h"
-#include "temp_dir.h"
 
 namespace distbench::cli {
 namespace {

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <regex>
 
-#include "binary_runner.h"
-#include "diff_test_reports.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 #include "distbench/report/report_json.h"
-#include "temp_dir.h"
+#include "distbench/testing/report/diff_test_reports.h"
 
 namespace distbench::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "html_text.h"
+#include "distbench/cli/report_page/html_text.h"
 
 #include <gtest/gtest.h>
 
-#include "vega_lite.h"
+#include "distbench/cli/report_page/vega_lite.h"
 
 namespace distbench::cli {
 namespace {

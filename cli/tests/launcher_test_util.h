@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "distbench/api/renderer.h"
-#include "process_gone.h"
-#include "run_output.h"
+#include "distbench/cli/local_run/run_output.h"
+#include "distbench/process/process_gone.h"
 
 namespace distbench::cli::testing {
 

@@ -1,4 +1,4 @@
-#include "local_launcher.h"
+#include "distbench/cli/local_run/local_launcher.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -11,8 +11,8 @@
 #include <fstream>
 #include <thread>
 
+#include "distbench/process/temp_dir.h"
 #include "launcher_test_util.h"
-#include "temp_dir.h"
 
 namespace distbench::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "local_wiring.h"
+#include "distbench/cli/local_run/local_wiring.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 
 #include "distbench/api/run_key.h"
 #include "distbench/api/spec_yaml.h"
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::cli {
 namespace {

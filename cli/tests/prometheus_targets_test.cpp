@@ -1,4 +1,4 @@
-#include "prometheus_targets.h"
+#include "distbench/cli/local_run/prometheus_targets.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -6,8 +6,8 @@
 
 #include <fstream>
 
-#include "binary_runner.h"
-#include "temp_dir.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::cli {
 namespace {

@@ -7,11 +7,11 @@
 
 #include <fstream>
 
-#include "binary_runner.h"
-#include "chart_libraries.h"
+#include "distbench/cli/report_page/chart_libraries.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 #include "distbench/report/report_json.h"
 #include "report_page_test_util.h"
-#include "temp_dir.h"
 
 namespace distbench::cli {
 namespace {

@@ -3,18 +3,18 @@
 // baseline, and that report text cannot escape into the HTML. The reports
 // are real runs (testing/fixtures/report/README.md); the browser test
 // (report_browser_test.sh) checks that a browser draws them.
-#include "report_page.h"
+#include "distbench/cli/report_page/report_page.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 
-#include "chart_libraries.h"
+#include "distbench/cli/report_page/chart_libraries.h"
+#include "distbench/cli/report_page/html_text.h"
 #include "distbench/report/diff_table.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_diff.h"
-#include "html_text.h"
 #include "report_page_test_util.h"
 
 namespace distbench::cli {

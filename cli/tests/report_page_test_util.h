@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "distbench/cli/report_page/report_page.h"
+#include "distbench/cli/report_page/vega_lite.h"
 #include "distbench/report/report_json.h"
-#include "report_page.h"
-#include "vega_lite.h"
 
 namespace distbench::cli::testing {
 

@@ -1,7 +1,7 @@
-#include "controller.h"
+#include "distbench/operator/controller.h"
 
-#include "benchmark_label.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/benchmark_label.h"
 
 namespace distbench::op {
 

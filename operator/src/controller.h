@@ -16,7 +16,7 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/work_queue.h"
 #include "distbench/kube/worker_pool.h"
-#include "reconciler.h"
+#include "distbench/operator/reconciler.h"
 
 namespace distbench::op {
 

@@ -1,4 +1,4 @@
-#include "desired_objects.h"
+#include "distbench/operator/desired_objects.h"
 
 #include <map>
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
-#include "worker_images.h"
+#include "distbench/operator/worker_images.h"
 
 namespace distbench::op {
 

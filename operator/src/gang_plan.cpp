@@ -1,8 +1,8 @@
-#include "gang_plan.h"
+#include "distbench/operator/gang_plan.h"
 
 #include <set>
 
-#include "ownership.h"
+#include "distbench/operator/ownership.h"
 
 namespace distbench::op {
 

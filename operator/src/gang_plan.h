@@ -12,8 +12,8 @@
 
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/rfc3339.h"
-#include "gang_state.h"
-#include "run_policy.h"
+#include "distbench/operator/gang_state.h"
+#include "distbench/operator/run_policy.h"
 
 namespace distbench::op {
 

@@ -1,4 +1,4 @@
-#include "gang_state.h"
+#include "distbench/operator/gang_state.h"
 
 #include <algorithm>
 

@@ -18,15 +18,15 @@
 #include <mutex>
 #include <thread>
 
-#include "controller.h"
 #include "distbench/kube/event_recorder.h"
 #include "distbench/kube/http_endpoints.h"
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/leader_election.h"
 #include "distbench/kube/log.h"
-#include "operator_env.h"
-#include "operator_flags.h"
-#include "operator_metrics.h"
+#include "distbench/operator/controller.h"
+#include "distbench/operator/operator_env.h"
+#include "distbench/operator/operator_flags.h"
+#include "distbench/operator/operator_metrics.h"
 
 #ifndef DISTBENCH_VERSION
 #define DISTBENCH_VERSION "dev"

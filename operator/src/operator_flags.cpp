@@ -1,4 +1,4 @@
-#include "operator_flags.h"
+#include "distbench/operator/operator_flags.h"
 
 #include <cpprest/json.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "worker_images.h"
+#include "distbench/operator/worker_images.h"
 
 namespace distbench::op {
 

@@ -1,4 +1,4 @@
-#include "operator_metrics.h"
+#include "distbench/operator/operator_metrics.h"
 
 #include <prometheus/counter.h>
 #include <prometheus/gauge.h>

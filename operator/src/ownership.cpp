@@ -1,8 +1,8 @@
-#include "ownership.h"
+#include "distbench/operator/ownership.h"
 
-#include "benchmark_label.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/benchmark_label.h"
 
 namespace distbench::op {
 

@@ -1,12 +1,10 @@
-#include "reconciler.h"
+#include "distbench/operator/reconciler.h"
 
 #include <algorithm>
 #include <future>
 #include <mutex>
 #include <stdexcept>
 
-#include "benchmark_label.h"
-#include "desired_objects.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/renderer.h"
@@ -15,9 +13,11 @@
 #include "distbench/api/spec_yaml.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
-#include "ownership.h"
-#include "run_policy.h"
-#include "run_report.h"
+#include "distbench/operator/benchmark_label.h"
+#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/ownership.h"
+#include "distbench/operator/run_policy.h"
+#include "distbench/operator/run_report.h"
 
 namespace distbench::op {
 namespace {

@@ -23,17 +23,17 @@
 #include <string>
 #include <vector>
 
-#include "desired_objects.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/reconcile_result.h"
+#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/gang_plan.h"
+#include "distbench/operator/gang_state.h"
+#include "distbench/operator/report_store.h"
+#include "distbench/operator/run_policy.h"
+#include "distbench/operator/status_conditions.h"
 #include "distbench/report/report.h"
-#include "gang_plan.h"
-#include "gang_state.h"
-#include "report_store.h"
-#include "run_policy.h"
-#include "status_conditions.h"
 
 namespace distbench::op {
 

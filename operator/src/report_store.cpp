@@ -1,11 +1,11 @@
-#include "report_store.h"
+#include "distbench/operator/report_store.h"
 
-#include "desired_objects.h"
 #include "distbench/api/object_names.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
-#include "ownership.h"
-#include "run_report.h"
+#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/ownership.h"
+#include "distbench/operator/run_report.h"
 
 namespace distbench::op {
 

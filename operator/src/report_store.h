@@ -18,8 +18,8 @@
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/operator/status_conditions.h"
 #include "distbench/report/report.h"
-#include "status_conditions.h"
 
 namespace distbench::op {
 

@@ -1,8 +1,8 @@
-#include "run_policy.h"
+#include "distbench/operator/run_policy.h"
 
 #include <algorithm>
 
-#include "status_conditions.h"
+#include "distbench/operator/status_conditions.h"
 
 namespace distbench::op {
 

@@ -12,7 +12,7 @@
 
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/rfc3339.h"
-#include "gang_state.h"
+#include "distbench/operator/gang_state.h"
 
 namespace distbench::op {
 

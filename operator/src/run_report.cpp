@@ -1,11 +1,11 @@
-#include "run_report.h"
+#include "distbench/operator/run_report.h"
 
 #include <exception>
 #include <optional>
 #include <sstream>
 
-#include "desired_objects.h"
 #include "distbench/api/object_names.h"
+#include "distbench/operator/desired_objects.h"
 #include "distbench/report/diff_table.h"
 #include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"

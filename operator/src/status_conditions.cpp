@@ -1,4 +1,4 @@
-#include "status_conditions.h"
+#include "distbench/operator/status_conditions.h"
 
 #include "distbench/kube/bounded_message.h"
 

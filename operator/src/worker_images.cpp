@@ -1,4 +1,4 @@
-#include "worker_images.h"
+#include "distbench/operator/worker_images.h"
 
 namespace distbench::op {
 

@@ -3,7 +3,7 @@
 // webhook". Those creates are retried, but count toward the CreateFailed
 // deadline like a refusal: the run fails, it is not retried forever.
 #include "controller_test_fixture.h"
-#include "operator_process.h"
+#include "distbench/testing/kube/operator_process.h"
 
 namespace distbench::op {
 namespace {

@@ -12,9 +12,9 @@
 #include "crd_install.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
-#include "kube_test_env.h"
-#include "kube_test_helpers.h"
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/testing/kube/kube_test_env.h"
+#include "distbench/testing/kube/kube_test_helpers.h"
 
 namespace distbench::kubetest {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "benchmark_namespace_test.h"
-#include "controller.h"
-#include "desired_objects.h"
+#include "distbench/operator/controller.h"
+#include "distbench/operator/desired_objects.h"
 
 namespace distbench::op {
 namespace {

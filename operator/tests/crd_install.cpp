@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "kube_test_env.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 #ifndef DISTBENCH_CRD_FILE
 #error "DISTBENCH_CRD_FILE must name the CRD manifest"

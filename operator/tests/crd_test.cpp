@@ -15,7 +15,7 @@
 
 #include "crd_install.h"
 #include "distbench/api/spec_yaml.h"
-#include "kube_test_env.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 #ifndef DISTBENCH_EXAMPLES_DIR
 #error "DISTBENCH_EXAMPLES_DIR must name the examples directory"

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <thread>
 
-#include "audit_log.h"
-#include "kube_test_env.h"
+#include "distbench/testing/kube/audit_log.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 namespace distbench::kubetest {
 namespace {

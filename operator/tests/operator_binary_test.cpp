@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "benchmark_namespace_test.h"
-#include "desired_objects.h"
 #include "distbench/kube/kube_client.h"
-#include "operator_process.h"
-#include "reconciler.h"
+#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/reconciler.h"
+#include "distbench/testing/kube/operator_process.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"

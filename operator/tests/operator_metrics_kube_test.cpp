@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "distbench/kube/informer.h"
-#include "kube_test_env.h"
-#include "operator_metrics.h"
-#include "temp_dir.h"
+#include "distbench/operator/operator_metrics.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 namespace distbench::op {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "desired_objects.h"
 #include "distbench/api/presets.h"
+#include "distbench/operator/desired_objects.h"
 #include "tutorial_benchmark.h"
 
 namespace distbench::op {

@@ -9,10 +9,10 @@
 #include "controller_test_fixture.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
+#include "distbench/operator/run_report.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
-#include "operator_process.h"
-#include "run_report.h"
+#include "distbench/testing/kube/operator_process.h"
 
 namespace distbench::op {
 namespace {

@@ -2,8 +2,8 @@
 // "tut" in namespace "bench", owned by a resource with a fixed UID.
 #pragma once
 
-#include "desired_objects.h"
 #include "distbench/api/presets.h"
+#include "distbench/operator/desired_objects.h"
 
 namespace distbench::op {
 

@@ -1,4 +1,4 @@
-#include "line_splitter.h"
+#include "distbench/process/line_splitter.h"
 
 namespace distbench::process {
 

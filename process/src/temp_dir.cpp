@@ -1,4 +1,4 @@
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
 
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-#include "child_process.h"
+#include "distbench/process/child_process.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "process_gone.h"
+#include "distbench/process/process_gone.h"
 
 namespace distbench::process {
 namespace {

@@ -1,4 +1,4 @@
-#include "free_ports.h"
+#include "distbench/process/free_ports.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

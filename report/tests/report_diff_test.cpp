@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "diff_test_reports.h"
+#include "distbench/testing/report/diff_test_reports.h"
 
 namespace distbench::report {
 namespace {

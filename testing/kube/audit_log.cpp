@@ -1,4 +1,4 @@
-#include "audit_log.h"
+#include "distbench/testing/kube/audit_log.h"
 
 #include <cpprest/json.h>
 

@@ -1,24 +1,24 @@
-#include "kube_test_cluster.h"
+#include "distbench/testing/kube/kube_test_cluster.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <deque>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
 
-#include "child_process.h"
-#include "free_ports.h"
-#include "temp_dir.h"
+#include "distbench/process/child_process.h"
+#include "distbench/process/free_ports.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::kubetest {
 

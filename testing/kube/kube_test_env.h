@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "kube_test_cluster.h"
+#include "distbench/testing/kube/kube_test_cluster.h"
 
 namespace distbench::kubetest {
 

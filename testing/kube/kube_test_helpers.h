@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "distbench/kube/kube_client.h"
-#include "eventually.h"
+#include "distbench/process/eventually.h"
 
 namespace distbench::kubetest {
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "kube_test_env.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 namespace distbench::kubetest {
 namespace {

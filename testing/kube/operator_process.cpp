@@ -1,4 +1,4 @@
-#include "operator_process.h"
+#include "distbench/testing/kube/operator_process.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 // entry here is a -Wswitch warning (an error under DISTBENCH_WERROR).
 #include <stdexcept>
 
-#include "common/benchmark_kind.h"
+#include "distbench/worker/common/benchmark_kind.h"
 
 namespace distbench::worker {
 

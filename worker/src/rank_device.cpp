@@ -1,13 +1,13 @@
-#include "rank_device.h"
+#include "distbench/worker/rank_device.h"
 
 #include <cstdlib>
 
-#include "comm/c10d_backends.h"
-#include "common/device_facts.h"
-#include "common/worker_identity.h"
-#include "gpu/describe_gpu.h"
-#include "gpu/gpu_runtime.h"
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/comm/c10d_backends.h"
+#include "distbench/worker/common/device_facts.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/gpu/describe_gpu.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "distbench/api/benchmark_spec.h"
-#include "gpu/compute_device.h"
-#include "gpu/gpu_placement.h"
+#include "distbench/worker/gpu/compute_device.h"
+#include "distbench/worker/gpu/gpu_placement.h"
 
 namespace c10d {
 class Store;

@@ -18,21 +18,21 @@
 #include <optional>
 #include <string>
 
-#include "comm/rendezvous.h"
-#include "comm/run_verdict.h"
-#include "comm/termination_watch.h"
-#include "common/benchmark_kind.h"
-#include "common/device_facts.h"
-#include "common/metrics.h"
-#include "common/resident_heap.h"
-#include "common/result_summary.h"
-#include "common/worker_identity.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
-#include "rank_device.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_verdict.h"
+#include "distbench/worker/comm/termination_watch.h"
+#include "distbench/worker/common/benchmark_kind.h"
+#include "distbench/worker/common/device_facts.h"
+#include "distbench/worker/common/metrics.h"
+#include "distbench/worker/common/resident_heap.h"
+#include "distbench/worker/common/result_summary.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/rank_device.h"
 
 namespace {
 

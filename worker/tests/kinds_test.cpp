@@ -2,7 +2,7 @@
 // its own entry, complete, with the groups docs/architecture.md lists.
 #include <gtest/gtest.h>
 
-#include "common/benchmark_kind.h"
+#include "distbench/worker/common/benchmark_kind.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,4 +1,4 @@
-#include "local_launcher.h"
+#include "distbench/cli/local_run/local_launcher.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -11,8 +11,8 @@
 #include <optional>
 #include <system_error>
 
-#include "child_process.h"
-#include "line_splitter.h"
+#include "distbench/process/child_process.h"
+#include "distbench/process/line_splitter.h"
 
 namespace distbench::cli {
 namespace {

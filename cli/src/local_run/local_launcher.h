@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "distbench/api/renderer.h"
-#include "run_output.h"
+#include "distbench/cli/local_run/run_output.h"
 
 namespace distbench::cli {
 

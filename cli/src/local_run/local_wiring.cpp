@@ -1,4 +1,4 @@
-#include "local_wiring.h"
+#include "distbench/cli/local_run/local_wiring.h"
 
 #include <fcntl.h>
 #include <unistd.h>

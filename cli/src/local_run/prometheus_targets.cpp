@@ -1,4 +1,4 @@
-#include "prometheus_targets.h"
+#include "distbench/cli/local_run/prometheus_targets.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

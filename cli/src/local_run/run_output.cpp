@@ -1,4 +1,4 @@
-#include "run_output.h"
+#include "distbench/cli/local_run/run_output.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

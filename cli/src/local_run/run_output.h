@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "progress_display.h"
+#include "distbench/cli/local_run/progress_display.h"
 
 namespace distbench::cli {
 

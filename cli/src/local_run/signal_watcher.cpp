@@ -1,4 +1,4 @@
-#include "signal_watcher.h"
+#include "distbench/cli/local_run/signal_watcher.h"
 
 #include <fcntl.h>
 #include <unistd.h>

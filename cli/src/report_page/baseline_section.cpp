@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "distbench/cli/report_page/html_table.h"
+#include "distbench/cli/report_page/html_text.h"
+#include "distbench/cli/report_page/page_numbers.h"
+#include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/report/diff_table.h"
 #include "distbench/report/report_diff.h"
-#include "html_table.h"
-#include "html_text.h"
-#include "page_numbers.h"
-#include "report_page_sections.h"
 
 namespace distbench::cli {
 namespace {

@@ -1,7 +1,7 @@
 // chartLibraries() of a build configured with -DDISTBENCH_REPORT_HTML=OFF
 // (cmake/ChartLibraries.cmake): such a distbench has no charts to bundle, and
 // `distbench report` says so instead of writing a page that needs the network.
-#include "chart_libraries.h"
+#include "distbench/cli/report_page/chart_libraries.h"
 
 namespace distbench::cli {
 

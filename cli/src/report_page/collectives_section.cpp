@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "page_numbers.h"
-#include "report_page_sections.h"
-#include "report_results.h"
+#include "distbench/cli/report_page/page_numbers.h"
+#include "distbench/cli/report_page/report_page_sections.h"
+#include "distbench/cli/report_page/report_results.h"
 
 namespace distbench::cli {
 namespace {

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "html_text.h"
-#include "page_numbers.h"
-#include "report_page_sections.h"
-#include "report_results.h"
-#include "stacked_phase_chart.h"
+#include "distbench/cli/report_page/html_text.h"
+#include "distbench/cli/report_page/page_numbers.h"
+#include "distbench/cli/report_page/report_page_sections.h"
+#include "distbench/cli/report_page/report_results.h"
+#include "distbench/cli/report_page/stacked_phase_chart.h"
 
 namespace distbench::cli {
 namespace {

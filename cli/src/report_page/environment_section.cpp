@@ -2,11 +2,11 @@
 // numbers to be compared, and the config that produced them.
 #include <string>
 
-#include "html_table.h"
-#include "html_text.h"
-#include "page_numbers.h"
-#include "pretty_json.h"
-#include "report_page_sections.h"
+#include "distbench/cli/report_page/html_table.h"
+#include "distbench/cli/report_page/html_text.h"
+#include "distbench/cli/report_page/page_numbers.h"
+#include "distbench/cli/report_page/pretty_json.h"
+#include "distbench/cli/report_page/report_page_sections.h"
 
 namespace distbench::cli {
 namespace {

@@ -1,6 +1,6 @@
-#include "html_table.h"
+#include "distbench/cli/report_page/html_table.h"
 
-#include "html_text.h"
+#include "distbench/cli/report_page/html_text.h"
 
 namespace distbench::cli {
 

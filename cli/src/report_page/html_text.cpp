@@ -1,4 +1,4 @@
-#include "html_text.h"
+#include "distbench/cli/report_page/html_text.h"
 
 namespace distbench::cli {
 

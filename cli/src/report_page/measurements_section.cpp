@@ -2,11 +2,11 @@
 // from, as the master's table prints them.
 #include <string>
 
+#include "distbench/cli/report_page/html_table.h"
+#include "distbench/cli/report_page/html_text.h"
+#include "distbench/cli/report_page/page_numbers.h"
+#include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/report/percentiles.h"
-#include "html_table.h"
-#include "html_text.h"
-#include "page_numbers.h"
-#include "report_page_sections.h"
 
 namespace distbench::cli {
 

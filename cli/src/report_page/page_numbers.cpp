@@ -1,4 +1,4 @@
-#include "page_numbers.h"
+#include "distbench/cli/report_page/page_numbers.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "pretty_json.h"
+#include "distbench/cli/report_page/pretty_json.h"
 
 namespace distbench::cli {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "vega_lite.h"
+#include "distbench/cli/report_page/vega_lite.h"
 
 namespace distbench::cli {
 

@@ -1,13 +1,13 @@
-#include "report_page.h"
+#include "distbench/cli/report_page/report_page.h"
 
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
+#include "distbench/cli/report_page/html_text.h"
+#include "distbench/cli/report_page/report_page_sections.h"
+#include "distbench/cli/report_page/report_page_static.h"
 #include "distbench/report/report_json.h"
-#include "html_text.h"
-#include "report_page_sections.h"
-#include "report_page_static.h"
 
 namespace distbench::cli {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "chart_libraries.h"
+#include "distbench/cli/report_page/chart_libraries.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_diff.h"
 

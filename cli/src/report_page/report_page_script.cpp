@@ -1,4 +1,4 @@
-#include "report_page_static.h"
+#include "distbench/cli/report_page/report_page_static.h"
 
 namespace distbench::cli {
 

@@ -1,6 +1,6 @@
-#include "report_page_section.h"
+#include "distbench/cli/report_page/report_page_section.h"
 
-#include "html_text.h"
+#include "distbench/cli/report_page/html_text.h"
 
 namespace distbench::cli {
 

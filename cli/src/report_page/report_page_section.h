@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "vega_lite.h"
+#include "distbench/cli/report_page/vega_lite.h"
 
 namespace distbench::cli {
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "distbench/cli/report_page/report_page_section.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_diff.h"
-#include "report_page_section.h"
 
 namespace distbench::cli {
 

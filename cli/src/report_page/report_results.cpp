@@ -1,4 +1,4 @@
-#include "report_results.h"
+#include "distbench/cli/report_page/report_results.h"
 
 namespace distbench::cli {
 

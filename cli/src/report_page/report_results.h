@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "distbench/cli/report_page/vega_lite.h"
 #include "distbench/report/report.h"
-#include "vega_lite.h"
 
 namespace distbench::cli {
 

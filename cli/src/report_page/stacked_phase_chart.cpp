@@ -1,8 +1,8 @@
-#include "stacked_phase_chart.h"
+#include "distbench/cli/report_page/stacked_phase_chart.h"
 
 #include <cmath>
 
-#include "report_results.h"
+#include "distbench/cli/report_page/report_results.h"
 
 namespace distbench::cli {
 

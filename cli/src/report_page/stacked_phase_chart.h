@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "report_page_section.h"
-#include "vega_lite.h"
+#include "distbench/cli/report_page/report_page_section.h"
+#include "distbench/cli/report_page/vega_lite.h"
 
 namespace distbench::cli {
 

@@ -1,4 +1,4 @@
-#include "vega_lite.h"
+#include "distbench/cli/report_page/vega_lite.h"
 
 #include <cmath>
 

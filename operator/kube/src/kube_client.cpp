@@ -4,16 +4,16 @@
 #include <cpprest/http_client.h>
 #include <cpprest/rawptrstream.h>
 
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/ssl.hpp>
+#include <cctype>
+#include <fstream>
+#include <mutex>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-#include <algorithm>
-#include <atomic>
-#include <cctype>
-#include <fstream>
-#include <mutex>
 #include <vector>
 
 #include "distbench/kube/bounded_message.h"

@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "kube_test_env.h"
-#include "kube_test_helpers.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/testing/kube/kube_test_env.h"
+#include "distbench/testing/kube/kube_test_helpers.h"
 #include "manual_clock.h"
-#include "temp_dir.h"
 
 namespace distbench::op {
 namespace {

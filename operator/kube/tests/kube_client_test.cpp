@@ -11,8 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "kube_test_env.h"
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/testing/kube/kube_test_env.h"
 
 namespace distbench::op {
 namespace {

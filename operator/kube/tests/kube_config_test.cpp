@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::op {
 namespace {

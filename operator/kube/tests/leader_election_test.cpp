@@ -13,9 +13,9 @@
 #include <memory>
 #include <thread>
 
-#include "kube_test_env.h"
-#include "kube_test_helpers.h"
-#include "temp_dir.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/testing/kube/kube_test_env.h"
+#include "distbench/testing/kube/kube_test_helpers.h"
 
 namespace distbench::op {
 namespace {

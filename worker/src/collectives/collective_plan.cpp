@@ -1,4 +1,4 @@
-#include "collectives/collective_plan.h"
+#include "distbench/worker/collectives/collective_plan.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "collectives/collective_results.h"
+#include "distbench/worker/collectives/collective_results.h"
 
 #include <algorithm>
 #include <cinttypes>

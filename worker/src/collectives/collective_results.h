@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/collective_plan.h"
+#include "distbench/worker/collectives/collective_plan.h"
 
 namespace distbench::worker {
 

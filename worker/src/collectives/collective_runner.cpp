@@ -1,4 +1,4 @@
-#include "collectives/collective_runner.h"
+#include "distbench/worker/collectives/collective_runner.h"
 
 #include <ATen/ATen.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "gpu/step_clock.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 namespace distbench::worker {
 namespace {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "collectives/collective_plan.h"
-#include "collectives/collectives_metrics.h"
-#include "comm/process_group.h"
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/worker/collectives/collective_plan.h"
+#include "distbench/worker/collectives/collectives_metrics.h"
+#include "distbench/worker/comm/process_group.h"
 
 namespace distbench::worker {
 

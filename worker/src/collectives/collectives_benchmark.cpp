@@ -1,15 +1,15 @@
-#include "collectives/collectives_benchmark.h"
+#include "distbench/worker/collectives/collectives_benchmark.h"
 
 #include <cpprest/json.h>
 
 #include <algorithm>
 #include <chrono>
 
-#include "collectives/collective_plan.h"
-#include "collectives/collective_runner.h"
-#include "collectives/collectives_metrics.h"
-#include "comm/rendezvous.h"
-#include "comm/run_control.h"
+#include "distbench/worker/collectives/collective_plan.h"
+#include "distbench/worker/collectives/collective_runner.h"
+#include "distbench/worker/collectives/collectives_metrics.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_control.h"
 
 namespace distbench::worker {
 namespace {

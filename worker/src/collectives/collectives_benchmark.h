@@ -9,9 +9,9 @@
 
 #include <vector>
 
-#include "collectives/collective_results.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
+#include "distbench/worker/collectives/collective_results.h"
 
 namespace distbench::worker {
 

@@ -1,14 +1,14 @@
 // Collectives' entry (common/benchmark_kind.h): ranks that measure every op
 // of the plan over the trainers' group (Gloo or NCCL), and a master that
 // gathers their times through the store.
-#include "collectives/collective_results.h"
-#include "collectives/collectives_benchmark.h"
-#include "collectives/collectives_metrics.h"
-#include "common/benchmark_kind.h"
-#include "common/host_info.h"
-#include "common/master_output.h"
-#include "common/report_builder.h"
-#include "common/worker_identity.h"
+#include "distbench/worker/collectives/collective_results.h"
+#include "distbench/worker/collectives/collectives_benchmark.h"
+#include "distbench/worker/collectives/collectives_metrics.h"
+#include "distbench/worker/common/benchmark_kind.h"
+#include "distbench/worker/common/host_info.h"
+#include "distbench/worker/common/master_output.h"
+#include "distbench/worker/common/report_builder.h"
+#include "distbench/worker/common/worker_identity.h"
 
 namespace distbench::worker {
 namespace {

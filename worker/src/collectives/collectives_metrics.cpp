@@ -1,9 +1,9 @@
-#include "collectives/collectives_metrics.h"
+#include "distbench/worker/collectives/collectives_metrics.h"
 
 #include <map>
 #include <mutex>
 
-#include "common/metric_families.h"
+#include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
 

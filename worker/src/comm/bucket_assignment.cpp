@@ -1,4 +1,4 @@
-#include "comm/bucket_assignment.h"
+#include "distbench/worker/comm/bucket_assignment.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -12,7 +12,7 @@
 #include <torch/csrc/distributed/c10d/Work.hpp>
 #include <vector>
 
-#include "comm/c10d_version.h"
+#include "distbench/worker/comm/c10d_version.h"
 
 namespace c10d {
 class Store;

@@ -1,4 +1,4 @@
-#include "comm/ddp_bucketer.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "comm/bucket_assignment.h"
+#include "distbench/worker/comm/bucket_assignment.h"
 
 namespace distbench::worker {
 

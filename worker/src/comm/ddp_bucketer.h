@@ -22,8 +22,8 @@
 #include <memory>
 #include <vector>
 
-#include "comm/process_group.h"
-#include "gpu/step_clock.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "comm/c10d_backends.h"
+#include "distbench/worker/comm/c10d_backends.h"
 
 #ifndef USE_C10D_GLOO
 #define USE_C10D_GLOO  // Debian's header is empty without it

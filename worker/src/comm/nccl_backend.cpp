@@ -1,7 +1,7 @@
 // makeNcclBackend where LibTorch has CUDA: c10d's ProcessGroupNCCL.
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 
-#include "comm/c10d_backends.h"
+#include "distbench/worker/comm/c10d_backends.h"
 
 namespace distbench::worker {
 

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "comm/c10d_backends.h"
+#include "distbench/worker/comm/c10d_backends.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "comm/process_group.h"
+#include "distbench/worker/comm/process_group.h"
 
 #ifndef USE_C10D_GLOO
 #define USE_C10D_GLOO  // Debian's header is empty without it
@@ -9,8 +9,8 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <vector>
 
-#include "comm/peer_error.h"
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 

@@ -16,9 +16,9 @@
 #include <torch/csrc/distributed/c10d/Work.hpp>
 #include <vector>
 
-#include "comm/c10d_backends.h"
 #include "distbench/api/benchmark_spec.h"
-#include "gpu/compute_device.h"
+#include "distbench/worker/comm/c10d_backends.h"
+#include "distbench/worker/gpu/compute_device.h"
 
 namespace c10d {
 class Store;

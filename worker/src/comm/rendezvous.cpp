@@ -1,4 +1,4 @@
-#include "comm/rendezvous.h"
+#include "distbench/worker/comm/rendezvous.h"
 
 #include <string>
 #include <thread>
@@ -6,8 +6,8 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
-#include "comm/peer_error.h"
-#include "comm/run_store.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/comm/run_store.h"
 
 namespace distbench::worker {
 namespace {

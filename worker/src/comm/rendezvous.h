@@ -12,9 +12,9 @@
 #include <functional>
 #include <memory>
 
-#include "comm/process_group.h"
-#include "common/groups_wanted.h"
-#include "common/worker_identity.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/common/groups_wanted.h"
+#include "distbench/worker/common/worker_identity.h"
 
 namespace c10d {
 class Store;

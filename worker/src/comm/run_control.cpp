@@ -1,13 +1,13 @@
-#include "comm/run_control.h"
+#include "distbench/worker/comm/run_control.h"
 
 #include <algorithm>
 #include <cstring>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
-#include "comm/peer_error.h"
-#include "comm/rendezvous.h"
-#include "comm/run_verdict.h"
-#include "comm/run_store.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_store.h"
+#include "distbench/worker/comm/run_verdict.h"
 
 namespace distbench::worker {
 namespace {

@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/worker_identity.h"
+#include "distbench/worker/common/worker_identity.h"
 
 namespace c10d {
 class Store;

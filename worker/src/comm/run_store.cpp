@@ -1,9 +1,9 @@
-#include "comm/run_store.h"
+#include "distbench/worker/comm/run_store.h"
 
 #include <string>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 
-#include "comm/store_connection.h"
+#include "distbench/worker/comm/store_connection.h"
 
 namespace distbench::worker {
 

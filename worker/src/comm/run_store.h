@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-#include "common/worker_identity.h"
+#include "distbench/worker/common/worker_identity.h"
 
 namespace c10d {
 class Store;

@@ -1,4 +1,4 @@
-#include "comm/run_verdict.h"
+#include "distbench/worker/comm/run_verdict.h"
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>

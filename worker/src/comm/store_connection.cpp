@@ -1,8 +1,8 @@
-#include "comm/store_connection.h"
+#include "distbench/worker/comm/store_connection.h"
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
-#include "comm/c10d_version.h"
+#include "distbench/worker/comm/c10d_version.h"
 
 namespace distbench::worker {
 

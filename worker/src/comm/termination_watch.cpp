@@ -1,4 +1,4 @@
-#include "comm/termination_watch.h"
+#include "distbench/worker/comm/termination_watch.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -7,16 +7,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
-#include "comm/run_verdict.h"
-#include "comm/run_store.h"
+#include "distbench/worker/comm/run_store.h"
+#include "distbench/worker/comm/run_verdict.h"
 
 namespace distbench::worker {
 namespace {

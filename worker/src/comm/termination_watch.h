@@ -14,7 +14,7 @@
 #include <chrono>
 #include <string>
 
-#include "common/worker_identity.h"
+#include "distbench/worker/common/worker_identity.h"
 
 namespace distbench::worker {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "common/groups_wanted.h"
-#include "common/result_summary.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
+#include "distbench/worker/common/groups_wanted.h"
+#include "distbench/worker/common/result_summary.h"
 
 namespace distbench::worker {
 

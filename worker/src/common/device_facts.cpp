@@ -1,4 +1,4 @@
-#include "common/device_facts.h"
+#include "distbench/worker/common/device_facts.h"
 
 #include <map>
 #include <set>

@@ -1,4 +1,4 @@
-#include "common/host_info.h"
+#include "distbench/worker/common/host_info.h"
 
 #include <unistd.h>
 

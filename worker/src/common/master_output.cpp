@@ -1,10 +1,10 @@
-#include "common/master_output.h"
+#include "distbench/worker/common/master_output.h"
 
 #include <torch/version.h>
 
 #include <cstdio>
 
-#include "common/device_facts.h"
+#include "distbench/worker/common/device_facts.h"
 
 namespace distbench::worker {
 

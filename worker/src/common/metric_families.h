@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "common/metrics.h"
+#include "distbench/worker/common/metrics.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "common/metrics.h"
+#include "distbench/worker/common/metrics.h"
 
 #include <prometheus/exposer.h>
 #include <prometheus/gauge.h>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "common/metric_families.h"
+#include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
 

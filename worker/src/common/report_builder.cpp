@@ -1,4 +1,4 @@
-#include "common/report_builder.h"
+#include "distbench/worker/common/report_builder.h"
 
 #include <torch/version.h>
 

@@ -1,4 +1,4 @@
-#include "common/resident_heap.h"
+#include "distbench/worker/common/resident_heap.h"
 
 #include <malloc.h>
 

@@ -1,4 +1,4 @@
-#include "common/result_summary.h"
+#include "distbench/worker/common/result_summary.h"
 
 #include <cpprest/json.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "common/result_table.h"
+#include "distbench/worker/common/result_table.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
-#include "common/training_metrics.h"
+#include "distbench/worker/common/training_metrics.h"
 
-#include "common/metric_families.h"
+#include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "common/worker_identity.h"
+#include "distbench/worker/common/worker_identity.h"
 
 #include <unistd.h>
 

@@ -1,13 +1,13 @@
-#include "ddp/ddp_benchmark.h"
+#include "distbench/worker/ddp/ddp_benchmark.h"
 
 #include <iostream>
 
-#include "comm/process_group.h"
-#include "comm/rendezvous.h"
-#include "comm/run_control.h"
-#include "ddp/ddp_metrics.h"
-#include "ddp/ddp_row.h"
-#include "ddp/models/image_model.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_control.h"
+#include "distbench/worker/ddp/ddp_metrics.h"
+#include "distbench/worker/ddp/ddp_row.h"
+#include "distbench/worker/ddp/models/image_model.h"
 
 namespace distbench::worker {
 namespace {

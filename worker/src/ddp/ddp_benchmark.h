@@ -9,8 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "ddp/ddp_results.h"
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/worker/ddp/ddp_results.h"
 
 namespace distbench::worker {
 

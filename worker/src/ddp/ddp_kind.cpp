@@ -1,14 +1,14 @@
 // DDP's entry (common/benchmark_kind.h): trainers that walk the model sweep
 // in a group per row (Gloo or NCCL, on their device), and a master that
 // prints rows as they complete.
-#include "common/benchmark_kind.h"
-#include "common/host_info.h"
-#include "common/master_output.h"
-#include "common/report_builder.h"
-#include "common/worker_identity.h"
-#include "ddp/ddp_benchmark.h"
-#include "ddp/ddp_metrics.h"
-#include "ddp/ddp_results.h"
+#include "distbench/worker/common/benchmark_kind.h"
+#include "distbench/worker/common/host_info.h"
+#include "distbench/worker/common/master_output.h"
+#include "distbench/worker/common/report_builder.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/ddp/ddp_benchmark.h"
+#include "distbench/worker/ddp/ddp_metrics.h"
+#include "distbench/worker/ddp/ddp_results.h"
 
 namespace distbench::worker {
 namespace {

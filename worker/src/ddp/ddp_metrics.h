@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "common/training_metrics.h"
+#include "distbench/worker/common/training_metrics.h"
 
 namespace distbench::worker {
 

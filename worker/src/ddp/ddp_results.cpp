@@ -1,13 +1,13 @@
-#include "ddp/ddp_results.h"
+#include "distbench/worker/ddp/ddp_results.h"
 
 #include <cpprest/json.h>
 
 #include <algorithm>
 #include <cstdio>
 
-#include "common/result_table.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_json.h"
+#include "distbench/worker/common/result_table.h"
 
 namespace distbench::worker {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "ddp/ddp_row.h"
-#include "ddp/ddp_sweep.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
+#include "distbench/worker/ddp/ddp_row.h"
+#include "distbench/worker/ddp/ddp_sweep.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "ddp/ddp_row.h"
+#include "distbench/worker/ddp/ddp_row.h"
 
 #include <ATen/ATen.h>
 #include <torch/nn/functional/loss.h>
@@ -9,12 +9,12 @@
 #include <memory>
 #include <stdexcept>
 
-#include "comm/ddp_bucketer.h"
-#include "comm/process_group.h"
-#include "common/training_metrics.h"
-#include "ddp/models/image_model.h"
-#include "gpu/compute_device.h"
-#include "gpu/step_clock.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/common/training_metrics.h"
+#include "distbench/worker/ddp/models/image_model.h"
+#include "distbench/worker/gpu/compute_device.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "ddp/ddp_sweep.h"
+#include "distbench/worker/ddp/ddp_sweep.h"
 
 #include <algorithm>
 #include <cstdio>

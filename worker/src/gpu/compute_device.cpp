@@ -1,6 +1,6 @@
-#include "gpu/compute_device.h"
+#include "distbench/worker/gpu/compute_device.h"
 
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 

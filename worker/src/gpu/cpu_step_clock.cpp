@@ -1,7 +1,7 @@
 #include <mutex>
 #include <vector>
 
-#include "gpu/step_clock.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 namespace distbench::worker {
 namespace {

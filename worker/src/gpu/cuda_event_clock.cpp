@@ -1,4 +1,4 @@
-#include "gpu/cuda_event_clock.h"
+#include "distbench/worker/gpu/cuda_event_clock.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,10 +1,10 @@
-#include "gpu/describe_gpu.h"
+#include "distbench/worker/gpu/describe_gpu.h"
 
 #include <unistd.h>
 
 #include <string>
 
-#include "gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
 
 namespace distbench::worker {
 namespace {

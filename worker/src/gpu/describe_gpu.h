@@ -4,7 +4,7 @@
 // it.
 #pragma once
 
-#include "common/device_facts.h"
+#include "distbench/worker/common/device_facts.h"
 
 namespace distbench::worker {
 

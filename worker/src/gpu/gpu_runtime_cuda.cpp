@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 #include <nccl.h>
 
-#include "gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
 
 namespace distbench::worker {
 namespace {

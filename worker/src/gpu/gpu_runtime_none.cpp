@@ -1,7 +1,7 @@
 // gpu_runtime.h in a build without the CUDA runtime (DISTBENCH_CUDA=OFF, or
 // AUTO on a machine without the CUDA toolkit and NCCL): no GPU can be used,
 // and `unavailable` says why and what build would.
-#include "gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
 
 namespace distbench::worker {
 

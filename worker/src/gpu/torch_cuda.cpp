@@ -1,11 +1,11 @@
 // torch_cuda.h where LibTorch has CUDA.
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/cuda/CUDAFunctions.h>
 
-#include "gpu/cuda_event_clock.h"
+#include "distbench/worker/gpu/cuda_event_clock.h"
 
 namespace distbench::worker {
 namespace {

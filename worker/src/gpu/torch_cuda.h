@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "gpu/step_clock.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 namespace distbench::worker {
 

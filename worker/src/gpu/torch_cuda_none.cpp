@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 namespace {

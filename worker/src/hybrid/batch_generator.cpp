@@ -1,4 +1,4 @@
-#include "hybrid/batch_generator.h"
+#include "distbench/worker/hybrid/batch_generator.h"
 
 #include <ATen/ATen.h>
 

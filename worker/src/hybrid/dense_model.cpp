@@ -1,4 +1,4 @@
-#include "hybrid/dense_model.h"
+#include "distbench/worker/hybrid/dense_model.h"
 
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/linear.h>

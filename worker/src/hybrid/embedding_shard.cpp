@@ -1,4 +1,4 @@
-#include "hybrid/embedding_shard.h"
+#include "distbench/worker/hybrid/embedding_shard.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>

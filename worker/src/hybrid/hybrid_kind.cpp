@@ -3,18 +3,18 @@
 // (Gloo or NCCL, on the trainers' device).
 #include <cstdio>
 
-#include "comm/rendezvous.h"
-#include "common/benchmark_kind.h"
-#include "common/device_facts.h"
-#include "common/host_info.h"
-#include "common/master_output.h"
-#include "common/result_table.h"
-#include "common/worker_identity.h"
-#include "hybrid/hybrid_metrics.h"
-#include "hybrid/hybrid_report.h"
-#include "hybrid/master.h"
-#include "hybrid/parameter_server.h"
-#include "hybrid/trainer.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/common/benchmark_kind.h"
+#include "distbench/worker/common/device_facts.h"
+#include "distbench/worker/common/host_info.h"
+#include "distbench/worker/common/master_output.h"
+#include "distbench/worker/common/result_table.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
+#include "distbench/worker/hybrid/hybrid_report.h"
+#include "distbench/worker/hybrid/master.h"
+#include "distbench/worker/hybrid/parameter_server.h"
+#include "distbench/worker/hybrid/trainer.h"
 
 namespace distbench::worker {
 namespace {

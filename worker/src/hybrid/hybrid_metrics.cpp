@@ -1,9 +1,9 @@
-#include "hybrid/hybrid_metrics.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
 
 #include <map>
 #include <mutex>
 
-#include "common/metric_families.h"
+#include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "common/training_metrics.h"
+#include "distbench/worker/common/training_metrics.h"
 
 namespace distbench::worker {
 

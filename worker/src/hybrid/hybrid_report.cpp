@@ -1,12 +1,12 @@
-#include "hybrid/hybrid_report.h"
+#include "distbench/worker/hybrid/hybrid_report.h"
 
 #include <cpprest/json.h>
 
 #include <map>
 #include <string>
 
-#include "common/report_builder.h"
 #include "distbench/report/report_json.h"
+#include "distbench/worker/common/report_builder.h"
 
 namespace distbench::worker {
 

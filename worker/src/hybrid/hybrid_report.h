@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "common/result_table.h"
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
+#include "distbench/worker/common/result_table.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "hybrid/master.h"
+#include "distbench/worker/hybrid/master.h"
 
 #include <ATen/ATen.h>
 
@@ -6,10 +6,10 @@
 #include <cmath>
 #include <iostream>
 
-#include "comm/peer_error.h"
 #include "distbench/api/renderer.h"
-#include "hybrid/wire.h"
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/hybrid/wire.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "comm/process_group.h"
-#include "common/result_table.h"
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/common/result_table.h"
 
 namespace distbench::worker {
 

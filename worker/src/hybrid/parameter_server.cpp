@@ -1,4 +1,4 @@
-#include "hybrid/parameter_server.h"
+#include "distbench/worker/hybrid/parameter_server.h"
 
 #include <ATen/ATen.h>
 
@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "comm/peer_error.h"
-#include "common/stopwatch.h"
-#include "hybrid/embedding_shard.h"
-#include "hybrid/request_checks.h"
-#include "hybrid/state_dump.h"
-#include "hybrid/wire.h"
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/common/stopwatch.h"
+#include "distbench/worker/hybrid/embedding_shard.h"
+#include "distbench/worker/hybrid/request_checks.h"
+#include "distbench/worker/hybrid/state_dump.h"
+#include "distbench/worker/hybrid/wire.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "comm/process_group.h"
-#include "common/worker_identity.h"
 #include "distbench/api/benchmark_spec.h"
-#include "hybrid/hybrid_metrics.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
 
 namespace distbench::worker {
 

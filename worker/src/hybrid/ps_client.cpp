@@ -1,15 +1,15 @@
-#include "hybrid/ps_client.h"
+#include "distbench/worker/hybrid/ps_client.h"
 
 #include <ATen/ATen.h>
 
 #include <chrono>
 #include <stdexcept>
 
-#include "comm/peer_error.h"
-#include "common/stopwatch.h"
 #include "distbench/api/renderer.h"
-#include "hybrid/wire_buffer.h"
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/common/stopwatch.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 

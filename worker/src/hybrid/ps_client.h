@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "comm/process_group.h"
-#include "hybrid/hybrid_metrics.h"
-#include "hybrid/wire.h"
+#include "distbench/worker/comm/process_group.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
+#include "distbench/worker/hybrid/wire.h"
 
 namespace distbench::worker {
 

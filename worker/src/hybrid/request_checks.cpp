@@ -1,10 +1,10 @@
-#include "hybrid/request_checks.h"
+#include "distbench/worker/hybrid/request_checks.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "distbench/api/benchmark_spec.h"
-#include "hybrid/wire.h"
+#include "distbench/worker/hybrid/wire.h"
 
 namespace distbench::worker {
 

@@ -1,4 +1,4 @@
-#include "hybrid/state_dump.h"
+#include "distbench/worker/hybrid/state_dump.h"
 
 #include <torch/serialize.h>
 

@@ -1,4 +1,4 @@
-#include "hybrid/trainer.h"
+#include "distbench/worker/hybrid/trainer.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
@@ -11,17 +11,17 @@
 #include <cstdio>
 #include <iostream>
 
-#include "comm/ddp_bucketer.h"
-#include "common/stopwatch.h"
 #include "distbench/api/dense_layers.h"
-#include "gpu/step_clock.h"
-#include "hybrid/batch_generator.h"
-#include "hybrid/dense_model.h"
-#include "hybrid/ps_client.h"
-#include "hybrid/state_dump.h"
-#include "hybrid/step_phases.h"
-#include "hybrid/wire.h"
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
+#include "distbench/worker/common/stopwatch.h"
+#include "distbench/worker/gpu/step_clock.h"
+#include "distbench/worker/hybrid/batch_generator.h"
+#include "distbench/worker/hybrid/dense_model.h"
+#include "distbench/worker/hybrid/ps_client.h"
+#include "distbench/worker/hybrid/state_dump.h"
+#include "distbench/worker/hybrid/step_phases.h"
+#include "distbench/worker/hybrid/wire.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {

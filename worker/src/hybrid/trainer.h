@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "comm/rendezvous.h"
-#include "common/worker_identity.h"
 #include "distbench/api/benchmark_spec.h"
-#include "gpu/compute_device.h"
-#include "hybrid/hybrid_metrics.h"
+#include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/common/worker_identity.h"
+#include "distbench/worker/gpu/compute_device.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
 
 namespace distbench::worker {
 

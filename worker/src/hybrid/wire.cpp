@@ -1,8 +1,8 @@
-#include "hybrid/wire.h"
+#include "distbench/worker/hybrid/wire.h"
 
 #include <algorithm>
 
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 

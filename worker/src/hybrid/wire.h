@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "distbench/api/benchmark_spec.h"
-#include "hybrid/step_phases.h"
+#include "distbench/worker/hybrid/step_phases.h"
 
 namespace distbench::worker {
 

@@ -1,10 +1,10 @@
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 
 #include <ATen/ATen.h>
 
 #include <cstring>
 
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "hybrid/wire.h"
+#include "distbench/worker/hybrid/wire.h"
 
 namespace distbench::worker {
 

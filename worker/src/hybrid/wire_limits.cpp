@@ -1,4 +1,4 @@
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "collectives/collective_runner.h"
+#include "distbench/worker/collectives/collective_runner.h"
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <functional>
 #include <iostream>
 
-#include "collectives/collective_results.h"
-#include "collectives/collectives_metrics.h"
-#include "common/metrics.h"
+#include "distbench/worker/collectives/collective_results.h"
+#include "distbench/worker/collectives/collectives_metrics.h"
+#include "distbench/worker/common/metrics.h"
 #include "support/thread_ranks.h"
 
 namespace distbench::worker {

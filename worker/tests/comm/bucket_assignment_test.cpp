@@ -1,5 +1,5 @@
 // The bucket policy alone, on sizes: no tensors, no process group.
-#include "comm/bucket_assignment.h"
+#include "distbench/worker/comm/bucket_assignment.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "comm/ddp_bucketer.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "comm/bucket_assignment.h"
-#include "comm/process_group.h"
+#include "distbench/worker/comm/bucket_assignment.h"
+#include "distbench/worker/comm/process_group.h"
 #include "support/thread_ranks.h"
 
 namespace distbench::worker {

@@ -2,7 +2,7 @@
 // arrives (stuck in a loop, say) cannot hold a barrier or the master's
 // collect forever. Ranks as threads of this process, each with its own
 // rendezvous over a real TCPStore on loopback.
-#include "comm/run_control.h"
+#include "distbench/worker/comm/run_control.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <mutex>
 #include <thread>
 
-#include "comm/peer_error.h"
-#include "comm/rendezvous.h"
-#include "free_ports.h"
+#include "distbench/process/free_ports.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/comm/rendezvous.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,7 +1,7 @@
 // Where a rank's /metrics listens: every interface in a pod, loopback for
 // `distbench run` (DISTBENCH_METRICS_ADDRESS), read back from the kernel's
 // table of listening sockets rather than from what the endpoint says.
-#include "common/metrics.h"
+#include "distbench/worker/common/metrics.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "free_ports.h"
+#include "distbench/process/free_ports.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,6 +1,6 @@
 // The rank's heap keeps what it frees: a block below 32 MiB comes from the
 // heap, not mmap, and freeing it at the top of the heap does not shrink it.
-#include "common/resident_heap.h"
+#include "distbench/worker/common/resident_heap.h"
 
 #include <gtest/gtest.h>
 #include <malloc.h>

@@ -1,11 +1,11 @@
 // The termination-message summary: the right headline per kind (each kind's
 // rule, as its KindEntry registers it), and never over Kubernetes' 4096 bytes.
-#include "common/result_summary.h"
+#include "distbench/worker/common/result_summary.h"
 
 #include <cpprest/json.h>
 #include <gtest/gtest.h>
 
-#include "common/benchmark_kind.h"
+#include "distbench/worker/common/benchmark_kind.h"
 
 namespace distbench::worker {
 namespace {

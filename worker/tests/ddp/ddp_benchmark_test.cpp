@@ -1,11 +1,11 @@
 // The DDP kind as real worker processes: the sweep runs, the master prints
 // the seed's table and a report with a series per row, a dead rank ends the
 // run, and the sweep's gradients really are averaged (replicas agree).
-#include <gtest/gtest.h>
 #include <csignal>
+#include <gtest/gtest.h>
 
-#include "binary_runner.h"
 #include "distbench/api/presets.h"
+#include "distbench/process/binary_runner.h"
 #include "distbench/report/report_json.h"
 #include "support/cluster_expectations.h"
 #include "support/local_cluster.h"

@@ -1,9 +1,9 @@
 // The DDP sweep's rows and the seed's table layout.
-#include "ddp/ddp_sweep.h"
+#include "distbench/worker/ddp/ddp_sweep.h"
 
 #include <gtest/gtest.h>
 
-#include "ddp/ddp_results.h"
+#include "distbench/worker/ddp/ddp_results.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,4 +1,4 @@
-#include "ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/image_model.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "ddp/models/resnet.h"
 #include "distbench/api/image_models.h"
+#include "distbench/worker/ddp/models/resnet.h"
 
 namespace distbench::worker {
 namespace {

@@ -3,7 +3,7 @@
 // one, it must time what the stream does, not when the host queued it: a
 // host function that sleeps on the stream stands in for a kernel, so the
 // test needs no LibTorch CUDA and no nvcc.
-#include "gpu/cuda_event_clock.h"
+#include "distbench/worker/gpu/cuda_event_clock.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <chrono>
 #include <thread>
 
-#include "gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,4 +1,4 @@
-#include "gpu/gpu_placement.h"
+#include "distbench/worker/gpu/gpu_placement.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <string>
 
-#include "binary_runner.h"
-#include "gpu_test_support.h"
-#include "temp_dir.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
+#include "gpu/gpu_test_support.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,13 +1,13 @@
 // What the node's CUDA runtime says, read for real: on CI (no GPU, maybe no
 // driver) the reason is what the worker will print; on a GPU machine the
 // devices. Either way the answer must be consistent.
-#include "gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include "common/device_facts.h"
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/common/device_facts.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 namespace {

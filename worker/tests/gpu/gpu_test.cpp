@@ -14,13 +14,13 @@
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 
-#include "collectives/collective_plan.h"
-#include "collectives/collective_runner.h"
-#include "comm/ddp_bucketer.h"
-#include "ddp/ddp_row.h"
-#include "gpu/compute_device.h"
-#include "gpu/step_clock.h"
-#include "gpu_test_support.h"
+#include "distbench/worker/collectives/collective_plan.h"
+#include "distbench/worker/collectives/collective_runner.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
+#include "distbench/worker/ddp/ddp_row.h"
+#include "distbench/worker/gpu/compute_device.h"
+#include "distbench/worker/gpu/step_clock.h"
+#include "gpu/gpu_test_support.h"
 #include "support/thread_ranks.h"
 
 namespace distbench::worker {

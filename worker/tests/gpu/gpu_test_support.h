@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "gpu/gpu_runtime.h"
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/gpu/gpu_runtime.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker::testing {
 

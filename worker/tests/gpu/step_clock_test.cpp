@@ -1,10 +1,10 @@
-#include "gpu/step_clock.h"
+#include "distbench/worker/gpu/step_clock.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "gpu/compute_device.h"
+#include "distbench/worker/gpu/compute_device.h"
 
 namespace distbench::worker {
 namespace {

@@ -1,7 +1,7 @@
 // The HybridDDPRPC report's `results` (docs/report-schema.md#hybridddprpc):
 // each trainer's reference to its series and its step phases, which the
 // HTML report stacks per trainer.
-#include "hybrid/hybrid_report.h"
+#include "distbench/worker/hybrid/hybrid_report.h"
 
 #include <cpprest/json.h>
 #include <gtest/gtest.h>

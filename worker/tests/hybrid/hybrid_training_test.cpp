@@ -8,8 +8,8 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/report/report_json.h"
-#include "hybrid/state_dump.h"
-#include "reference_training.h"
+#include "distbench/worker/hybrid/state_dump.h"
+#include "hybrid/reference_training.h"
 #include "support/cluster_expectations.h"
 #include "support/local_cluster.h"
 

@@ -9,13 +9,13 @@
 #include <future>
 #include <limits>
 
-#include "comm/peer_error.h"
-#include "common/metrics.h"
-#include "hybrid/hybrid_metrics.h"
-#include "hybrid/parameter_server.h"
-#include "hybrid/ps_client.h"
-#include "hybrid/wire.h"
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/common/metrics.h"
+#include "distbench/worker/hybrid/hybrid_metrics.h"
+#include "distbench/worker/hybrid/parameter_server.h"
+#include "distbench/worker/hybrid/ps_client.h"
+#include "distbench/worker/hybrid/wire.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 #include "support/thread_ranks.h"
 
 namespace distbench::worker {

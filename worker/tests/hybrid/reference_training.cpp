@@ -1,11 +1,11 @@
-#include "reference_training.h"
+#include "hybrid/reference_training.h"
 
 #include <torch/torch.h>
 
 #include "distbench/api/dense_layers.h"
-#include "hybrid/batch_generator.h"
-#include "hybrid/dense_model.h"
-#include "hybrid/embedding_shard.h"
+#include "distbench/worker/hybrid/batch_generator.h"
+#include "distbench/worker/hybrid/dense_model.h"
+#include "distbench/worker/hybrid/embedding_shard.h"
 
 namespace distbench::worker::testing {
 

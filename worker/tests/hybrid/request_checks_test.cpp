@@ -1,4 +1,4 @@
-#include "hybrid/request_checks.h"
+#include "distbench/worker/hybrid/request_checks.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "distbench/api/resource_estimate.h"
-#include "hybrid/wire_buffer.h"
-#include "hybrid/wire_limits.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {

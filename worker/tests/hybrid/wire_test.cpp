@@ -1,6 +1,6 @@
 // The parameter-server protocol's message layouts, word by word: these are
 // the wire format, so a change here breaks every rank of a mixed build.
-#include "hybrid/wire.h"
+#include "distbench/worker/hybrid/wire.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_buffer.h"
 
 namespace distbench::worker {
 namespace {

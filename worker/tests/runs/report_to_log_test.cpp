@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string>
 
-#include "binary_runner.h"
 #include "distbench/api/presets.h"
 #include "distbench/api/worker_env.h"
+#include "distbench/process/binary_runner.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "support/cluster_expectations.h"

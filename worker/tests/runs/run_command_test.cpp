@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string>
 
-#include "binary_runner.h"
-#include "temp_dir.h"
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::worker {
 namespace {

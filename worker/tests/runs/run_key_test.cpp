@@ -7,13 +7,13 @@
 #include <fstream>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
-#include "comm/run_verdict.h"
-#include "comm/store_connection.h"
 #include "distbench/api/presets.h"
 #include "distbench/api/worker_env.h"
-#include "local_wiring.h"
+#include "distbench/cli/local_run/local_wiring.h"
+#include "distbench/process/temp_dir.h"
+#include "distbench/worker/comm/run_verdict.h"
+#include "distbench/worker/comm/store_connection.h"
 #include "support/local_cluster.h"
-#include "temp_dir.h"
 
 namespace distbench::worker {
 namespace {

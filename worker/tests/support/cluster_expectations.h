@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-#include "local_cluster.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker::testing {
 

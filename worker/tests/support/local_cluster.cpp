@@ -1,4 +1,4 @@
-#include "local_cluster.h"
+#include "support/local_cluster.h"
 
 #include <poll.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "distbench/api/renderer.h"
-#include "free_ports.h"
-#include "local_wiring.h"
+#include "distbench/cli/local_run/local_wiring.h"
+#include "distbench/process/free_ports.h"
 
 namespace distbench::worker::testing {
 

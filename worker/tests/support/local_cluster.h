@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "child_process.h"
 #include "distbench/api/benchmark_spec.h"
-#include "temp_dir.h"
+#include "distbench/process/child_process.h"
+#include "distbench/process/temp_dir.h"
 
 namespace distbench::worker::testing {
 

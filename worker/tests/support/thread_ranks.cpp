@@ -1,4 +1,4 @@
-#include "thread_ranks.h"
+#include "support/thread_ranks.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <torch/csrc/distributed/c10d/HashStore.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 
-#include "gpu/torch_cuda.h"
+#include "distbench/worker/gpu/torch_cuda.h"
 
 namespace distbench::worker {
 

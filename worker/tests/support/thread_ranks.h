@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/process_group.h"
+#include "distbench/worker/comm/process_group.h"
 
 namespace distbench::worker {
 

@@ -1,10 +1,10 @@
-#include "ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/image_model.h"
 
 #include <functional>
 #include <stdexcept>
 
-#include "ddp/models/resnet.h"
-#include "ddp/models/small_cnn.h"
+#include "distbench/worker/ddp/models/resnet.h"
+#include "distbench/worker/ddp/models/small_cnn.h"
 
 namespace distbench::worker {
 namespace {

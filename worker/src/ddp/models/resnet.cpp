@@ -1,4 +1,4 @@
-#include "ddp/models/resnet.h"
+#include "distbench/worker/ddp/models/resnet.h"
 
 #include <torch/nn/init.h>
 #include <torch/nn/modules/batchnorm.h>

@@ -1,4 +1,4 @@
-#include "ddp/models/small_cnn.h"
+#include "distbench/worker/ddp/models/small_cnn.h"
 
 #include <torch/nn/init.h>
 #include <torch/nn/modules/activation.h>

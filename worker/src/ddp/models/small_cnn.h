@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/image_model.h"
 
 namespace distbench::worker {
 

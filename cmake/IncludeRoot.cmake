@@ -1,0 +1,26 @@
+# One include style for every part: a header is included as
+# "distbench/<part>/<path in the part>", whatever part it lives in, so an
+# include line says whose header it is. Libraries with an installed-style
+# include/ tree (api, report, kube) already have that path on disk. For the
+# other parts the path is made here: ${CMAKE_BINARY_DIR}/include/distbench/<part>
+# is a symbolic link to the part's source folder, and that include root is
+# the only one their targets add (no target adds a part's src/ itself, so a
+# bare "x.h" of another folder does not compile). Headers private to one
+# library (api/src/*.h) and a test folder's own helpers are the exceptions:
+# they are included by their path beside the includer.
+set(DISTBENCH_INCLUDE_ROOT ${CMAKE_BINARY_DIR}/include)
+
+function(distbench_include_root target scope part dir)
+  set(link ${DISTBENCH_INCLUDE_ROOT}/distbench/${part})
+  if(IS_SYMLINK ${link})
+    file(READ_SYMLINK ${link} existing)
+    if(NOT existing STREQUAL dir)
+      file(REMOVE ${link})
+    endif()
+  endif()
+  if(NOT IS_SYMLINK ${link})
+    file(MAKE_DIRECTORY ${DISTBENCH_INCLUDE_ROOT}/distbench)
+    file(CREATE_LINK ${dir} ${link} SYMBOLIC)
+  endif()
+  target_include_directories(${target} ${scope} ${DISTBENCH_INCLUDE_ROOT})
+endfunction()

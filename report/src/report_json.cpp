@@ -257,6 +257,10 @@ std::string toJson(const Report& report) {
   for (size_t i = 0; i < report.series.size(); ++i) series[i] = seriesJson(report.series[i], i);
   root["series"] = series;
   root["results"] = embeddedObject(report.resultsJson, "results");
+  if (!report.attributionJson.empty()) {
+    root["attribution"] = embeddedObject(report.attributionJson, "attribution");
+  }
+  if (!report.localJson.empty()) root["local"] = embeddedObject(report.localJson, "local");
   return root.serialize();
 }
 
@@ -292,6 +296,10 @@ Report parseReport(const std::string& json, const std::string& source) {
     report.series.push_back(parseSeries(r, series.at(i), element("series", i)));
   }
   report.resultsJson = r.object(root, "", "results").serialize();
+  if (root.has_field("attribution")) {
+    report.attributionJson = r.object(root, "", "attribution").serialize();
+  }
+  if (root.has_field("local")) report.localJson = r.object(root, "", "local").serialize();
   return report;
 }
 

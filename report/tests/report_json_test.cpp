@@ -108,6 +108,34 @@ TEST(ReportJson, DocumentHasTheDocumentedShape) {
   EXPECT_EQ(series.at("samples").size(), 4u);
 }
 
+TEST(ReportJson, OptionalBlocksAreAbsentUnlessSetAndSurviveARoundTrip) {
+  Report r = makeReport();
+  const value plain = value::parse(toJson(r));
+  EXPECT_FALSE(plain.has_field("attribution"));
+  EXPECT_FALSE(plain.has_field("local"));
+  EXPECT_TRUE(parseReport(toJson(r)).localJson.empty());
+
+  r.attributionJson = R"({"summary":"compute-bound","rows":[]})";
+  r.localJson = R"({"links":"bandwidth=1gbit","ranks":[{"rank":0,"linkBitsPerSecond":null}]})";
+  const value doc = value::parse(toJson(r));
+  ASSERT_TRUE(doc.at("local").is_object()) << "embedded, not a string";
+  EXPECT_EQ(doc.at("attribution").at("summary").as_string(), "compute-bound");
+  const Report parsed = parseReport(toJson(r));
+  EXPECT_EQ(value::parse(parsed.attributionJson), value::parse(r.attributionJson));
+  EXPECT_EQ(value::parse(parsed.localJson), value::parse(r.localJson));
+}
+
+TEST(ReportJson, AnOptionalBlockThatIsNotAnObjectIsNamed) {
+  value doc = value::parse(toJson(makeReport()));
+  doc["local"] = value::string("1gbit");
+  try {
+    parseReport(doc.serialize(), "run.json");
+    FAIL() << "a string for local was accepted";
+  } catch (const ReportError& e) {
+    EXPECT_NE(std::string(e.what()).find("local"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ReportJson, SummaryIsComputedFromTheSamples) {
   const value doc = value::parse(toJson(makeReport()));
   const value& summary = doc.at("series").at(1).at("summary");

@@ -63,6 +63,12 @@ struct Report {
   std::string configJson = "{}";   // the resolved DistBenchmark, as JSON text
   std::vector<Series> series;
   std::string resultsJson = "{}";  // kind-specific figures, a JSON object as text
+  // Optional blocks, a JSON object as text or "" where the report has none:
+  // why the run is as fast as it is (attribution.h), and what `distbench
+  // run` knows of its ranks that they cannot see themselves (emulated links,
+  // CPU caps and their counters).
+  std::string attributionJson;
+  std::string localJson;
 };
 
 // A report that cannot be read: the message names the file and the field.

@@ -342,6 +342,14 @@ TEST_F(SandboxRun, UnprivilegedRunIsRefusedAndStartsNothing) {
   EXPECT_NE(refused.err.find("--links needs network namespaces"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("run as root"), std::string::npos) << refused.err;
   EXPECT_EQ(refused.err.find("distbench: started"), std::string::npos) << refused.err;
+
+  process::BinaryResult capped = process::runCaptured(
+      "setpriv --reuid=65534 --regid=65534 --clear-groups " + shellQuote(kDistbench) +
+          " run --worker " + shellQuote(kWorker) + " " + spec + " --slow rank1=cpu:50% --no-report",
+      dir() + "/capped.out", dir() + "/capped.err");
+  EXPECT_EQ(capped.exitCode, 2) << capped.err;
+  EXPECT_NE(capped.err.find("--slow needs to make a cgroup in"), std::string::npos) << capped.err;
+  EXPECT_EQ(capped.err.find("distbench: started"), std::string::npos) << capped.err;
 }
 
 }  // namespace

@@ -102,7 +102,12 @@ void checkSandboxPrerequisites(bool network, bool cpu) {
   }
   if (cpu) {
     std::string why;
-    if (!findCpuController(why)) throw SandboxRefused("--slow needs a cgroup cpu controller: " + why);
+    std::optional<CpuController> controller = findCpuController(why);
+    if (!controller) throw SandboxRefused("--slow needs a cgroup cpu controller: " + why);
+    if (::access(controller->mountPoint.c_str(), W_OK) != 0) {
+      throw SandboxRefused("--slow needs to make a cgroup in " + controller->mountPoint + ": " +
+                           std::strerror(errno) + " (run as root)");
+    }
   }
 }
 

@@ -10,19 +10,28 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <sstream>
 
 #include "distbench/api/renderer.h"
 #include "distbench/cli/arg_parser.h"
 #include "distbench/cli/commands.h"
 #include "distbench/cli/exit_codes.h"
+#include "distbench/cli/local_run/link_spec.h"
 #include "distbench/cli/local_run/local_launcher.h"
 #include "distbench/cli/local_run/local_wiring.h"
+#include "distbench/cli/local_run/net_sandbox.h"
 #include "distbench/cli/local_run/prometheus_targets.h"
+#include "distbench/cli/local_run/run_lock.h"
 #include "distbench/cli/local_run/run_output.h"
+#include "distbench/cli/local_run/sandbox_plan.h"
+#include "distbench/cli/local_run/sandbox_stats.h"
 #include "distbench/cli/local_run/signal_watcher.h"
 #include "distbench/process/free_ports.h"
 #include "distbench/process/temp_dir.h"
+#include "distbench/report/bit_rate.h"
+#include "distbench/report/report_json.h"
 
 namespace distbench::cli {
 
@@ -51,8 +60,22 @@ flags:
   --timeout SECONDS         stop the whole run after this long (default: 3600)
   --grace-period SECONDS    between SIGTERM and SIGKILL when stopping ranks (default: 5)
 
+emulated links and stragglers (root; docs/cli.md, "Emulated links"):
+  --links SPEC              run every rank in its own network namespace on a
+                            bridge, its link shaped in bandwidth (tbf, both
+                            directions): "bandwidth=1gbit;rank5=100mbit";
+                            ranks by global rank (rank5) or name (trainer2,
+                            ps0, master). No delay is added: latency cannot
+                            be emulated (no netem) and is refused
+  --slow SPEC               cap ranks' CPU with a cgroup: "rank3=cpu:50%"
+                            (half of one CPU, all its threads together)
+  --clean-up                remove what killed runs left behind (namespaces
+                            dbl-*, cgroups distbench/*, /run/distbench locks)
+                            and exit; every --links/--slow run does it first
+
 exit status: 0 every rank succeeded; 1 a rank failed, could not start, or the
-run timed out; 2 bad command line, spec or worker path (nothing was started);
+run timed out; 2 bad command line, spec or worker path, or a sandbox that
+cannot be made here (nothing was started);
 130/143 interrupted by SIGINT/SIGTERM
 )USAGE";
 
@@ -99,7 +122,8 @@ bool writeFile(const std::string& path, const std::string& text) {
 
 // "distbench: running tutorial (HybridDDPRPC) locally: 1 master, 1 parameter
 // server, 2 trainers; rendezvous 127.0.0.1:PORT"
-std::string runningLine(const api::DistBenchmark& benchmark, int masterPort) {
+std::string runningLine(const api::DistBenchmark& benchmark, const std::string& masterAddr,
+                        int masterPort) {
   const api::TopologySpec& topology = benchmark.spec.topology;
   const std::string servers =
       topology.parameterServers == 0
@@ -107,7 +131,7 @@ std::string runningLine(const api::DistBenchmark& benchmark, int masterPort) {
           : plural(topology.parameterServers, "parameter server", "parameter servers") + ", ";
   return "distbench: running " + benchmark.metadata.name + " (" +
          api::toString(benchmark.spec.benchmark.kind) + ") locally: 1 master, " + servers +
-         plural(topology.trainers, "trainer", "trainers") + "; rendezvous 127.0.0.1:" +
+         plural(topology.trainers, "trainer", "trainers") + "; rendezvous " + masterAddr + ":" +
          std::to_string(masterPort);
 }
 
@@ -124,6 +148,74 @@ void logSuccess(TerminalOutput& output, std::size_t ranks, double seconds,
   }
 }
 
+std::string percent(double cpus) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g%%", cpus * 100.0);
+  return text;
+}
+
+// Said before the run, plainly: what is emulated and what is not.
+void logSandbox(TerminalOutput& output, const SandboxPlan& plan) {
+  if (plan.network) {
+    std::string rates;
+    for (const RankSandbox& rank : plan.ranks) {
+      if (!rank.linkBitsPerSecond) continue;
+      rates += (rates.empty() ? "" : ", ") + rank.label + " " +
+               report::formatBitRate(*rank.linkBitsPerSecond);
+    }
+    output.log("distbench: emulated links: every rank in its own network namespace on one "
+               "bridge (198.18.0.0/16); links are shaped in bandwidth only (tbf, both "
+               "directions), no delay is added; " +
+               (rates.empty() ? std::string("no rank is shaped") : "shaped: " + rates));
+  }
+  std::string caps;
+  for (const RankSandbox& rank : plan.ranks) {
+    if (!rank.cpuLimit) continue;
+    caps += (caps.empty() ? "" : ", ") + rank.label + " " + percent(*rank.cpuLimit) +
+            " of one CPU";
+  }
+  if (!caps.empty()) output.log("distbench: CPU caps (cgroup, all threads of a rank together): " + caps);
+}
+
+// Ranks reach each other at their namespace's address: the store at rank 0's
+// (MASTER_ADDR, set through the renderer), Gloo binds POD_IP.
+void setPodIps(std::vector<api::RankProcess>& ranks, const SandboxPlan& plan) {
+  for (api::RankProcess& rank : ranks) {
+    const RankSandbox* sandbox = plan.find(rank.rank);
+    if (!sandbox || sandbox->address.empty()) continue;
+    bool replaced = false;
+    for (api::EnvVar& var : rank.env) {
+      if (var.name == api::kEnvPodIp) {
+        var.value = sandbox->address;
+        replaced = true;
+      }
+    }
+    if (!replaced) rank.env.push_back(api::EnvVar{api::kEnvPodIp, sandbox->address});
+  }
+}
+
+// Adds the `local` block to the master's report; false with a message on failure.
+void addLocalBlock(TerminalOutput& output, const std::string& reportPath,
+                   const std::string& localJson) {
+  std::ifstream in(reportPath);
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    report::Report parsed = report::parseReport(text.str(), reportPath);
+    parsed.localJson = localJson;
+    if (!writeFile(reportPath, report::toJson(parsed))) throw std::runtime_error("cannot write it");
+  } catch (const std::exception& error) {
+    output.log("distbench: could not add the local block to " + reportPath + ": " + error.what());
+  }
+}
+
+int cleanUpCommand() {
+  std::vector<std::string> lines = sweepStaleSandboxes();
+  for (const std::string& line : lines) std::cerr << line << "\n";
+  if (lines.empty()) std::cerr << "distbench: no sandbox leftovers found\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 RunSettings parseRunArgs(const std::vector<std::string>& args) {
@@ -136,11 +228,18 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
                                  {"--prometheus-sd", true},
                                  {"--metrics-address", true},
                                  {"--timeout", true},
-                                 {"--grace-period", true}})
+                                 {"--grace-period", true},
+                                 {"--links", true},
+                                 {"--slow", true},
+                                 {"--clean-up", false}})
                           .parse(args);
   RunSettings settings;
   if (parsed.has("--help")) {
     settings.help = true;
+    return settings;
+  }
+  if (parsed.has("--clean-up")) {
+    settings.cleanUp = true;
     return settings;
   }
   settings.source = specSourceFrom(parsed);
@@ -184,6 +283,27 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
   if (auto grace = parsed.value("--grace-period")) {
     settings.gracePeriod = toMillis(parseSecondsFlag("--grace-period", *grace));
   }
+  try {
+    if (auto links = parsed.value("--links")) {
+      parseLinkSpec(*links);
+      settings.links = *links;
+    }
+    if (auto slow = parsed.value("--slow")) {
+      parseSlowSpec(*slow);
+      settings.slow = *slow;
+    }
+  } catch (const SandboxSpecError& error) {
+    throw UsageError(error.what());
+  }
+  if (!settings.links.empty()) {
+    for (const char* flag : {"--prometheus-sd", "--metrics-address"}) {
+      if (parsed.has(flag)) {
+        throw UsageError(std::string(flag) +
+                         " cannot be used with --links: every rank then runs in its own "
+                         "network namespace, whose /metrics cannot be reached from this one");
+      }
+    }
+  }
   return settings;
 }
 
@@ -200,6 +320,8 @@ int runCommand(const std::vector<std::string>& args) {
     std::cout << kRunUsage;
     return kExitOk;
   }
+  if (settings.cleanUp) return cleanUpCommand();
+  const bool sandboxed = !settings.links.empty() || !settings.slow.empty();
 
   std::optional<api::DistBenchmark> benchmark = loadSpec(settings.source, std::cerr);
   if (!benchmark) return kExitUsage;
@@ -231,7 +353,8 @@ int runCommand(const std::vector<std::string>& args) {
 
   process::TempDir tempDir;
   api::RenderOptions renderOptions;
-  renderOptions.masterAddr = "127.0.0.1";
+  // With --links the store is reached at rank 0's namespace address.
+  renderOptions.masterAddr = settings.links.empty() ? "127.0.0.1" : rankAddress(0);
   renderOptions.workerBinary = worker;
   renderOptions.configPath = tempDir.path() + "/config.yaml";
   // Only this run's ranks can read it (mode 0600): other users of the
@@ -249,8 +372,32 @@ int runCommand(const std::vector<std::string>& args) {
     return kExitFailed;
   }
 
+  // Everything the sandbox needs is checked, and made, before any rank starts;
+  // a refusal says why and leaves nothing behind.
+  std::optional<LocalSandbox> sandbox;
+  if (sandboxed) {
+    std::map<int, double> links;
+    std::map<int, double> cpu;
+    try {
+      if (!settings.links.empty()) links = resolveLinks(parseLinkSpec(settings.links), rendered.ranks);
+      if (!settings.slow.empty()) cpu = resolveSlow(parseSlowSpec(settings.slow), rendered.ranks);
+    } catch (const SandboxSpecError& error) {
+      throw UsageError(error.what());
+    }
+    try {
+      checkSandboxPrerequisites(!settings.links.empty(), !cpu.empty());
+      for (const std::string& line : sweepStaleSandboxes()) std::cerr << line << "\n";
+      sandbox.emplace(planSandbox(newRunId(), rendered.ranks, links, cpu, !settings.links.empty()));
+    } catch (const std::exception& error) {
+      std::cerr << "distbench: " << error.what() << "\n";
+      return kExitUsage;
+    }
+    setPodIps(rendered.ranks, sandbox->plan());
+  }
+
   TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
-  output.log(runningLine(*benchmark, wiring.masterPort));
+  output.log(runningLine(*benchmark, renderOptions.masterAddr, wiring.masterPort));
+  if (sandbox) logSandbox(output, sandbox->plan());
 
   // "0.0.0.0" is where ranks listen, not an address to reach them at.
   const std::string metricsHost =
@@ -273,10 +420,31 @@ int runCommand(const std::vector<std::string>& args) {
   launchOptions.gracePeriod = settings.gracePeriod;
   launchOptions.timeout = settings.timeout;
   launchOptions.interruptFd = signals.fd();
+  if (sandbox) {
+    for (const RankSandbox& rank : sandbox->plan().ranks) {
+      launchOptions.spawnOptions[rank.rank] = sandbox->spawnOptions(rank.rank);
+    }
+  }
   auto started = std::chrono::steady_clock::now();
   LaunchResult result = LocalLauncher(rendered.ranks, output, launchOptions).run();
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
+  if (sandbox) {
+    std::map<int, RankCounters> counters = sandbox->readCounters();
+    for (const auto& [rank, seconds] : result.cpuSeconds) counters[rank].cpuSeconds = seconds;
+    // Only a report the master wrote in this run: a failed run may leave an
+    // older one at the path.
+    if (result.outcome == LaunchOutcome::Succeeded && !wiring.reportPath.empty() &&
+        std::filesystem::exists(wiring.reportPath)) {
+      addLocalBlock(output, wiring.reportPath,
+                    localBlockJson(sandbox->plan(), settings.links, settings.slow, counters));
+    }
+    std::string problems = sandbox->tearDown();
+    if (!problems.empty()) {
+      output.log("distbench: the sandbox was not removed completely (`distbench run --clean-up` "
+                 "retries):\n" + problems);
+    }
+  }
   if (result.outcome == LaunchOutcome::Succeeded) {
     logSuccess(output, rendered.ranks.size(), elapsed, wiring.reportPath);
   }

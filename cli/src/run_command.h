@@ -24,6 +24,11 @@ struct RunSettings {
   std::string metricsAddress = "127.0.0.1";  // --metrics-address, an IPv4 address
   std::chrono::milliseconds timeout{std::chrono::hours(1)};
   std::chrono::milliseconds gracePeriod{std::chrono::seconds(5)};
+  // --links / --slow as given ("" = not given); parsed here so bad text is
+  // a usage error before anything starts.
+  std::string links;
+  std::string slow;
+  bool cleanUp = false;  // --clean-up: remove stale sandboxes and exit
   bool help = false;
 };
 

@@ -1,8 +1,10 @@
 #include "distbench/process/child_process.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,8 +40,10 @@ struct Pipe {
   }
 };
 
-ExitStatus fromWaitStatus(int status) {
+ExitStatus fromWaitStatus(int status, const rusage& usage) {
   ExitStatus exit;
+  exit.cpuSeconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   if (WIFSIGNALED(status)) {
     exit.signaled = true;
     exit.signal = WTERMSIG(status);
@@ -71,10 +75,39 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return result;
 }
 
-[[noreturn]] void childFail(int errorPipe, int error) {
-  ssize_t ignored = ::write(errorPipe, &error, sizeof error);
+// What failed in the child, so that the parent's error names the step.
+enum ChildStep : int { kStepExec = 0, kStepCgroup = 1, kStepNetns = 2, kStepSetup = 3 };
+
+struct ChildFailure {
+  int step;
+  int error;
+};
+
+[[noreturn]] void childFail(int errorPipe, int error, int step = kStepSetup) {
+  ChildFailure failure{step, error};
+  ssize_t ignored = ::write(errorPipe, &failure, sizeof failure);
   (void)ignored;
   ::_exit(127);
+}
+
+std::string describeFailure(const std::string& program, const ChildFailure& failure) {
+  const std::string reason = std::strerror(failure.error);
+  switch (failure.step) {
+    case kStepCgroup:
+      return program + ": cannot move into its cgroup (write to cgroup.procs): " + reason;
+    case kStepNetns:
+      return program + ": cannot enter its network namespace (setns): " + reason;
+    default:
+      return program + ": " + reason;
+  }
+}
+
+pid_t waitFor(pid_t pid, int& status, rusage& usage, int flags) {
+  pid_t result;
+  do {
+    result = ::wait4(pid, &status, flags, &usage);
+  } while (result < 0 && errno == EINTR);
+  return result;
 }
 
 }  // namespace
@@ -87,7 +120,8 @@ std::string ExitStatus::describe() const {
   return text;
 }
 
-ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env& env) {
+ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env& env,
+                                 const SpawnOptions& options) {
   if (argv.empty()) throw SpawnError("empty command");
 
   std::vector<std::string> args = argv;
@@ -120,6 +154,15 @@ ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // parent died before prctl
 
+    // Into the cgroup first, so that even the rest of this setup is capped;
+    // "0" means the writer itself.
+    if (options.cgroupProcsFd >= 0 && ::write(options.cgroupProcsFd, "0", 1) != 1) {
+      childFail(execStatus.write, errno, kStepCgroup);
+    }
+    if (options.netnsFd >= 0 && ::setns(options.netnsFd, CLONE_NEWNET) != 0) {
+      childFail(execStatus.write, errno, kStepNetns);
+    }
+
     // Handlers are reset by exec, ignored signals are not: a worker that
     // inherits SIGPIPE ignored or SIGTERM ignored would misbehave.
     for (int sig = 1; sig < NSIG; ++sig) {
@@ -136,7 +179,7 @@ ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env
     if (::dup2(out.write, STDOUT_FILENO) < 0) childFail(execStatus.write, errno);
     if (::dup2(err.write, STDERR_FILENO) < 0) childFail(execStatus.write, errno);
     ::execvpe(argPointers[0], argPointers.data(), envPointers.data());
-    childFail(execStatus.write, errno);
+    childFail(execStatus.write, errno, kStepExec);
   }
 
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
@@ -150,17 +193,17 @@ ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env
   closeFd(err.write);
   closeFd(execStatus.write);
 
-  int childErrno = 0;
+  ChildFailure failure{};
   ssize_t n;
   do {
-    n = ::read(execStatus.read, &childErrno, sizeof childErrno);
+    n = ::read(execStatus.read, &failure, sizeof failure);
   } while (n < 0 && errno == EINTR);
   if (n > 0) {
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    rusage usage{};
+    waitFor(pid, status, usage, 0);
     child.pid_ = -1;
-    throw SpawnError(argv[0] + ": " + std::strerror(childErrno));
+    throw SpawnError(describeFailure(argv[0], failure));
   }
 
   child.stdoutFd_ = out.read;
@@ -203,9 +246,9 @@ void ChildProcess::release() {
   if (running()) {
     ::kill(-pid_, SIGKILL);
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    exit_ = fromWaitStatus(status);
+    rusage usage{};
+    waitFor(pid_, status, usage, 0);
+    exit_ = fromWaitStatus(status, usage);
   }
   closeStdout();
   closeStderr();
@@ -225,10 +268,11 @@ std::optional<ExitStatus> ChildProcess::pollExit() {
   if (info.si_pid == 0) return std::nullopt;
   ::kill(-pid_, SIGKILL);
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0) {
-    if (errno != EINTR) throw std::system_error(errno, std::generic_category(), "waitpid");
+  rusage usage{};
+  if (waitFor(pid_, status, usage, 0) < 0) {
+    throw std::system_error(errno, std::generic_category(), "wait4");
   }
-  exit_ = fromWaitStatus(status);
+  exit_ = fromWaitStatus(status, usage);
   return exit_;
 }
 

@@ -19,6 +19,10 @@ struct ExitStatus {
   int code = 0;    // exit status when !signaled
   int signal = 0;  // terminating signal when signaled
 
+  // User plus system CPU seconds of the child and of the descendants it
+  // waited for (wait4's rusage); -1 where unknown (an abandoned child).
+  double cpuSeconds = -1;
+
   bool success() const { return !signaled && code == 0; }
   // "exited with status 1", "killed by signal 9 (Killed)"
   std::string describe() const;
@@ -29,6 +33,17 @@ class SpawnError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the child does to itself between fork and exec, so that not one
+// instruction of the program runs outside the place it was meant for.
+struct SpawnOptions {
+  // An open cgroup.procs of a cgroup: the child writes "0" to it, which
+  // moves the child itself in (CPU caps for `distbench run --slow`).
+  int cgroupProcsFd = -1;
+  // An open /run/netns/NAME: the child setns()es into that network
+  // namespace (`distbench run --links`).
+  int netnsFd = -1;
+};
+
 class ChildProcess {
  public:
   using Env = std::vector<std::pair<std::string, std::string>>;
@@ -36,8 +51,10 @@ class ChildProcess {
   // Starts argv[0] (looked up in PATH when it has no '/') with this process's
   // environment plus `env`, which wins over variables of the same name.
   // stdin is /dev/null. Throws SpawnError when the program cannot be
-  // executed; the child is then already reaped.
-  static ChildProcess spawn(const std::vector<std::string>& argv, const Env& env);
+  // executed, or when a SpawnOptions step fails (the message names it); the
+  // child is then already reaped.
+  static ChildProcess spawn(const std::vector<std::string>& argv, const Env& env,
+                            const SpawnOptions& options = {});
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;

@@ -1,5 +1,6 @@
 #include "distbench/process/child_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -90,6 +91,51 @@ TEST(ChildProcess, SignalsIgnoredByUsAreNotIgnoredByTheChild) {
   ExitStatus status = waitFor(child);
   EXPECT_TRUE(status.signaled);
   EXPECT_EQ(status.signal, SIGTERM);
+}
+
+TEST(ChildProcess, ExitStatusCarriesTheChildsCpuSeconds) {
+  // About 0.3 s of pure user time: the shell spins until 0.3 s have passed.
+  ChildProcess child = ChildProcess::spawn(
+      {"/bin/sh", "-c", "end=$(( $(date +%s%N) + 300000000 )); "
+                        "while [ $(date +%s%N) -lt $end ]; do :; done"},
+      {});
+  ExitStatus status = waitFor(child);
+  EXPECT_TRUE(status.success());
+  // The loop forks date, whose time counts too (wait4 includes reaped
+  // children); well below the 0.3 s only if nothing was counted at all.
+  EXPECT_GT(status.cpuSeconds, 0.1);
+  EXPECT_LT(status.cpuSeconds, 5.0);
+}
+
+// The steps before exec fail with the step named; no root needed, since an
+// fd of the wrong kind fails as surely as a missing privilege.
+TEST(ChildProcess, NetnsThatIsNotANamespaceIsASpawnError) {
+  int notANamespace = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  SpawnOptions options;
+  options.netnsFd = notANamespace;
+  try {
+    ChildProcess::spawn({"/bin/true"}, {}, options);
+    ADD_FAILURE() << "spawned despite an fd that is no network namespace";
+  } catch (const SpawnError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot enter its network namespace (setns)"),
+              std::string::npos)
+        << error.what();
+  }
+  ::close(notANamespace);
+}
+
+TEST(ChildProcess, CgroupThatCannotBeJoinedIsASpawnError) {
+  int readOnly = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  SpawnOptions options;
+  options.cgroupProcsFd = readOnly;
+  try {
+    ChildProcess::spawn({"/bin/true"}, {}, options);
+    ADD_FAILURE() << "spawned despite a cgroup.procs it cannot write";
+  } catch (const SpawnError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot move into its cgroup"), std::string::npos)
+        << error.what();
+  }
+  ::close(readOnly);
 }
 
 TEST(ChildProcess, DestructorKillsARunningChild) {

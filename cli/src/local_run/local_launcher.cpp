@@ -97,6 +97,11 @@ class Supervisor {
       if (!checkDeadlines()) break;
     }
     drainAll();
+    for (const RankState& rank : ranks_) {
+      if (!rank.child || !rank.child->exitStatus()) continue;
+      const double cpu = rank.child->exitStatus()->cpuSeconds;
+      if (cpu >= 0) result_.cpuSeconds[rank.spec->rank] = cpu;
+    }
     return result_;
   }
 
@@ -106,10 +111,15 @@ class Supervisor {
       try {
         ChildProcess::Env env;
         for (const auto& var : rank.spec->env) env.emplace_back(var.name, var.value);
-        rank.child.emplace(ChildProcess::spawn(rank.spec->command, env));
+        process::SpawnOptions spawnOptions;
+        if (auto it = options_.spawnOptions.find(rank.spec->rank);
+            it != options_.spawnOptions.end()) {
+          spawnOptions = it->second;
+        }
+        rank.child.emplace(ChildProcess::spawn(rank.spec->command, env, spawnOptions));
       } catch (const std::exception& error) {
         output_.log("distbench: cannot start " + rank.name() + ": " + error.what());
-        result_ = LaunchResult{LaunchOutcome::StartFailed, 1, rank.spec->rankLabel, 0};
+        result_ = LaunchResult{LaunchOutcome::StartFailed, 1, rank.spec->rankLabel, 0, {}};
         stopRemaining();
         return;
       }
@@ -229,7 +239,7 @@ class Supervisor {
     if (n <= 0) return;
     if (phase_ == Phase::Running) {
       int sig = signalNumber;
-      result_ = LaunchResult{LaunchOutcome::Interrupted, 128 + sig, {}, sig};
+      result_ = LaunchResult{LaunchOutcome::Interrupted, 128 + sig, {}, sig, {}};
       output_.log("distbench: interrupted, stopping " + plural(runningCount(), "rank"));
       stopRemaining();
     } else if (phase_ == Phase::Stopping) {
@@ -252,7 +262,7 @@ class Supervisor {
         output_.log("distbench: stopped " + rank.name() + ": " + status->describe());
       } else if (!status->success()) {
         reportFailure(rank, *status);
-        result_ = LaunchResult{LaunchOutcome::RankFailed, 1, rank.spec->rankLabel, 0};
+        result_ = LaunchResult{LaunchOutcome::RankFailed, 1, rank.spec->rankLabel, 0, {}};
         if (runningCount() > 0) {
           output_.log("distbench: stopping " + plural(runningCount(), "rank"));
         }
@@ -279,7 +289,7 @@ class Supervisor {
       output_.log("distbench: timed out after " + seconds(options_.timeout) +
                   " (--timeout); still running: " + runningNames() + "; stopping " +
                   plural(runningCount(), "rank"));
-      result_ = LaunchResult{LaunchOutcome::TimedOut, 1, {}, 0};
+      result_ = LaunchResult{LaunchOutcome::TimedOut, 1, {}, 0, {}};
       stopRemaining();
     }
     if (phase_ == Phase::Stopping && Clock::now() >= graceDeadline_) killRemaining(true);

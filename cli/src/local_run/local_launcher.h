@@ -5,11 +5,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "distbench/api/renderer.h"
 #include "distbench/cli/local_run/run_output.h"
+#include "distbench/process/child_process.h"
 
 namespace distbench::cli {
 
@@ -25,6 +27,9 @@ struct LaunchOptions {
   std::size_t failureTailLines = 20;
   // Host in the "metrics http://HOST:PORT/metrics" part of the start lines.
   std::string metricsHost = "127.0.0.1";
+  // Per global rank: the network namespace and cgroup it starts in
+  // (`distbench run --links/--slow`). Absent: where distbench runs.
+  std::map<int, process::SpawnOptions> spawnOptions;
 };
 
 enum class LaunchOutcome {
@@ -40,6 +45,8 @@ struct LaunchResult {
   int exitCode = 0;          // what distbench should exit with: 0, 1, 128+signal
   std::string failedRank;    // rank label, for RankFailed and StartFailed
   int interruptSignal = 0;   // for Interrupted
+  // Per global rank that was started and reaped: its user+system CPU seconds.
+  std::map<int, double> cpuSeconds;
 };
 
 class LocalLauncher {

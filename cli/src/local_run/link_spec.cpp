@@ -1,0 +1,179 @@
+#include "distbench/cli/local_run/link_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include "distbench/report/bit_rate.h"
+
+namespace distbench::cli {
+namespace {
+
+std::string trim(const std::string& text) {
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  return text.substr(begin, end - begin);
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// "k=v;k=v" (also ','), empty entries skipped; each entry must have '='.
+std::vector<std::pair<std::string, std::string>> entries(const std::string& flag,
+                                                         const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> result;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find_first_of(";,", start);
+    if (end == std::string::npos) end = text.size();
+    std::string entry = trim(text.substr(start, end - start));
+    start = end + 1;
+    if (entry.empty()) continue;
+    std::size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size()) {
+      throw SandboxSpecError(flag + ": '" + entry + "' is not KEY=VALUE");
+    }
+    result.emplace_back(lower(trim(entry.substr(0, eq))), trim(entry.substr(eq + 1)));
+  }
+  if (result.empty()) throw SandboxSpecError(flag + " needs at least one KEY=VALUE entry");
+  return result;
+}
+
+bool isLatencyWord(const std::string& word) {
+  static const std::set<std::string> words = {"latency", "delay", "loss", "jitter", "rtt"};
+  return words.count(word) != 0;
+}
+
+[[noreturn]] void refuseLatency(const std::string& entry) {
+  throw SandboxSpecError(
+      "--links: '" + entry +
+      "': latency cannot be emulated here; distbench shapes bandwidth only (tbf), "
+      "since adding delay needs the netem qdisc, which this kernel does not have");
+}
+
+double rate(const std::string& flag, const std::string& key, const std::string& value) {
+  try {
+    return report::parseBitRate(value);
+  } catch (const report::BitRateError& error) {
+    throw SandboxSpecError(flag + ": " + key + "=" + value + ": " + error.what());
+  }
+}
+
+void checkUnique(const std::string& flag, std::set<std::string>& seen, const std::string& key) {
+  if (!seen.insert(key).second) throw SandboxSpecError(flag + ": " + key + " is given twice");
+}
+
+}  // namespace
+
+LinkSpec parseLinkSpec(const std::string& text) {
+  LinkSpec spec;
+  spec.text = text;
+  std::set<std::string> seen;
+  for (const auto& [key, value] : entries("--links", text)) {
+    if (isLatencyWord(key)) refuseLatency(key + "=" + value);
+    checkUnique("--links", seen, key);
+    std::string rateText = value;
+    // "rank5=bandwidth:100mbit" reads the same as "rank5=100mbit".
+    std::size_t colon = value.find(':');
+    if (colon != std::string::npos) {
+      std::string what = lower(trim(value.substr(0, colon)));
+      if (isLatencyWord(what)) refuseLatency(key + "=" + value);
+      if (what != "bandwidth") {
+        throw SandboxSpecError("--links: " + key + "=" + value + ": only bandwidth:RATE or RATE");
+      }
+      rateText = trim(value.substr(colon + 1));
+    }
+    if (key == "bandwidth") {
+      spec.defaultBitsPerSecond = rate("--links", key, rateText);
+    } else {
+      spec.ranks.emplace_back(key, rate("--links", key, rateText));
+    }
+  }
+  return spec;
+}
+
+SlowSpec parseSlowSpec(const std::string& text) {
+  SlowSpec spec;
+  spec.text = text;
+  std::set<std::string> seen;
+  for (const auto& [key, value] : entries("--slow", text)) {
+    checkUnique("--slow", seen, key);
+    const std::string where = "--slow: " + key + "=" + value;
+    std::string lowered = lower(value);
+    if (lowered.rfind("cpu:", 0) != 0) throw SandboxSpecError(where + ": expected cpu:PERCENT%");
+    std::string amount = trim(lowered.substr(4));
+    bool percent = !amount.empty() && amount.back() == '%';
+    if (percent) amount.pop_back();
+    char* end = nullptr;
+    double number = std::strtod(amount.c_str(), &end);
+    if (amount.empty() || end != amount.c_str() + amount.size()) {
+      throw SandboxSpecError(where + ": '" + value.substr(4) + "' is not a number");
+    }
+    double cpus = percent ? number / 100.0 : number;
+    // A cgroup quota below 1 % of a 10 ms period (100 us) is not enforced well.
+    if (!(cpus >= 0.01) || cpus > 1024) {
+      throw SandboxSpecError(where + ": the cap must be between 1% and 102400% of one CPU");
+    }
+    spec.cpu.emplace_back(key, cpus);
+  }
+  return spec;
+}
+
+int resolveSelector(const std::string& flag, const std::string& selector,
+                    const std::vector<api::RankProcess>& ranks) {
+  if (selector.size() > 4 && selector.rfind("rank", 0) == 0 &&
+      std::all_of(selector.begin() + 4, selector.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    long rank = std::strtol(selector.c_str() + 4, nullptr, 10);
+    for (const auto& process : ranks) {
+      if (process.rank == rank) return process.rank;
+    }
+    throw SandboxSpecError(flag + ": " + selector + ": the run has ranks 0 to " +
+                           std::to_string(static_cast<int>(ranks.size()) - 1));
+  }
+  std::string labels;
+  for (const auto& process : ranks) {
+    if (lower(process.rankLabel) == selector) return process.rank;
+    labels += (labels.empty() ? "" : ", ") + process.rankLabel;
+  }
+  throw SandboxSpecError(flag + ": no rank '" + selector + "' (use rankN or one of: " + labels +
+                         ")");
+}
+
+std::map<int, double> resolveLinks(const LinkSpec& links,
+                                   const std::vector<api::RankProcess>& ranks) {
+  std::map<int, double> result;
+  if (links.defaultBitsPerSecond) {
+    for (const auto& process : ranks) result[process.rank] = *links.defaultBitsPerSecond;
+  }
+  std::set<int> overridden;
+  for (const auto& [selector, bitsPerSecond] : links.ranks) {
+    int rank = resolveSelector("--links", selector, ranks);
+    if (!overridden.insert(rank).second) {
+      throw SandboxSpecError("--links: " + selector + " names rank " + std::to_string(rank) +
+                             ", which another entry names too");
+    }
+    result[rank] = bitsPerSecond;
+  }
+  return result;
+}
+
+std::map<int, double> resolveSlow(const SlowSpec& slow,
+                                  const std::vector<api::RankProcess>& ranks) {
+  std::map<int, double> result;
+  for (const auto& [selector, cpus] : slow.cpu) {
+    int rank = resolveSelector("--slow", selector, ranks);
+    if (!result.emplace(rank, cpus).second) {
+      throw SandboxSpecError("--slow: " + selector + " names rank " + std::to_string(rank) +
+                             ", which another entry names too");
+    }
+  }
+  return result;
+}
+
+}  // namespace distbench::cli

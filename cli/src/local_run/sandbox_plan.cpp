@@ -1,0 +1,121 @@
+#include "distbench/cli/local_run/sandbox_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace distbench::cli {
+
+const RankSandbox* SandboxPlan::find(int rank) const {
+  for (const RankSandbox& r : ranks) {
+    if (r.rank == rank) return &r;
+  }
+  return nullptr;
+}
+
+std::string rankAddress(int rank) {
+  // 198.18.0.0/16 holds 65,519 ranks from .0.16; kMaxWorldSize is far below.
+  if (rank < 0 || rank > 65000) throw std::out_of_range("rank " + std::to_string(rank));
+  const std::uint32_t host = 16u + static_cast<std::uint32_t>(rank);
+  return "198.18." + std::to_string(host >> 8) + "." + std::to_string(host & 0xffu);
+}
+
+SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankProcess>& ranks,
+                        const std::map<int, double>& links, const std::map<int, double>& cpu,
+                        bool network) {
+  SandboxPlan plan;
+  plan.runId = runId;
+  plan.network = network;
+  const std::string base = std::string(kSandboxPrefix) + runId;
+  if (network) plan.hubNetns = base + "-hub";
+  for (const api::RankProcess& process : ranks) {
+    RankSandbox rank;
+    rank.rank = process.rank;
+    rank.label = process.rankLabel;
+    if (network) {
+      rank.netns = base + "-r" + std::to_string(process.rank);
+      rank.address = rankAddress(process.rank);
+      if (auto it = links.find(process.rank); it != links.end()) {
+        rank.linkBitsPerSecond = it->second;
+      }
+    }
+    if (auto it = cpu.find(process.rank); it != cpu.end()) {
+      rank.cpuLimit = it->second;
+      rank.cgroup = "distbench/" + runId + "/r" + std::to_string(process.rank);
+    }
+    plan.ranks.push_back(rank);
+  }
+  return plan;
+}
+
+long long tbfBurstBytes(double bitsPerSecond) {
+  const long long oneMillisecond = std::llround(bitsPerSecond / 8.0 / 1000.0);
+  return std::max(32LL * 1024, oneMillisecond);
+}
+
+std::string tbfLine(const std::string& device, double bitsPerSecond) {
+  // 50 ms of queue never dropped a packet in the measurements behind this.
+  return "qdisc add dev " + device + " root tbf rate " +
+         std::to_string(std::llround(bitsPerSecond)) + "bit burst " +
+         std::to_string(tbfBurstBytes(bitsPerSecond)) + " latency 50ms";
+}
+
+std::string hubDevice(int rank) { return "r" + std::to_string(rank); }
+
+std::vector<std::string> netnsAddLines(const SandboxPlan& plan) {
+  std::vector<std::string> lines;
+  if (!plan.network) return lines;
+  lines.push_back("netns add " + plan.hubNetns);
+  for (const RankSandbox& rank : plan.ranks) lines.push_back("netns add " + rank.netns);
+  return lines;
+}
+
+std::vector<std::string> hubIpLines(const SandboxPlan& plan) {
+  std::vector<std::string> lines;
+  if (!plan.network) return lines;
+  lines.push_back("link set lo up");
+  lines.push_back("link add br0 type bridge");
+  lines.push_back("link set br0 up");
+  for (const RankSandbox& rank : plan.ranks) {
+    const std::string device = hubDevice(rank.rank);
+    lines.push_back("link add " + device + " type veth peer name " + kRankDevice + " netns " +
+                    rank.netns);
+    lines.push_back("link set " + device + " master br0");
+    lines.push_back("link set " + device + " up");
+  }
+  return lines;
+}
+
+std::vector<std::string> rankIpLines(const SandboxPlan& plan, const RankSandbox& rank) {
+  if (!plan.network) return {};
+  // lo starts down in a new namespace, and the master reaches its own store
+  // over 127.0.0.1.
+  return {"link set lo up",
+          "addr add " + rank.address + "/" + std::to_string(kRankPrefixLength) + " dev " +
+              kRankDevice,
+          std::string("link set ") + kRankDevice + " up"};
+}
+
+std::vector<std::string> hubTcLines(const SandboxPlan& plan) {
+  std::vector<std::string> lines;
+  for (const RankSandbox& rank : plan.ranks) {
+    if (rank.linkBitsPerSecond) lines.push_back(tbfLine(hubDevice(rank.rank), *rank.linkBitsPerSecond));
+  }
+  return lines;
+}
+
+std::vector<std::string> rankTcLines(const RankSandbox& rank) {
+  if (!rank.linkBitsPerSecond) return {};
+  return {tbfLine(kRankDevice, *rank.linkBitsPerSecond)};
+}
+
+long long cpuPeriodMicros(double cpus) {
+  return std::max(10000LL, std::llround(1000.0 / cpus));
+}
+
+long long cpuQuotaMicros(double cpus) {
+  return std::max(1000LL, std::llround(cpus * static_cast<double>(cpuPeriodMicros(cpus))));
+}
+
+}  // namespace distbench::cli

@@ -1,0 +1,200 @@
+// HybridDDPRPC: per trainer step, compute and the parameter servers'
+// service as measured; the RPC traffic (lookup: one request and one reply
+// per PS; push: PushGrad and Step requests, one reply) and the dense
+// allreduce move over the links. Every trainer talks to every PS at about
+// the same time (the dense allreduce keeps them in step), so a PS's link
+// carries all trainers' traffic: each leg costs the slower of the trainer's
+// share over its own link and the PS's total over the PS's link.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "distbench/report/alpha_beta.h"
+#include "prediction_kinds.h"
+
+namespace distbench::report::prediction {
+namespace {
+
+using web::json::value;
+
+constexpr int kFirstParameterServer = 1;
+constexpr int kHeaderBytes = 64;  // every PS message: a 64-byte header and a fixed-size body
+
+// Per step, of one trainer, to and from all PSs together.
+struct StepBytes {
+  double sent = 0, received = 0;
+};
+
+// Legs in sequence, each paced by the slower side.
+struct Links {
+  double trainer, ps, eta;
+  double leg(double trainerBytes, double psBytes) const {
+    return std::max(wireSeconds(trainerBytes, trainer, eta), wireSeconds(psBytes, ps, eta));
+  }
+};
+
+// The RPC wire time of one step's lookup and push, for a trainer sending
+// `bytes` and every PS serving `trainers` such trainers.
+struct RpcTimes {
+  double lookup = 0, push = 0;
+};
+RpcTimes rpcTimes(const StepBytes& bytes, int parameterServers, int trainers, const Links& links) {
+  const double psIn = bytes.sent * trainers / parameterServers;
+  const double psOut = bytes.received * trainers / parameterServers;
+  RpcTimes t;
+  // Lookup: 1 of the 3 requests, then 1 of the 2 replies.
+  t.lookup = links.leg(bytes.sent / 3, psIn / 3) + links.leg(bytes.received / 2, psOut / 2);
+  // Push: PushGrad and Step, then the other reply.
+  t.push = links.leg(2 * bytes.sent / 3, 2 * psIn / 3) + links.leg(bytes.received / 2, psOut / 2);
+  return t;
+}
+
+// "8" or "32,relu,8": Linear widths, from the embedding width on.
+double denseBytesFromKey(const Series& series) {
+  auto layers = series.groupKey.find("denseLayers");
+  const auto dim = keyNumber(series, "embeddingDim");
+  if (layers == series.groupKey.end() || !dim) return 0;
+  double width = *dim, parameters = 0;
+  std::stringstream in(layers->second);
+  std::string token;
+  while (std::getline(in, token, ',')) {
+    char* end = nullptr;
+    const double out = std::strtod(token.c_str(), &end);
+    if (end == token.c_str()) continue;  // relu
+    parameters += width * out + out;
+    width = out;
+  }
+  return 4 * parameters;
+}
+
+struct TrainerDelta {
+  double stepSeconds = 0;  // predicted minus measured, per step
+};
+
+}  // namespace
+
+std::vector<RowPrediction> predictHybrid(const value& results, const Context& context) {
+  const Report& report = context.report();
+  if (!results.has_field("trainers") || !results.at("trainers").is_array()) {
+    throw ReportError("results.trainers: missing; not a HybridDDPRPC report");
+  }
+  const int servers = std::max(1, report.parameterServers);
+  const int measuredTrainers = std::max(1, report.trainers);
+  const int trainers = context.worldSize().value_or(measuredTrainers);
+  const double eta = context.efficiency();
+  const int firstTrainer = kFirstParameterServer + report.parameterServers;
+
+  // The PSs: their links, and (if the report has them) their service times.
+  const double psMeasured = context.slowestMeasured(kFirstParameterServer, servers);
+  const double psTarget = context.slowestTarget(kFirstParameterServer, servers);
+  std::optional<double> psServicePerTrainer;
+  if (results.has_field("parameterServers") && results.at("parameterServers").is_array()) {
+    for (const value& ps : results.at("parameterServers").as_array()) {
+      if (!ps.has_field("service")) continue;
+      const value& service = ps.at("service");
+      const double sum = p50(service, "lookup").value_or(0) + p50(service, "pushGrad").value_or(0) +
+                         p50(service, "step").value_or(0);
+      psServicePerTrainer = std::max(psServicePerTrainer.value_or(0), sum);
+    }
+  }
+
+  std::vector<RowPrediction> out;
+  std::vector<double> deltas;
+  const auto& list = results.at("trainers").as_array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const value& trainer = list.at(i);
+    const std::string path = "results.trainers[" + std::to_string(i) + "]";
+    const int seriesIndex = static_cast<int>(number(trainer, "series").value_or(-1));
+    const Series& series = context.series(seriesIndex, path + ".series");
+    RowPrediction row;
+    row.group = series.group;
+    row.row = series.row;
+    row.sampleOf = series.sampleOf;
+    row.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
+    const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
+    const int rank = static_cast<int>(number(trainer, "rank").value_or(firstTrainer + i));
+
+    StepBytes bytes;
+    if (trainer.has_field("bytesPerStep")) {
+      bytes.sent = number(trainer.at("bytesPerStep"), "sent").value_or(0);
+      bytes.received = number(trainer.at("bytesPerStep"), "received").value_or(0);
+    } else {
+      const double m = keyNumber(series, "maxBagIndices").value_or(0);
+      const double dim = keyNumber(series, "embeddingDim").value_or(0);
+      const double request = kHeaderBytes + std::max(16 * m, 4 * m * dim);
+      const double reply = kHeaderBytes + 4 * m * dim;
+      bytes.sent = servers * 3 * request;
+      bytes.received = servers * 2 * reply;
+      context.note("hybrid trainers without bytesPerStep: PS message sizes from maxBagIndices "
+                   "and embeddingDim (3 requests and 2 replies per PS per step)");
+    }
+    double denseBytes = number(trainer, "denseGradientBytes").value_or(0);
+    if (denseBytes <= 0) {
+      denseBytes = denseBytesFromKey(series);
+      context.note("hybrid trainers without denseGradientBytes: dense gradient bytes from "
+                   "denseLayers and embeddingDim");
+    }
+
+    const Links before{context.measuredLink(rank), psMeasured, eta};
+    const Links after{context.targetLink(rank), psTarget, eta};
+    const RpcTimes rpcBefore = rpcTimes(bytes, servers, measuredTrainers, before);
+    const RpcTimes rpcAfter = rpcTimes(bytes, servers, trainers, after);
+    const double ringBefore = context.slowestMeasured(firstTrainer, measuredTrainers);
+    const double ringAfter = context.slowestTarget(firstTrainer, trainers);
+
+    const value phases = trainer.has_field("phases") ? trainer.at("phases") : value::object();
+    const double lookup = p50(phases, "lookup").value_or(0);
+    const double push = p50(phases, "push").value_or(0);
+    const double wait = p50(phases, "allreduceWait").value_or(0);
+    const double lookupAfter = std::max(0.0, lookup - rpcBefore.lookup) + rpcAfter.lookup;
+    const double pushAfter = std::max(0.0, push - rpcBefore.push) + rpcAfter.push;
+    const double waitAfter =
+        std::max(0.0, wait - ringWireSeconds(denseBytes, measuredTrainers, ringBefore, eta)) +
+        ringWireSeconds(denseBytes, trainers, ringAfter, eta);
+
+    const double stepBefore = row.measuredSeconds / batches;
+    double stepAfter = stepBefore + (lookupAfter - lookup) + (pushAfter - push) + (waitAfter - wait);
+    row.basis = "PS traffic per step and a dense allreduce of " +
+                std::to_string(static_cast<long long>(denseBytes)) + " bytes";
+    // A PS serves one lookup, push and step of every trainer each step.
+    if (psServicePerTrainer && trainers * *psServicePerTrainer > stepAfter) {
+      stepAfter = trainers * *psServicePerTrainer;
+      row.basis += "; bound by the PS's service time";
+    }
+    const double comm = lookupAfter + pushAfter + waitAfter;
+    row.predictedSeconds = row.measuredSeconds + batches * (stepAfter - stepBefore);
+    row.communicationSeconds = batches * comm;
+    row.ranks = trainers;
+    row.linkBitsPerSecond = std::min({after.trainer, after.ps, ringAfter});
+    deltas.push_back(row.predictedSeconds - row.measuredSeconds);
+    classify(row, std::max(0.0, row.predictedSeconds - row.communicationSeconds));
+    out.push_back(row);
+  }
+
+  // The pooled row moves with the trainers' mean.
+  if (results.has_field("all") && !deltas.empty()) {
+    if (const auto index = number(results.at("all"), "series")) {
+      const Series& series = context.series(static_cast<int>(*index), "results.all.series");
+      RowPrediction all;
+      all.group = series.group;
+      all.row = series.row;
+      all.sampleOf = series.sampleOf;
+      all.measuredSeconds = context.seriesP50(static_cast<int>(*index), "results.all.series");
+      double delta = 0, comm = 0;
+      for (size_t i = 0; i < deltas.size(); ++i) {
+        delta += deltas[i] / deltas.size();
+        comm += out[i].communicationSeconds / deltas.size();
+      }
+      all.predictedSeconds = all.measuredSeconds + delta;
+      all.communicationSeconds = comm;
+      all.ranks = trainers;
+      all.linkBitsPerSecond = out.front().linkBitsPerSecond;
+      all.basis = "the trainers' mean change";
+      classify(all, std::max(0.0, all.predictedSeconds - comm));
+      out.push_back(all);
+    }
+  }
+  return out;
+}
+
+}  // namespace distbench::report::prediction

@@ -22,6 +22,37 @@ struct Bucket {
   double bytes = 0, launched = 0, duration = 0;
 };
 
+// distbench's bucketer (worker/src/comm/bucket_assignment.h): the first
+// bucket holds at most 1 MiB, the others bucketCapMB, and a last bucket over
+// 1 MiB has its trailing 1 MiB split off. Kept in step with it by hand: the
+// report library cannot see the worker.
+constexpr double kFirstBucketBytes = 1024.0 * 1024;
+
+// Buckets of `bytes` of gradients as that policy cuts them, each launched
+// when its last gradient arrives, gradients arriving evenly over backward.
+std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backward) {
+  const double cap = capMB > 0 ? capMB * 1024 * 1024 : bytes;
+  std::vector<double> sizes;
+  double left = bytes;
+  sizes.push_back(std::min(left, std::min(cap, kFirstBucketBytes)));
+  left -= sizes.back();
+  while (left > 0) {
+    sizes.push_back(std::min(left, cap));
+    left -= sizes.back();
+  }
+  if (sizes.size() > 1 && sizes.back() > kFirstBucketBytes) {
+    sizes.back() -= kFirstBucketBytes;
+    sizes.push_back(kFirstBucketBytes);
+  }
+  std::vector<BucketLaunch> out;
+  double arrived = 0;
+  for (double size : sizes) {
+    arrived += size;
+    out.push_back({size, bytes > 0 ? backward * arrived / bytes : backward});
+  }
+  return out;
+}
+
 std::vector<Bucket> readBuckets(const value& row) {
   std::vector<Bucket> out;
   if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
@@ -95,29 +126,35 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
     out.localSecondsPerByte = cost.localSecondsPerByte;
     out.basis = std::to_string(buckets.size()) + " bucket(s) replayed at their measured launch offsets";
   } else {
-    // No bucket timings: all gradients as one allreduce. Its cost besides the
-    // wire is unknown, so the measured wait (less the measured run's own
-    // wire time) stands for it.
+    // No bucket timings: all gradients, as the worker buckets them, arriving
+    // evenly over backward. The allreduce's cost besides the wire is
+    // unknown, so the measured wait stands for it: the prediction is the
+    // measured wait plus the change in replayed wire time.
     double gradientBytes = number(row, "gradientBytes").value_or(0);
     if (gradientBytes <= 0) {
       gradientBytes = 4.0 * number(model, "parameters").value_or(0);
       context.note("DDP rows without gradientBytes: 4 bytes per model parameter (float32)");
     }
-    const double fixed = std::max(
-        0.0, wait - ringWireSeconds(gradientBytes, measuredRanks, measuredLink, eta));
-    const double upperWait = fixed + ringWireSeconds(gradientBytes, ranks, link, eta);
+    const std::vector<BucketLaunch> launches =
+        evenArrival(gradientBytes, context.report().bucketCapMB, backward);
+    auto replayedWait = [&](int p, double bps) {
+      const double done = replayBuckets(
+          launches, [&](double n) { return ringWireSeconds(n, p, bps, eta); });
+      return std::max(0.0, done - backward);
+    };
+    const double wireBefore = ringWireSeconds(gradientBytes, measuredRanks, measuredLink, eta);
+    const double wireAfter = ringWireSeconds(gradientBytes, ranks, link, eta);
+    const double upperWait = std::max(0.0, wait - wireBefore) + wireAfter;
     const double lowerWait = std::max(0.0, upperWait - backward);
+    const double predictedWait =
+        std::clamp(wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink),
+                   lowerWait, upperWait);
     out.upperSeconds = base + upperWait;
     out.lowerSeconds = base + lowerWait;
-    // Gradients within one bucket launch when the last of them (the first
-    // layer's) arrives: at the end of backward, which is the upper bound.
-    const double capBytes = context.report().bucketCapMB * 1024 * 1024;
-    const bool oneBucket = capBytes <= 0 || gradientBytes <= capBytes;
-    const double predictedWait = oneBucket ? upperWait : (upperWait + lowerWait) / 2;
     out.predictedSeconds = base + predictedWait;
     out.communicationSeconds = predictedWait;
-    out.basis = oneBucket ? "no bucket timings; one bucket, launched at the end of backward"
-                          : "no bucket timings; midway between full and no overlap";
+    out.basis = "no bucket timings; " + std::to_string(launches.size()) +
+                " bucket(s) as the worker cuts them, gradients arriving evenly over backward";
     context.note("DDP rows without bucket timings: bounds from one allreduce of all gradients "
                  "(lower: hidden behind backward, upper: after it)");
   }

@@ -1,10 +1,9 @@
 // HybridDDPRPC: per trainer step, compute and the parameter servers'
-// service as measured; the RPC traffic (lookup: one request and one reply
-// per PS; push: PushGrad and Step requests, one reply) and the dense
-// allreduce move over the links. Every trainer talks to every PS at about
-// the same time (the dense allreduce keeps them in step), so a PS's link
-// carries all trainers' traffic: each leg costs the slower of the trainer's
-// share over its own link and the PS's total over the PS's link.
+// service as measured; the RPC traffic (per PS: Lookup, PushGrad and Step
+// requests, two replies, each a fixed-size buffer) and the dense allreduce
+// move over the links. Every trainer talks to every PS each step (the dense
+// allreduce keeps them in step), so a PS's link carries all trainers'
+// traffic.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -25,28 +24,22 @@ struct StepBytes {
   double sent = 0, received = 0;
 };
 
-// Legs in sequence, each paced by the slower side.
 struct Links {
   double trainer, ps, eta;
-  double leg(double trainerBytes, double psBytes) const {
-    return std::max(wireSeconds(trainerBytes, trainer, eta), wireSeconds(psBytes, ps, eta));
-  }
 };
 
-// The RPC wire time of one step's lookup and push, for a trainer sending
-// `bytes` and every PS serving `trainers` such trainers.
-struct RpcTimes {
-  double lookup = 0, push = 0;
-};
-RpcTimes rpcTimes(const StepBytes& bytes, int parameterServers, int trainers, const Links& links) {
+// The RPC wire time of one step: the busiest direction of the trainer's
+// link and of the PS's. Requests and replies of different trainers, and a
+// PS's service, overlap with each other's transfers (measured over tbf: a
+// link-bound step takes the busiest direction's time, not the sum of the
+// legs), so the busiest direction paces the step.
+double rpcWireSeconds(const StepBytes& bytes, int parameterServers, int trainers,
+                      const Links& links) {
   const double psIn = bytes.sent * trainers / parameterServers;
   const double psOut = bytes.received * trainers / parameterServers;
-  RpcTimes t;
-  // Lookup: 1 of the 3 requests, then 1 of the 2 replies.
-  t.lookup = links.leg(bytes.sent / 3, psIn / 3) + links.leg(bytes.received / 2, psOut / 2);
-  // Push: PushGrad and Step, then the other reply.
-  t.push = links.leg(2 * bytes.sent / 3, 2 * psIn / 3) + links.leg(bytes.received / 2, psOut / 2);
-  return t;
+  return std::max({wireSeconds(bytes.sent, links.trainer, links.eta),
+                   wireSeconds(bytes.received, links.trainer, links.eta),
+                   wireSeconds(psIn, links.ps, links.eta), wireSeconds(psOut, links.ps, links.eta)});
 }
 
 // "8" or "32,relu,8": Linear widths, from the embedding width on.
@@ -66,10 +59,6 @@ double denseBytesFromKey(const Series& series) {
   }
   return 4 * parameters;
 }
-
-struct TrainerDelta {
-  double stepSeconds = 0;  // predicted minus measured, per step
-};
 
 }  // namespace
 
@@ -137,23 +126,23 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
 
     const Links before{context.measuredLink(rank), psMeasured, eta};
     const Links after{context.targetLink(rank), psTarget, eta};
-    const RpcTimes rpcBefore = rpcTimes(bytes, servers, measuredTrainers, before);
-    const RpcTimes rpcAfter = rpcTimes(bytes, servers, trainers, after);
+    const double wireBefore = rpcWireSeconds(bytes, servers, measuredTrainers, before);
+    const double wireAfter = rpcWireSeconds(bytes, servers, trainers, after);
     const double ringBefore = context.slowestMeasured(firstTrainer, measuredTrainers);
     const double ringAfter = context.slowestTarget(firstTrainer, trainers);
 
     const value phases = trainer.has_field("phases") ? trainer.at("phases") : value::object();
-    const double lookup = p50(phases, "lookup").value_or(0);
-    const double push = p50(phases, "push").value_or(0);
+    const double rpc = p50(phases, "lookup").value_or(0) + p50(phases, "push").value_or(0);
     const double wait = p50(phases, "allreduceWait").value_or(0);
-    const double lookupAfter = std::max(0.0, lookup - rpcBefore.lookup) + rpcAfter.lookup;
-    const double pushAfter = std::max(0.0, push - rpcBefore.push) + rpcAfter.push;
+    // What the RPCs cost besides the wire (copies, the PS's service) runs
+    // while the bytes move: the step takes the longer of the two.
+    const double rpcAfter = std::max(std::max(0.0, rpc - wireBefore), wireAfter);
     const double waitAfter =
         std::max(0.0, wait - ringWireSeconds(denseBytes, measuredTrainers, ringBefore, eta)) +
         ringWireSeconds(denseBytes, trainers, ringAfter, eta);
 
     const double stepBefore = row.measuredSeconds / batches;
-    double stepAfter = stepBefore + (lookupAfter - lookup) + (pushAfter - push) + (waitAfter - wait);
+    double stepAfter = stepBefore + (rpcAfter - rpc) + (waitAfter - wait);
     row.basis = "PS traffic per step and a dense allreduce of " +
                 std::to_string(static_cast<long long>(denseBytes)) + " bytes";
     // A PS serves one lookup, push and step of every trainer each step.
@@ -161,7 +150,7 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
       stepAfter = trainers * *psServicePerTrainer;
       row.basis += "; bound by the PS's service time";
     }
-    const double comm = lookupAfter + pushAfter + waitAfter;
+    const double comm = rpcAfter + waitAfter;
     row.predictedSeconds = row.measuredSeconds + batches * (stepAfter - stepBefore);
     row.communicationSeconds = batches * comm;
     row.ranks = trainers;

@@ -19,8 +19,8 @@ double ringWireSeconds(double bytes, int ranks, double bitsPerSecond, double eff
 double ringAllreduceSeconds(double bytes, int ranks, double bitsPerSecond, double efficiency,
                             const RingCost& cost) {
   if (ranks < 2) return 0;
-  return 2.0 * (ranks - 1) * cost.alphaSeconds + bytes * cost.localSecondsPerByte +
-         ringWireSeconds(bytes, ranks, bitsPerSecond, efficiency);
+  return std::max(2.0 * (ranks - 1) * cost.alphaSeconds + bytes * cost.localSecondsPerByte,
+                  ringWireSeconds(bytes, ranks, bitsPerSecond, efficiency));
 }
 
 double slowestLink(const std::vector<double>& bitsPerSecond) {

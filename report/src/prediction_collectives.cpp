@@ -72,8 +72,11 @@ std::vector<RowPrediction> predictCollectives(const Context& context) {
       const double n = bytes[k];
       const double wireBefore = before.share * wireSeconds(n, linkBefore, eta);
       const double wireAfter = after.share * wireSeconds(n, linkAfter, eta);
-      row.predictedSeconds = std::max(
-          0.0, row.measuredSeconds + (after.steps - before.steps) * alpha + wireAfter - wireBefore);
+      // As the ring allreduce (alpha_beta.h): the op's own cost overlaps the
+      // wire, and the slower paces it.
+      const double own = std::max(0.0, row.measuredSeconds - wireBefore);
+      row.predictedSeconds =
+          std::max(std::max(0.0, own + (after.steps - before.steps) * alpha), wireAfter);
       row.communicationSeconds = row.predictedSeconds;  // an op is all communication
       row.ranks = ranks;
       row.linkBitsPerSecond = linkAfter;

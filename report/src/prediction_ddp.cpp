@@ -56,12 +56,17 @@ std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backwar
 std::vector<Bucket> readBuckets(const value& row) {
   std::vector<Bucket> out;
   if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
+  // A bucket launched while the one before it still runs waits for it
+  // (Gloo runs them in order): its own time starts when that one completes.
+  double previousCompleted = 0;
   for (const value& b : row.at("buckets").as_array()) {
     const auto bytes = number(b, "bytes");
     const auto launched = number(b, "launched");
     const auto completed = number(b, "completed");
     if (!bytes || !launched || !completed || !std::isfinite(*completed)) continue;
-    out.push_back({*bytes, *launched, std::max(0.0, *completed - *launched)});
+    const double start = std::max(*launched, previousCompleted);
+    out.push_back({*bytes, *launched, std::max(0.0, *completed - start)});
+    previousCompleted = *completed;
   }
   return out;
 }
@@ -101,7 +106,7 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
   out.linkBitsPerSecond = link;
 
   const std::vector<Bucket> buckets = readBuckets(row);
-  if (!buckets.empty() && measuredRanks >= 2) {
+  if (!buckets.empty()) {
     std::vector<double> bytes, durations;
     std::vector<BucketLaunch> launches;
     for (const Bucket& b : buckets) {
@@ -111,15 +116,21 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
     }
     const LineFit fit = fitLine(bytes, durations);
     RingCost cost;
-    cost.alphaSeconds = fit.intercept / (2.0 * (measuredRanks - 1));
+    // One rank's "allreduce" is a local copy: no ring steps to calibrate.
+    cost.alphaSeconds = measuredRanks >= 2 ? fit.intercept / (2.0 * (measuredRanks - 1)) : 0;
     // The slope holds the measured run's own wire time, if its links were
     // shaped; what stays at any link speed is the rest.
     cost.localSecondsPerByte =
         std::max(0.0, fit.slope - ringWireSeconds(1, measuredRanks, measuredLink, eta));
-    const double done = replayBuckets(launches, [&](double n) {
-      return ringAllreduceSeconds(n, ranks, link, eta, cost);
-    });
-    const double predictedWait = std::max(0.0, done - backward);
+    auto replayedWait = [&](int p, double bps) {
+      const double done = replayBuckets(
+          launches, [&](double n) { return ringAllreduceSeconds(n, p, bps, eta, cost); });
+      return std::max(0.0, done - backward);
+    };
+    // The measured wait, moved by what the replay says changes: at the
+    // measured links the prediction is the measurement.
+    const double predictedWait = std::max(
+        0.0, wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink));
     out.predictedSeconds = base + predictedWait;
     out.communicationSeconds = predictedWait;
     out.alphaSeconds = cost.alphaSeconds;

@@ -137,9 +137,11 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
     // What the RPCs cost besides the wire (copies, the PS's service) runs
     // while the bytes move: the step takes the longer of the two.
     const double rpcAfter = std::max(std::max(0.0, rpc - wireBefore), wireAfter);
+    // The dense allreduce, as alpha_beta.h's ring: the slower of its own
+    // cost and the wire.
     const double waitAfter =
-        std::max(0.0, wait - ringWireSeconds(denseBytes, measuredTrainers, ringBefore, eta)) +
-        ringWireSeconds(denseBytes, trainers, ringAfter, eta);
+        std::max(std::max(0.0, wait - ringWireSeconds(denseBytes, measuredTrainers, ringBefore, eta)),
+                 ringWireSeconds(denseBytes, trainers, ringAfter, eta));
 
     const double stepBefore = row.measuredSeconds / batches;
     double stepAfter = stepBefore + (rpcAfter - rpc) + (waitAfter - wait);

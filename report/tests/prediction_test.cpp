@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -31,10 +32,12 @@ Series series(const std::string& group, const std::string& row, int ranks, doubl
   return s;
 }
 
-// A DDP run of two trainers: "no ddp" at 10 ms, "2R" at 12 ms, of which
-// forward 3, backward 6, allreduceWait 2 and the optimizer step 1 ms.
+// A DDP run of two trainers: "no ddp" at 10 ms, "2R" at 10 ms plus its
+// allreduceWait (2 ms unless a test sets what its buckets imply), with
+// forward 3, backward 6 and the optimizer step 1 ms.
 struct DdpRun {
   std::string buckets = "[]";
+  double wait = 0.002;
   double gradientBytes = 4e6;
   std::string local;
 
@@ -45,9 +48,9 @@ struct DdpRun {
     r.trainers = 2;
     r.worldSize = 3;
     r.bucketCapMB = 25;
-    r.series = {series("m", "no ddp", 1, 0.010), series("m", "2R", 2, 0.012)};
+    r.series = {series("m", "no ddp", 1, 0.010), series("m", "2R", 2, 0.010 + wait)};
     const std::string phases = "{\"forward\":" + summary(0.003) + ",\"backward\":" +
-                               summary(0.006) + ",\"allreduceWait\":" + summary(0.002) +
+                               summary(0.006) + ",\"allreduceWait\":" + summary(wait) +
                                ",\"optimizerStep\":" + summary(0.001) + "}";
     r.resultsJson = "{\"models\":[{\"model\":\"m\",\"parameters\":1000000,\"rows\":["
                     "{\"row\":\"no ddp\",\"ddp\":false,\"ranks\":1,\"series\":0},"
@@ -86,10 +89,11 @@ TEST(PredictDdp, ALateBucketSetsTheWait) {
   DdpRun run;
   run.buckets = "[" + bucket(1e4, 0.001, 1e4 * kLocal) + "," + bucket(4e6, 0.006, 4e6 * kLocal) +
                 "]";
+  run.wait = 4e6 * kLocal;  // the last bucket's own time, after backward
   const auto rows = predict(run.report(), at(100e6));
   const RowPrediction r = row(rows, "2R");
   // Everything but the wait as measured (10 ms), then the last bucket alone.
-  const double last = 4e6 * kLocal + 4e6 * 8 / 100e6;
+  const double last = std::max(4e6 * kLocal, 4e6 * 8 / 100e6);  // the wire hides the copies
   EXPECT_NEAR(r.predictedSeconds, 0.010 + last, 1e-6);
   EXPECT_EQ(r.bound, "communication");
   EXPECT_NEAR(r.scalingEfficiency, 0.010 / r.predictedSeconds, 1e-9);
@@ -99,21 +103,35 @@ TEST(PredictDdp, ALateBucketSetsTheWait) {
 
   // The same bucket launched 4 ms earlier hides 4 ms of itself in backward.
   DdpRun early;
+  early.wait = 0;
   early.buckets = "[" + bucket(1e4, 0.001, 1e4 * kLocal) + "," + bucket(4e6, 0.002, 4e6 * kLocal) +
                   "]";
   const RowPrediction e = row(predict(early.report(), at(100e6)), "2R");
   EXPECT_NEAR(r.predictedSeconds - e.predictedSeconds, 0.004, 1e-9);
   // Launched together, the big one queues behind the small one (0.8 ms).
   DdpRun together;
+  together.wait = 0;
   together.buckets = "[" + bucket(1e4, 0.001, 1e4 * kLocal) + "," +
-                     bucket(4e6, 0.001, 4e6 * kLocal) + "]";
+                     bucket(4e6, 0.001, 1e4 * kLocal + 4e6 * kLocal) + "]";
   const RowPrediction t = row(predict(together.report(), at(100e6)), "2R");
-  EXPECT_NEAR(r.predictedSeconds - t.predictedSeconds, 0.005 - 1e4 * (kLocal + 8 / 100e6), 1e-9);
+  EXPECT_NEAR(r.predictedSeconds - t.predictedSeconds, 0.005 - 1e4 * 8 / 100e6, 1e-9);
+}
+
+TEST(PredictDdp, ABucketQueuedBehindAnotherIsCalibratedOnItsOwnTime) {
+  // The second bucket launched at 2 ms but waited until the first completed
+  // at 5 ms: its 1 ms of its own, not 4 ms, is what its bytes cost.
+  DdpRun run;
+  run.buckets = "[" + bucket(1e6, 0.001, 0.004) + "," + bucket(2.5e5, 0.002, 0.004) + "]";
+  const RowPrediction r = row(predict(run.report(), PredictOptions{}), "2R");
+  ASSERT_TRUE(r.localSecondsPerByte);
+  EXPECT_NEAR(*r.localSecondsPerByte, 4e-9, 1e-15);
+  EXPECT_NEAR(*r.alphaSeconds, 0, 1e-12);
 }
 
 TEST(PredictDdp, FullOverlapHidesTheAllreduce) {
   // Small buckets, each done long before backward ends: nothing is exposed.
   DdpRun run;
+  run.wait = 0;
   run.buckets = "[" + bucket(1e4, 0.001, 1e4 * kLocal) + "," + bucket(1e4, 0.003, 1e4 * kLocal) +
                 "]";
   const RowPrediction r = row(predict(run.report(), at(1e9)), "2R");
@@ -160,6 +178,7 @@ TEST(PredictDdp, CalibratesOnAShapedRunByTakingItsOwnWireTimeOut) {
   auto duration = [&](double n) { return n * kLocal + ringWireSeconds(n, 2, 100e6, eta); };
   DdpRun run;
   run.buckets = "[" + bucket(2e6, 0.006, duration(2e6)) + "]";
+  run.wait = duration(2e6);
   run.local = "{\"links\":\"bandwidth=100mbit\",\"ranks\":[{\"rank\":0,\"linkBitsPerSecond\":1e8},"
               "{\"rank\":1,\"linkBitsPerSecond\":1e8},{\"rank\":2,\"linkBitsPerSecond\":1e8}]}";
   const RowPrediction same = row(predict(run.report(), PredictOptions{}), "2R");
@@ -173,6 +192,7 @@ TEST(PredictDdp, CalibratesOnAShapedRunByTakingItsOwnWireTimeOut) {
 
 TEST(PredictDdp, MoreRanksMoveMoreOfTheGradient) {
   DdpRun run;
+  run.wait = 0;
   run.buckets = "[" + bucket(4e6, 0.006, 0) + "]";
   PredictOptions four = at(100e6);
   four.worldSize = 4;
@@ -185,6 +205,7 @@ TEST(PredictDdp, MoreRanksMoveMoreOfTheGradient) {
 
 TEST(PredictDdp, TheSlowestLinkPacesTheRing) {
   DdpRun run;
+  run.wait = 0;
   run.buckets = "[" + bucket(4e6, 0.006, 0) + "]";
   PredictOptions mixed = at(1e9);
   mixed.rankBitsPerSecond[2] = 100e6;
@@ -234,19 +255,21 @@ Report hybridReport(const std::string& parameterServers = "[]") {
 TEST(PredictHybrid, TheBusiestDirectionPacesTheRpcs) {
   // At 1 Mbit/s, eta 1, 8 us per byte. The PS's inbound link carries both
   // trainers' requests, 6000 bytes a step: 48 ms, which replaces the 3 ms
-  // of lookup and push measured; the dense allreduce adds 8 ms.
+  // of lookup and push measured; the dense allreduce's 8 ms of wire the
+  // 0.5 ms of wait.
   const auto rows = predict(hybridReport(), at(1e6));
   const RowPrediction& t0 = row(rows, "Trainer0");
-  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.048 - 0.003 + 0.008), 1e-9);
+  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.048 - 0.003 + 0.0075), 1e-9);
   EXPECT_EQ(t0.sampleOf, "epoch");
   EXPECT_EQ(t0.bound, "communication");
   EXPECT_NEAR(row(rows, "All").predictedSeconds, t0.predictedSeconds, 1e-9);
 }
 
 TEST(PredictHybrid, AFastLinkLeavesTheMeasuredRpcTime) {
-  // 6000 bytes at 1gbit: 48 us, less than the 3 ms the RPCs took anyway.
+  // 6000 bytes at 1gbit: 48 us, less than the 3 ms the RPCs took anyway,
+  // and the dense allreduce's 8 us less than its 0.5 ms.
   const RowPrediction t0 = row(predict(hybridReport(), at(1e9)), "Trainer0");
-  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * 8e-6, 1e-9);
+  EXPECT_NEAR(t0.predictedSeconds, 0.050, 1e-12);
 }
 
 TEST(PredictHybrid, AFasterPsLinkLeavesTheTrainersOwnLink) {
@@ -254,7 +277,7 @@ TEST(PredictHybrid, AFasterPsLinkLeavesTheTrainersOwnLink) {
   o.rankBitsPerSecond[1] = 1e9;  // the PS
   const RowPrediction t0 = row(predict(hybridReport(), o), "Trainer0");
   // Now the trainer's 3000 bytes up pace it: 24 ms.
-  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.024 - 0.003 + 0.008), 1e-9);
+  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.024 - 0.003 + 0.0075), 1e-9);
 }
 
 TEST(PredictHybrid, MoreTrainersLoadThePsLink) {
@@ -262,7 +285,7 @@ TEST(PredictHybrid, MoreTrainersLoadThePsLink) {
   o.worldSize = 4;
   const RowPrediction t0 = row(predict(hybridReport(), o), "Trainer0");
   // The PS takes in 12000 bytes a step: 96 ms; the dense ring moves 1.5x: 12 ms.
-  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.096 - 0.003 + 0.012), 1e-9);
+  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.096 - 0.003 + 0.0115), 1e-9);
   EXPECT_EQ(t0.ranks, 4);
 }
 

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "distbench/report/alpha_beta.h"
-#include "distbench/report/bit_rate.h"
 #include "distbench/report/percentiles.h"
 #include "prediction_kinds.h"
 

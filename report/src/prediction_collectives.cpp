@@ -2,6 +2,7 @@
 // time and (at another world size) in its per-step cost alpha, fitted per
 // op group over the sizes the run measured.
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -82,8 +83,9 @@ std::vector<RowPrediction> predictCollectives(const Context& context) {
       row.linkBitsPerSecond = linkAfter;
       row.alphaSeconds = alpha;
       row.localSecondsPerByte = local;
-      row.basis = op + ": " + std::to_string(after.share).substr(0, 4) +
-                  " x bytes over the slowest link";
+      char share[32];
+      std::snprintf(share, sizeof share, "%.2f", after.share);
+      row.basis = op + ": " + share + " x bytes over the slowest link";
       row.bound = "communication";
       row.scalingEfficiency = std::numeric_limits<double>::quiet_NaN();
       out.push_back(row);

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "distbench/report/alpha_beta.h"
-#include "distbench/report/bit_rate.h"
 #include "prediction_kinds.h"
 
 namespace distbench::report::prediction {

@@ -93,8 +93,8 @@ std::string formatPrediction(const Report& measured, const Prediction& p) {
   for (const RowPrediction& row : p.rows) {
     out << "  " << row.group << " / " << row.row << ": " << row.basis;
     if (row.ranks > 1) out << "; " << row.ranks << " ranks, link " << rate(row.linkBitsPerSecond);
-    if (row.alphaSeconds) out << "; alpha " << seconds(*row.alphaSeconds) << " per step";
-    if (row.localSecondsPerByte) {
+    if (row.alphaSeconds && row.ranks > 1) out << "; alpha " << seconds(*row.alphaSeconds) << " per step";
+    if (row.localSecondsPerByte && row.ranks > 1) {
       char local[32];
       std::snprintf(local, sizeof local, "%.3g", *row.localSecondsPerByte * 1e9);
       out << ", local " << local << " ns/byte";

@@ -6,6 +6,7 @@
 // traffic.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "distbench/report/alpha_beta.h"
@@ -33,10 +34,13 @@ struct Links {
 // PS's service, overlap with each other's transfers (measured over tbf: a
 // link-bound step takes the busiest direction's time, not the sum of the
 // legs), so the busiest direction paces the step.
-double rpcWireSeconds(const StepBytes& bytes, int parameterServers, int trainers,
-                      const Links& links) {
-  const double psIn = bytes.sent * trainers / parameterServers;
-  const double psOut = bytes.received * trainers / parameterServers;
+// `ps`: what the busiest PS carries per step with `measuredTrainers`
+// (from the report, or the trainers' bytes spread evenly over the PSs); it
+// scales with the trainers.
+double rpcWireSeconds(const StepBytes& bytes, const StepBytes& ps, int measuredTrainers,
+                      int trainers, const Links& links) {
+  const double psIn = ps.sent * trainers / measuredTrainers;
+  const double psOut = ps.received * trainers / measuredTrainers;
   return std::max({wireSeconds(bytes.sent, links.trainer, links.eta),
                    wireSeconds(bytes.received, links.trainer, links.eta),
                    wireSeconds(psIn, links.ps, links.eta), wireSeconds(psOut, links.ps, links.eta)});
@@ -77,8 +81,17 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
   const double psMeasured = context.slowestMeasured(kFirstParameterServer, servers);
   const double psTarget = context.slowestTarget(kFirstParameterServer, servers);
   std::optional<double> psServicePerTrainer;
+  // What the busiest PS took in and sent per step, where the report says.
+  std::optional<StepBytes> psBytes;
   if (results.has_field("parameterServers") && results.at("parameterServers").is_array()) {
     for (const value& ps : results.at("parameterServers").as_array()) {
+      if (ps.has_field("bytesPerStep")) {
+        StepBytes b = psBytes.value_or(StepBytes{});
+        // A PS receives what trainers send it, and the other way round.
+        b.sent = std::max(b.sent, number(ps.at("bytesPerStep"), "received").value_or(0));
+        b.received = std::max(b.received, number(ps.at("bytesPerStep"), "sent").value_or(0));
+        psBytes = b;
+      }
       if (!ps.has_field("service")) continue;
       const value& service = ps.at("service");
       const double sum = p50(service, "lookup").value_or(0) + p50(service, "pushGrad").value_or(0) +
@@ -126,8 +139,10 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
 
     const Links before{context.measuredLink(rank), psMeasured, eta};
     const Links after{context.targetLink(rank), psTarget, eta};
-    const double wireBefore = rpcWireSeconds(bytes, servers, measuredTrainers, before);
-    const double wireAfter = rpcWireSeconds(bytes, servers, trainers, after);
+    const StepBytes ps = psBytes.value_or(StepBytes{bytes.sent * measuredTrainers / servers,
+                                                    bytes.received * measuredTrainers / servers});
+    const double wireBefore = rpcWireSeconds(bytes, ps, measuredTrainers, measuredTrainers, before);
+    const double wireAfter = rpcWireSeconds(bytes, ps, measuredTrainers, trainers, after);
     const double ringBefore = context.slowestMeasured(firstTrainer, measuredTrainers);
     const double ringAfter = context.slowestTarget(firstTrainer, trainers);
 

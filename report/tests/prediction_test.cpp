@@ -289,6 +289,15 @@ TEST(PredictHybrid, MoreTrainersLoadThePsLink) {
   EXPECT_EQ(t0.ranks, 4);
 }
 
+TEST(PredictHybrid, APsThatSaysWhatItCarriesIsTakenAtItsWord) {
+  // The PS took in 9000 bytes a step (more than 2 x 3000: say, another
+  // client): 72 ms at 1 Mbit/s.
+  const std::string ps =
+      "[{\"name\":\"PS0\",\"rank\":1,\"bytesPerStep\":{\"received\":9000,\"sent\":4000}}]";
+  const RowPrediction t0 = row(predict(hybridReport(ps), at(1e6)), "Trainer0");
+  EXPECT_NEAR(t0.predictedSeconds, 0.050 + 10 * (0.072 - 0.003 + 0.0075), 1e-9);
+}
+
 TEST(PredictHybrid, APsThatServesEveryTrainerBoundsTheStep) {
   // 1 ms of service per trainer and step: 8 trainers need 8 ms a step.
   const std::string ps = "[{\"name\":\"PS0\",\"rank\":1,\"service\":{\"lookup\":" + summary(4e-4) +

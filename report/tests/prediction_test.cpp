@@ -220,6 +220,21 @@ TEST(PredictDdp, TheSlowestLinkPacesTheRing) {
               row(predict(run.report(), at(1e9)), "2R").predictedSeconds, 1e-12);
 }
 
+TEST(PredictDdp, AGpuRunIsPredictedTheSameWay) {
+  // Compute comes from the run and the link from the options: a report of
+  // NCCL on CUDA with the same phases and buckets predicts the same.
+  DdpRun run;
+  run.wait = 0;
+  run.buckets = "[" + bucket(4e6, 0.006, 0) + "]";
+  Report gpu = run.report();
+  gpu.device = "cuda";
+  gpu.backend = "nccl";
+  gpu.host.gpus = {"NVIDIA H100"};
+  EXPECT_EQ(row(predict(gpu, at(100e9)), "2R").predictedSeconds,
+            row(predict(run.report(), at(100e9)), "2R").predictedSeconds);
+  EXPECT_NEAR(row(predict(gpu, at(100e9)), "2R").predictedSeconds, 0.010 + 4e6 * 8 / 100e9, 1e-12);
+}
+
 // HybridDDPRPC, 1 PS (rank 1) and 2 trainers (ranks 2, 3), 10 batches per
 // epoch of 5 ms; per step a trainer sends 3000 bytes to the PS and receives
 // 2000, and allreduces 1000 dense bytes.

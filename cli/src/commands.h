@@ -13,6 +13,7 @@ int renderCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 int reportCommand(const std::vector<std::string>& args);
+int predictCommand(const std::vector<std::string>& args);
 
 extern const char* const kMainUsage;
 extern const char* const kValidateUsage;
@@ -20,5 +21,6 @@ extern const char* const kRenderUsage;
 extern const char* const kRunUsage;
 extern const char* const kDiffUsage;
 extern const char* const kReportUsage;
+extern const char* const kPredictUsage;
 
 }  // namespace distbench::cli

@@ -22,6 +22,8 @@ commands:
   diff BASE TEST                 compare two reports: percentiles, median CI
   report RUN -o PAGE.html        one self-contained HTML page of charts of a
                                  report, optionally compared with --baseline
+  predict RUN --bandwidth RATE   a run's p50 times at another link speed or
+                                 world size (alpha-beta model)
 
 `distbench COMMAND --help` describes a command's flags.
 )USAGE";
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
   if (command == "run") handler = runCommand;
   if (command == "diff") handler = diffCommand;
   if (command == "report") handler = reportCommand;
+  if (command == "predict") handler = predictCommand;
   if (!handler) {
     if (!command.empty() && command[0] == '-') {
       std::cerr << "distbench: unknown flag " << command << "\n";

@@ -1,0 +1,79 @@
+// `distbench predict`: from one measured run, the p50 step time of each row
+// at another link speed or world size (docs/performance.md, "Prediction").
+// Compute comes from the run as measured; communication from the bytes the
+// run moved, through the alpha-beta link model (alpha_beta.h): DDP replays
+// its gradient buckets with their measured launch offsets, so overlap with
+// backward is as measured; HybridDDPRPC adds the parameter servers' traffic
+// per step; Collectives the ring or tree share of each op. Nothing assumes a
+// CPU: on a GPU run the same phases and bucket times are the device's.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "distbench/report/report.h"
+
+namespace distbench::report {
+
+struct PredictOptions {
+  double bitsPerSecond = 0;                 // every rank's link; 0: as measured
+  std::map<int, double> rankBitsPerSecond;  // global rank -> its link, over the above
+  std::optional<int> worldSize;             // trainers (DDP, hybrid) or ranks (Collectives)
+  double efficiency = 0;                    // eta; 0: kDefaultLinkEfficiency
+};
+
+// Options that cannot be predicted for; the message begins with the flag
+// of `distbench predict` it concerns ("--rank 7: ...").
+struct PredictOptionError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct RowPrediction {
+  std::string group, row;
+  double measuredSeconds = 0;   // p50 of the row's series
+  double predictedSeconds = 0;  // p50 at the options' links and world size
+  // "compute" | "communication" | "mixed": exposed communication over the
+  // predicted step, > 0.2 communication, < 0.05 compute (as attribution.h).
+  std::string bound;
+  // Time per sample with no communication over the predicted time (the
+  // rate per rank relative to one rank alone); NaN where it means nothing
+  // (Collectives).
+  double scalingEfficiency = 0;
+
+  // Beyond the contract: what the number rests on.
+  std::string sampleOf = "iteration";  // as the series: iteration, epoch, op
+  int ranks = 0;                       // ranks communicating, as predicted
+  double linkBitsPerSecond = 0;        // the link that paces the row (inf: unshaped)
+  double communicationSeconds = 0;     // predicted exposed communication per sample
+  // Without bucket timings DDP has two bounds, full overlap with backward
+  // and none; predictedSeconds is then the one the bucket cap implies.
+  std::optional<double> lowerSeconds, upperSeconds;
+  std::optional<double> alphaSeconds;         // calibrated per ring step
+  std::optional<double> localSecondsPerByte;  // calibrated copy + reduce cost
+  std::string basis;  // how it was predicted, in words
+};
+
+struct Prediction {
+  std::vector<RowPrediction> rows;
+  double efficiency = 0;  // eta used
+  double bitsPerSecond = 0;  // --bandwidth (0: as measured)
+  std::map<int, double> rankBitsPerSecond;
+  std::optional<int> worldSize;
+  std::vector<std::string> notes;  // assumptions and fallbacks the rows took
+};
+
+// Throws PredictOptionError for bad options, ReportError for a report whose
+// results cannot be read.
+Prediction predictReport(const Report& measured, const PredictOptions& options);
+// The contract's form: the rows alone.
+std::vector<RowPrediction> predict(const Report& measured, const PredictOptions& options);
+
+// The table (group, row, measured p50, predicted p50, bound, efficiency)
+// and the model's constants under it.
+std::string formatPrediction(const Report& measured, const Prediction& prediction);
+std::string predictionToJson(const Prediction& prediction);
+
+}  // namespace distbench::report

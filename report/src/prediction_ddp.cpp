@@ -1,0 +1,209 @@
+// DDP: compute as measured, the gradient allreduce replayed. With bucket
+// timings (rows[].buckets) the buckets' launch offsets give the overlap with
+// backward and their durations calibrate the ring's alpha and local cost;
+// without them, one allreduce of all gradients bounds the step from both
+// sides (hidden entirely behind backward, or not at all).
+#include <algorithm>
+#include <cmath>
+
+#include "distbench/report/alpha_beta.h"
+#include "prediction_kinds.h"
+
+namespace distbench::report::prediction {
+namespace {
+
+using web::json::value;
+
+// DDP trainers are ranks 1..T (rank 0 is the master, which runs no rows).
+constexpr int kFirstTrainer = 1;
+
+struct Bucket {
+  double bytes = 0, launched = 0, duration = 0;
+};
+
+// distbench's bucketer (worker/src/comm/bucket_assignment.h): the first
+// bucket holds at most 1 MiB, the others bucketCapMB, and a last bucket over
+// 1 MiB has its trailing 1 MiB split off. Kept in step with it by hand: the
+// report library cannot see the worker.
+constexpr double kFirstBucketBytes = 1024.0 * 1024;
+
+// Buckets of `bytes` of gradients as that policy cuts them, each launched
+// when its last gradient arrives, gradients arriving evenly over backward.
+std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backward) {
+  const double cap = capMB > 0 ? capMB * 1024 * 1024 : bytes;
+  std::vector<double> sizes;
+  double left = bytes;
+  sizes.push_back(std::min(left, std::min(cap, kFirstBucketBytes)));
+  left -= sizes.back();
+  while (left > 0) {
+    sizes.push_back(std::min(left, cap));
+    left -= sizes.back();
+  }
+  if (sizes.size() > 1 && sizes.back() > kFirstBucketBytes) {
+    sizes.back() -= kFirstBucketBytes;
+    sizes.push_back(kFirstBucketBytes);
+  }
+  std::vector<BucketLaunch> out;
+  double arrived = 0;
+  for (double size : sizes) {
+    arrived += size;
+    out.push_back({size, bytes > 0 ? backward * arrived / bytes : backward});
+  }
+  return out;
+}
+
+std::vector<Bucket> readBuckets(const value& row) {
+  std::vector<Bucket> out;
+  if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
+  // A bucket launched while the one before it still runs waits for it
+  // (Gloo runs them in order): its own time starts when that one completes.
+  double previousCompleted = 0;
+  for (const value& b : row.at("buckets").as_array()) {
+    const auto bytes = number(b, "bytes");
+    const auto launched = number(b, "launched");
+    const auto completed = number(b, "completed");
+    if (!bytes || !launched || !completed || !std::isfinite(*completed)) continue;
+    const double start = std::max(*launched, previousCompleted);
+    out.push_back({*bytes, *launched, std::max(0.0, *completed - start)});
+    previousCompleted = *completed;
+  }
+  return out;
+}
+
+RowPrediction predictRow(const value& model, const value& row, const std::string& path,
+                         std::optional<double> noDdpSeconds, const Context& context) {
+  RowPrediction out;
+  const int seriesIndex = static_cast<int>(number(row, "series").value_or(-1));
+  const Series& series = context.series(seriesIndex, path + ".series");
+  out.group = series.group;
+  out.row = series.row;
+  out.sampleOf = series.sampleOf;
+  out.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
+
+  const bool ddp = row.has_field("ddp") && row.at("ddp").is_boolean() && row.at("ddp").as_bool();
+  const int measuredRanks = static_cast<int>(number(row, "ranks").value_or(series.ranks));
+  const value phases = row.has_field("phases") ? row.at("phases") : value::object();
+  const double wait = p50(phases, "allreduceWait").value_or(0);
+  const double backward = p50(phases, "backward").value_or(0);
+  // The step without its exposed allreduce: forward, backward, optimizer
+  // step and whatever else the iteration spends, all as measured.
+  const double base = std::max(0.0, out.measuredSeconds - wait);
+
+  if (!ddp) {
+    out.predictedSeconds = out.measuredSeconds;
+    out.ranks = 1;
+    out.linkBitsPerSecond = kUnlimitedBitsPerSecond;
+    out.basis = "no communication";
+    classify(out, out.measuredSeconds);
+    return out;
+  }
+  const int ranks = context.worldSize().value_or(measuredRanks);
+  const double eta = context.efficiency();
+  const double measuredLink = context.slowestMeasured(kFirstTrainer, measuredRanks);
+  const double link = context.slowestTarget(kFirstTrainer, ranks);
+  out.ranks = ranks;
+  out.linkBitsPerSecond = link;
+
+  const std::vector<Bucket> buckets = readBuckets(row);
+  if (!buckets.empty()) {
+    std::vector<double> bytes, durations;
+    std::vector<BucketLaunch> launches;
+    for (const Bucket& b : buckets) {
+      bytes.push_back(b.bytes);
+      durations.push_back(b.duration);
+      launches.push_back({b.bytes, b.launched});
+    }
+    const LineFit fit = fitLine(bytes, durations);
+    RingCost cost;
+    // One rank's "allreduce" is a local copy: no ring steps to calibrate.
+    cost.alphaSeconds = measuredRanks >= 2 ? fit.intercept / (2.0 * (measuredRanks - 1)) : 0;
+    // The slope holds the measured run's own wire time, if its links were
+    // shaped; what stays at any link speed is the rest.
+    cost.localSecondsPerByte =
+        std::max(0.0, fit.slope - ringWireSeconds(1, measuredRanks, measuredLink, eta));
+    auto replayedWait = [&](int p, double bps) {
+      const double done = replayBuckets(
+          launches, [&](double n) { return ringAllreduceSeconds(n, p, bps, eta, cost); });
+      return std::max(0.0, done - backward);
+    };
+    // The measured wait, moved by what the replay says changes: at the
+    // measured links the prediction is the measurement.
+    const double predictedWait = std::max(
+        0.0, wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink));
+    out.predictedSeconds = base + predictedWait;
+    out.communicationSeconds = predictedWait;
+    out.alphaSeconds = cost.alphaSeconds;
+    out.localSecondsPerByte = cost.localSecondsPerByte;
+    out.basis = std::to_string(buckets.size()) + " bucket(s) replayed at their measured launch offsets";
+  } else {
+    // No bucket timings: all gradients, as the worker buckets them, arriving
+    // evenly over backward. The allreduce's cost besides the wire is
+    // unknown, so the measured wait stands for it: the prediction is the
+    // measured wait plus the change in replayed wire time.
+    double gradientBytes = number(row, "gradientBytes").value_or(0);
+    if (gradientBytes <= 0) {
+      gradientBytes = 4.0 * number(model, "parameters").value_or(0);
+      context.note("DDP rows without gradientBytes: 4 bytes per model parameter (float32)");
+    }
+    const std::vector<BucketLaunch> launches =
+        evenArrival(gradientBytes, context.report().bucketCapMB, backward);
+    auto replayedWait = [&](int p, double bps) {
+      const double done = replayBuckets(
+          launches, [&](double n) { return ringWireSeconds(n, p, bps, eta); });
+      return std::max(0.0, done - backward);
+    };
+    const double wireBefore = ringWireSeconds(gradientBytes, measuredRanks, measuredLink, eta);
+    const double wireAfter = ringWireSeconds(gradientBytes, ranks, link, eta);
+    const double upperWait = std::max(0.0, wait - wireBefore) + wireAfter;
+    const double lowerWait = std::max(0.0, upperWait - backward);
+    const double predictedWait =
+        std::clamp(wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink),
+                   lowerWait, upperWait);
+    out.upperSeconds = base + upperWait;
+    out.lowerSeconds = base + lowerWait;
+    out.predictedSeconds = base + predictedWait;
+    out.communicationSeconds = predictedWait;
+    out.basis = "no bucket timings; " + std::to_string(launches.size()) +
+                " bucket(s) as the worker cuts them, gradients arriving evenly over backward";
+    context.note("DDP rows without bucket timings: bounds from one allreduce of all gradients "
+                 "(lower: hidden behind backward, upper: after it)");
+  }
+  classify(out, noDdpSeconds.value_or(base));
+  return out;
+}
+
+}  // namespace
+
+std::vector<RowPrediction> predictDdp(const value& results, const Context& context) {
+  std::vector<RowPrediction> out;
+  if (!results.has_field("models") || !results.at("models").is_array()) {
+    throw ReportError("results.models: missing; not a DDP report");
+  }
+  const auto& models = results.at("models").as_array();
+  for (size_t m = 0; m < models.size(); ++m) {
+    const value& model = models.at(m);
+    const std::string path = "results.models[" + std::to_string(m) + "]";
+    if (!model.has_field("rows") || !model.at("rows").is_array()) continue;
+    const auto& rows = model.at("rows").as_array();
+    // The reference for scaling efficiency: the same model on one process.
+    std::optional<double> noDdp;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const value& row = rows.at(r);
+      if (row.has_field("ddp") && row.at("ddp").is_boolean() && !row.at("ddp").as_bool()) {
+        noDdp = context.seriesP50(static_cast<int>(number(row, "series").value_or(-1)),
+                                  path + ".rows[" + std::to_string(r) + "].series");
+      }
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      out.push_back(
+          predictRow(model, rows.at(r), path + ".rows[" + std::to_string(r) + "]", noDdp, context));
+    }
+  }
+  if (context.worldSize()) {
+    context.note("--world-size: every DDP row predicted at " + std::to_string(*context.worldSize()) +
+                 " ranks, each rank computing as it did in the run");
+  }
+  return out;
+}
+
+}  // namespace distbench::report::prediction

@@ -6,7 +6,7 @@
 # is a symbolic link to the part's source folder, and that include root is
 # the only one their targets add (no target adds a part's src/ itself, so a
 # bare "x.h" of another folder does not compile). Headers private to one
-# library (api/src/*.h) and a test folder's own helpers are the exceptions:
+# library (api/src, report/src) and a test folder's own helpers are the exceptions:
 # they are included by their path beside the includer.
 set(DISTBENCH_INCLUDE_ROOT ${CMAKE_BINARY_DIR}/include)
 

@@ -16,7 +16,7 @@ import sys
 
 # Folders whose headers may be included by their path beside the includer:
 # headers private to one library, and test folders' own helpers.
-LOCAL_FOLDERS = ("api/src/", "worker/tests/", "operator/tests/", "cli/tests/", "charts/tests/",
+LOCAL_FOLDERS = ("api/src/", "report/src/", "operator/kube/src/", "worker/tests/", "operator/tests/", "cli/tests/", "charts/tests/",
                  "api/tests/", "operator/kube/tests/", "report/tests/", "benchmarks/tests/")
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]')
 

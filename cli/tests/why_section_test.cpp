@@ -15,16 +15,15 @@ namespace {
 
 using report::testing::collectivesAttributionReport;
 using report::testing::ddpAttributionReport;
-using report::testing::LocalRankLink;
 using report::testing::localJson;
+using report::testing::LocalRankLink;
 using report::testing::RankTiming;
 using testing::contains;
 using testing::fixture;
 
 // Rank 3 computes twice what the others do; they wait for it.
 report::Report stragglerRun() {
-  return ddpAttributionReport(
-      {{1, 0.1, 0.11}, {2, 0.1, 0.11}, {3, 0.2, 0.01}, {4, 0.1, 0.11}});
+  return ddpAttributionReport({{1, 0.1, 0.11}, {2, 0.1, 0.11}, {3, 0.2, 0.01}, {4, 0.1, 0.11}});
 }
 
 TEST(WhySection, NamesTheStragglerItsExcessAndTheWhatIf) {
@@ -37,13 +36,15 @@ TEST(WhySection, NamesTheStragglerItsExcessAndTheWhatIf) {
   EXPECT_TRUE(contains(html, "allreduceWait 40.5%")) << html;
   EXPECT_TRUE(contains(html, "<td>trainer2 (rank 3), +100 ms per iteration: compute 2.00x"))
       << html;
-  EXPECT_TRUE(contains(html, "<td>110 ms instead of 210 ms if trainer2 computed as fast as the "
-                             "others</td>"))
+  EXPECT_TRUE(contains(html,
+                       "<td>110 ms instead of 210 ms if trainer2 computed as fast as the "
+                       "others</td>"))
       << html;
   // The no-ddp row: one rank, nobody to wait for.
   EXPECT_TRUE(contains(html, "<td>no ddp</td><td>compute-bound</td>")) << html;
-  EXPECT_TRUE(contains(html, "<p><strong>smallcnn with batch size 4 1M/4R: "
-                             "communication-bound"))
+  EXPECT_TRUE(contains(html,
+                       "<p><strong>smallcnn with batch size 4 1M/4R: "
+                       "communication-bound"))
       << html;
 }
 

@@ -133,7 +133,8 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
     }
   }));
   EXPECT_TRUE(eventually([&] { return sawEvent("Normal AllRanksSucceeded"); }));
-  EXPECT_TRUE(eventually([&] { return sawEvent("Normal Bottleneck: HybridDDPRPC All: communication-bound"); }));
+  EXPECT_TRUE(eventually(
+      [&] { return sawEvent("Normal Bottleneck: HybridDDPRPC All: communication-bound"); }));
 }
 
 TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {

@@ -234,7 +234,8 @@ std::string formatAttributionFooter(const Attribution& a) {
     for (const std::string& phase : phasesInStepOrder(r)) {
       shares += (shares.empty() ? "" : ", ") + phase + " " + percent(r.shares.at(phase));
     }
-    out += "  " + r.group + " " + r.row + ": " + (r.bound == "unknown" ? "bound unknown" : r.bound + "-bound") +
+    out += "  " + r.group + " " + r.row + ": " +
+           (r.bound == "unknown" ? "bound unknown" : r.bound + "-bound") +
            (shares.empty() ? "" : "; " + shares) + "\n";
     if (r.straggler) {
       out += "    straggler " + r.straggler->name + ": +" + seconds(r.straggler->excessSeconds) +
@@ -247,7 +248,7 @@ std::string formatAttributionFooter(const Attribution& a) {
     }
     if (!r.note.empty()) notes.insert(r.note);
   }
-  for (const std::string& note : notes) out += "  (" + note + ")\n";
+  for (const std::string& note : notes) out += "  note: " + note + "\n";
   return out + "Bottleneck: " + a.summary + "\n";
 }
 

@@ -30,10 +30,10 @@ std::vector<RankCompute> perRankCompute(const value& perRank) {
     const std::optional<double> rank = numberAt(entry, "rank");
     const value* phases = member(entry, "phases");
     if (!rank || phases == nullptr) continue;
-    const auto fwd = phaseMean(*phases, "forward");
-    const auto bwd = phaseMean(*phases, "backward");
-    const auto opt = phaseMean(*phases, "optimizerStep");
-    const auto wait = phaseMean(*phases, "allreduceWait");
+    const auto fwd = phaseMedian(*phases, "forward");
+    const auto bwd = phaseMedian(*phases, "backward");
+    const auto opt = phaseMedian(*phases, "optimizerStep");
+    const auto wait = phaseMedian(*phases, "allreduceWait");
     if (!fwd || !bwd || !opt || !wait) continue;
     ranks.push_back({static_cast<int>(*rank), *fwd + *bwd + *opt, *wait});
   }

@@ -12,14 +12,17 @@
 namespace distbench::report::attribution_detail {
 namespace {
 
-const char* const kPhases[] = {"lookup", "forward", "backward", "push", "allreduceWait",
-                               "optimizerStep"};
+const char* const kPhases[] = {"lookup", "forward",       "backward",
+                               "push",   "allreduceWait", "optimizerStep"};
 
 struct TrainerPhases {
   int rank = 0;
-  std::map<std::string, double> mean;  // per batch
-  std::optional<double> bytesPerStep;  // sent + received
-  double compute() const { return mean.at("forward") + mean.at("backward") + mean.at("optimizerStep"); }
+  std::map<std::string, double> mean;    // per batch
+  std::map<std::string, double> median;  // per batch: the p50 over epochs, for the straggler test
+  std::optional<double> bytesPerStep;    // sent + received
+  double compute() const {
+    return median.at("forward") + median.at("backward") + median.at("optimizerStep");
+  }
   double exposed() const { return mean.at("lookup") + mean.at("push") + mean.at("allreduceWait"); }
   double rpc() const { return mean.at("lookup") + mean.at("push"); }
 };
@@ -34,9 +37,11 @@ std::optional<TrainerPhases> phasesOf(const value& trainer) {
     const std::optional<double> m = phaseMean(*phases, phase);
     if (!m) return std::nullopt;
     t.mean[phase] = *m;
+    t.median[phase] = phaseMedian(*phases, phase).value_or(*m);
   }
   if (const value* bytes = member(trainer, "bytesPerStep")) {
-    t.bytesPerStep = numberAt(*bytes, "sent").value_or(0) + numberAt(*bytes, "received").value_or(0);
+    t.bytesPerStep =
+        numberAt(*bytes, "sent").value_or(0) + numberAt(*bytes, "received").value_or(0);
   }
   return t;
 }
@@ -106,7 +111,8 @@ std::optional<Straggler> slowParameterServer(const Report& report, const value& 
   const double othersMedian = median(others);
   if (!(slowest->second > kStragglerFactor * othersMedian)) return std::nullopt;
   char text[160];
-  std::snprintf(text, sizeof text, "service time per step %.2fx the other parameter servers' median",
+  std::snprintf(text, sizeof text,
+                "service time per step %.2fx the other parameter servers' median",
                 othersMedian > 0 ? slowest->second / othersMedian : 0.0);
   return Straggler{slowest->first, rankName(report, local, slowest->first),
                    slowest->second - othersMedian, text};
@@ -115,9 +121,9 @@ std::optional<Straggler> slowParameterServer(const Report& report, const value& 
 // Without link counters: a trainer whose lookup + push take longer per byte
 // than the others' points at its own link (a slow parameter server would
 // slow every trainer alike).
-std::optional<std::pair<SlowLink, double>> slowTrainerLink(const Report& report,
-                                                            const std::vector<TrainerPhases>& trainers,
-                                                            const Local& local, double meanBatch) {
+std::optional<std::pair<SlowLink, double>> slowTrainerLink(
+    const Report& report, const std::vector<TrainerPhases>& trainers, const Local& local,
+    double meanBatch) {
   std::vector<const TrainerPhases*> measured;
   for (const TrainerPhases& t : trainers)
     if (t.bytesPerStep && *t.bytesPerStep > 0 && t.rpc() > 0) measured.push_back(&t);
@@ -154,8 +160,8 @@ double linkSecondsPerBatch(const LinkFinding& link, const value& results, double
       if (numberAt(e, "rank").value_or(-1) != link.rank) continue;
       const value* bytes = member(e, "bytesPerStep");
       if (bytes == nullptr) continue;
-      const double busier = std::max(numberAt(*bytes, "sent").value_or(0),
-                                     numberAt(*bytes, "received").value_or(0));
+      const double busier =
+          std::max(numberAt(*bytes, "sent").value_or(0), numberAt(*bytes, "received").value_or(0));
       if (busier > 0) return busier * 8 / link.bitsPerSecond;
     }
   }
@@ -208,7 +214,9 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
 
   double excess = 0;  // per batch
   std::vector<RankCompute> compute;
-  for (const TrainerPhases& t : trainers) compute.push_back({t.rank, t.compute(), t.mean.at("allreduceWait")});
+  for (const TrainerPhases& t : trainers) {
+    compute.push_back({t.rank, t.compute(), t.median.at("allreduceWait")});
+  }
   if (auto found = findStraggler(compute)) {
     out.straggler = Straggler{found->rank, rankName(report, local, found->rank),
                               found->excess * batches, stragglerEvidence(*found, local, "batch")};

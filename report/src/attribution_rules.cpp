@@ -50,6 +50,13 @@ std::optional<double> phaseMean(const value& phases, const std::string& name) {
   return numberAt(*phase, "mean");
 }
 
+std::optional<double> phaseMedian(const value& phases, const std::string& name) {
+  const value* phase = member(phases, name);
+  if (phase == nullptr) return std::nullopt;
+  if (const std::optional<double> p50 = numberAt(*phase, "p50")) return p50;
+  return numberAt(*phase, "mean");
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
@@ -137,8 +144,7 @@ std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
                               const std::string& perWhat) {
   std::string text = "compute " + format("%.2f", s.compute / s.othersMedian) +
                      "x the others' median (" + seconds(s.compute) + " vs " +
-                     seconds(s.othersMedian) + " per " + perWhat +
-                     "), the smallest allreduceWait";
+                     seconds(s.othersMedian) + " per " + perWhat + "), the smallest allreduceWait";
   for (const LocalRank& r : local.ranks) {
     if (r.rank != s.rank || !r.cpuLimit) continue;
     text += "; CPU capped at " + format("%.0f%%", *r.cpuLimit * 100);
@@ -147,8 +153,7 @@ std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
   return text;
 }
 
-std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local,
-                                        double measured) {
+std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local, double measured) {
   struct Candidate {
     const LocalRank* rank;
     double linkSeconds;
@@ -171,14 +176,15 @@ std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local
     const double rate = *c.rank->linkBitsPerSecond;
     const bool slower = others == 0 || rate < kSlowerRate * others;
     if (!slower || c.linkSeconds <= bestSeconds) continue;
-    best = LinkFinding{c.rank->rank, rankName(report, local, c.rank->rank), rate, others,
-                       std::min(1.0, c.linkSeconds / measured), ""};
+    best = LinkFinding{c.rank->rank, rankName(report, local, c.rank->rank),   rate,
+                       others,       std::min(1.0, c.linkSeconds / measured), ""};
     bestSeconds = c.linkSeconds;
   }
   if (!best) return std::nullopt;
   for (const Candidate& c : shaped)
     if (c.rank->rank != best->rank) runnerUp = std::max(runnerUp, c.linkSeconds);
-  if (bestSeconds < kLinkDominance * runnerUp || best->runShare < kLinkRunShare) return std::nullopt;
+  if (bestSeconds < kLinkDominance * runnerUp || best->runShare < kLinkRunShare)
+    return std::nullopt;
   const LocalRank* rank = nullptr;
   for (const Candidate& c : shaped)
     if (c.rank->rank == best->rank) rank = c.rank;
@@ -192,9 +198,9 @@ std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local
 }
 
 double linkSaving(double slowSeconds, const LinkFinding& link, double exposedSeconds) {
-  const double fastSeconds =
-      link.othersBitsPerSecond > 0 ? slowSeconds * link.bitsPerSecond / link.othersBitsPerSecond
-                                   : 0;
+  const double fastSeconds = link.othersBitsPerSecond > 0
+                                 ? slowSeconds * link.bitsPerSecond / link.othersBitsPerSecond
+                                 : 0;
   return std::clamp(slowSeconds - fastSeconds, 0.0, std::max(0.0, exposedSeconds));
 }
 

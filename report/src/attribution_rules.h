@@ -28,6 +28,9 @@ const value* member(const value& object, const std::string& name);
 std::optional<double> numberAt(const value& object, const std::string& name);
 // The `mean` of summary `phases[name]`, absent if either is.
 std::optional<double> phaseMean(const value& phases, const std::string& name);
+// Its `p50`, else its `mean`: what the straggler test compares, so that one
+// slow iteration (a page fault, the scheduler) does not make a straggler.
+std::optional<double> phaseMedian(const value& phases, const std::string& name);
 
 double median(std::vector<double> values);
 double mean(const std::vector<double>& values);
@@ -70,7 +73,7 @@ struct RankCompute {
 
 struct StragglerFinding {
   int rank = 0;
-  double excess = 0;       // per step, over the median of the others
+  double excess = 0;  // per step, over the median of the others
   double othersMedian = 0;
   double compute = 0;
 };

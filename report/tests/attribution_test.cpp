@@ -15,8 +15,8 @@ namespace {
 using testing::collectivesAttributionReport;
 using testing::ddpAttributionReport;
 using testing::hybridAttributionReport;
-using testing::LocalRankLink;
 using testing::localJson;
+using testing::LocalRankLink;
 using testing::RankTiming;
 using testing::TrainerTiming;
 using web::json::value;
@@ -78,6 +78,16 @@ TEST(Attribution, ComputeWithinTenPercentOfTheOthersIsNoStraggler) {
   EXPECT_FALSE(rowNamed(a, "1M/4R").whatIfSeconds);
 }
 
+TEST(Attribution, OneSlowIterationMakesNoStraggler) {
+  Report report = ddpAttributionReport(inStep({0.1, 0.1, 0.1, 0.1}));
+  value results = value::parse(report.resultsJson);
+  // One iteration of ten took a second more: the mean moves, the p50 not.
+  results["models"][0]["rows"][1]["perRank"][2]["phases"]["forward"]["mean"] =
+      value::number(0.03 + 0.1);
+  report.resultsJson = results.serialize();
+  EXPECT_FALSE(rowNamed(attribute(report), "1M/4R").straggler);
+}
+
 TEST(Attribution, UniformUnshapedDdpNamesNoStragglerAndNoLink) {
   Report report = ddpAttributionReport(inStep({0.1, 0.1, 0.1, 0.1}));
   report.localJson = localJson({{0, "master", std::nullopt, 0},
@@ -120,8 +130,8 @@ TEST(Attribution, DdpWithoutPerRankBindsFromPooledPhasesAndSearchesNoStraggler) 
 // Rank 2's link at a tenth of the others': 15 MB a step each way at 100
 // Mbit/s is 1.2 s, at 1 Gbit/s 0.12 s.
 Report slowLinkDdp(double gradientBytes) {
-  Report report = ddpAttributionReport(
-      {{1, 0.1, 1.2}, {2, 0.1, 1.2}, {3, 0.1, 1.2}, {4, 0.1, 1.2}}, true, gradientBytes);
+  Report report = ddpAttributionReport({{1, 0.1, 1.2}, {2, 0.1, 1.2}, {3, 0.1, 1.2}, {4, 0.1, 1.2}},
+                                       true, gradientBytes);
   const double bytes = 15e6 * 12;  // 10 measured + 2 warm-up iterations
   report.localJson = localJson({{0, "master", 1e9, 1e4},
                                 {1, "trainer0", 1e9, bytes},
@@ -185,9 +195,9 @@ TEST(Attribution, ASlowLinkThatCarriesLittleOfTheRunIsNotNamed) {
 
 TEST(Attribution, StragglerEvidenceSaysItsCpuCap) {
   Report report = ddpAttributionReport(inStep({0.1, 0.2}));
-  report.localJson = localJson({{1, "trainer0", std::nullopt, 0},
-                                {2, "trainer1", std::nullopt, 0, 0.5}},
-                               "", "rank2=cpu:50%");
+  report.localJson =
+      localJson({{1, "trainer0", std::nullopt, 0}, {2, "trainer1", std::nullopt, 0, 0.5}}, "",
+                "rank2=cpu:50%");
   const RowAttribution row = rowNamed(attribute(report), "1M/2R");
   ASSERT_TRUE(row.straggler.has_value());
   EXPECT_EQ(row.straggler->name, "trainer1");
@@ -264,10 +274,9 @@ TEST(Attribution, HybridLinkFromLocalCounters) {
   t.push = 0.03;
   Report report = hybridAttributionReport({t, t});
   // Measured: 10 epochs of 0.86 s = 8.6 s. Trainer1's 40 MB at 1e8: 3.2 s.
-  report.localJson = localJson({{1, "ps0", 1e9, 80e6},
-                                {2, "trainer0", 1e9, 40e6},
-                                {3, "trainer1", 1e8, 40e6}},
-                               "bandwidth=1gbit;rank3=100mbit");
+  report.localJson =
+      localJson({{1, "ps0", 1e9, 80e6}, {2, "trainer0", 1e9, 40e6}, {3, "trainer1", 1e8, 40e6}},
+                "bandwidth=1gbit;rank3=100mbit");
   const RowAttribution all = rowNamed(attribute(report), "All");
   ASSERT_TRUE(all.link.has_value());
   EXPECT_EQ(all.link->name, "trainer1");

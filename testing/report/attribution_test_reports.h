@@ -67,9 +67,8 @@ inline Report ddpAttributionReport(const std::vector<RankTiming>& ranks, bool pe
   r.device = "cpu";
   r.trainers = n;
   r.worldSize = n + 1;
-  r.series.push_back(attributionSeries(group, "no ddp", 1,
-                                       std::vector<double>(kAttributionSamples, ranks[0].compute),
-                                       "iteration"));
+  r.series.push_back(attributionSeries(
+      group, "no ddp", 1, std::vector<double>(kAttributionSamples, ranks[0].compute), "iteration"));
   std::vector<double> pooled;
   value perRankJson = value::array();
   std::vector<double> fwd, bwd, wait, opt;
@@ -245,8 +244,9 @@ inline Report collectivesAttributionReport() {
     s.workUnit = "bytes";
     r.series.push_back(s);
   }
-  r.resultsJson = R"({"ranks":2,"ops":[{"op":"allreduce","dtype":"float32","bytes":1024,"series":0},)"
-                  R"({"op":"allreduce","dtype":"float32","bytes":1048576,"series":1}]})";
+  r.resultsJson =
+      R"({"ranks":2,"ops":[{"op":"allreduce","dtype":"float32","bytes":1024,"series":0},)"
+      R"({"op":"allreduce","dtype":"float32","bytes":1048576,"series":1}]})";
   return r;
 }
 

@@ -26,9 +26,9 @@ inline constexpr double kStragglerFactor = 1.1;
 
 struct Straggler {
   int rank = 0;
-  std::string name;            // "trainer2", "ps0", as the report names ranks
-  double excessSeconds = 0;    // per sample of the row (its series' sampleOf)
-  std::string evidence;        // the figures that named it
+  std::string name;          // "trainer2", "ps0", as the report names ranks
+  double excessSeconds = 0;  // per sample of the row (its series' sampleOf)
+  std::string evidence;      // the figures that named it
 };
 
 struct SlowLink {
@@ -45,17 +45,18 @@ struct RowAttribution {
   // "compute" | "communication" | "mixed", or "unknown" where the report
   // has no phase timings for the row.
   std::string bound;
-  double stepSeconds = 0;                 // p50 of the row's series
-  std::map<std::string, double> shares;   // phase -> share of the mean step (0..1)
+  double stepSeconds = 0;                // p50 of the row's series
+  std::map<std::string, double> shares;  // phase -> share of the mean step (0..1)
   // The phases in which a rank computes nothing while it waits for others
   // (allreduceWait; HybridDDPRPC lookup and push too), as one share: what
   // `bound` is judged by. Absent where `bound` is "unknown" or by definition.
   std::optional<double> exposedShare;
   std::optional<Straggler> straggler;
   std::optional<SlowLink> link;
-  std::optional<double> whatIfSeconds;  // predicted step if the straggler/link were as fast as the rest
-  std::string whatIf;                   // "if trainer2 were as fast as the others"
-  std::string note;                     // what the rules could not judge, and why
+  std::optional<double>
+      whatIfSeconds;   // predicted step if the straggler/link were as fast as the rest
+  std::string whatIf;  // "if trainer2 were as fast as the others"
+  std::string note;    // what the rules could not judge, and why
 };
 
 struct Attribution {

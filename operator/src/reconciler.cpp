@@ -16,6 +16,7 @@
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/ownership.h"
+#include "distbench/operator/run_bottleneck.h"
 #include "distbench/operator/run_policy.h"
 #include "distbench/operator/run_report.h"
 
@@ -315,7 +316,13 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
     case Action::Succeed:
       for (const PodState& p : g.pods) {
         if (p.role != "master") continue;
-        if (auto summary = resultSummary(p)) ctx.status["results"] = *summary;
+        const std::optional<value> summary = resultSummary(p);
+        if (!summary) continue;
+        ctx.status["results"] = *summary;
+        if (std::optional<std::string> bottleneck = bottleneckOf(*summary)) {
+          ctx.status["bottleneck"] = value::string(*bottleneck);
+          ctx.events.push_back({false, kEventBottleneck, *bottleneck});
+        }
       }
       ctx.setPhase("Succeeded", d.message);
       ctx.status["completionTime"] = value::string(ctx.nowText);

@@ -108,11 +108,14 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
   std::this_thread::sleep_for(300ms);
   EXPECT_EQ(str(getBenchmark("ok"), {"status", "phase"}), "Running");
   setPod("ok-master-0", "Succeeded", 0,
-         R"({"kind":"HybridDDPRPC","p50":"0.376s","rows":[{"row":"All","p50":0.376}]})");
+         R"({"kind":"HybridDDPRPC","p50":"0.376s","bottleneck":"HybridDDPRPC All: )"
+         R"(communication-bound","rows":[{"row":"All","p50":0.376}]})");
   ASSERT_TRUE(benchmarkWhere("ok", [](const value& b) {
     return str(b, {"status", "phase"}) == "Succeeded";
   })) << last_.serialize();
   EXPECT_EQ(str(last_, {"status", "results", "p50"}), "0.376s");
+  // The CRD's schema keeps it (a field it does not list would be pruned).
+  EXPECT_EQ(str(last_, {"status", "bottleneck"}), "HybridDDPRPC All: communication-bound");
   EXPECT_TRUE(conditionTrue(last_, "Succeeded"));
   EXPECT_FALSE(conditionTrue(last_, "Running"));
   EXPECT_FALSE(str(last_, {"status", "completionTime"}).empty());
@@ -130,6 +133,8 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
     }
   }));
   EXPECT_TRUE(eventually([&] { return sawEvent("Normal AllRanksSucceeded"); }));
+  EXPECT_TRUE(eventually(
+      [&] { return sawEvent("Normal Bottleneck: HybridDDPRPC All: communication-bound"); }));
 }
 
 TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {

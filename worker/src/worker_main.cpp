@@ -21,6 +21,7 @@
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
+#include "distbench/report/attribution.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/worker/comm/rendezvous.h"
@@ -28,6 +29,7 @@
 #include "distbench/worker/comm/termination_watch.h"
 #include "distbench/worker/common/benchmark_kind.h"
 #include "distbench/worker/common/device_facts.h"
+#include "distbench/worker/common/master_output.h"
 #include "distbench/worker/common/metrics.h"
 #include "distbench/worker/common/resident_heap.h"
 #include "distbench/worker/common/result_summary.h"
@@ -123,6 +125,20 @@ void printReportToLog(const report::Report& r) {
 bool reportToLogAsked() {
   const char* value = std::getenv(api::kEnvReportToLog);
   return value != nullptr && *value != '\0';
+}
+
+// Why the run is as fast as it is (report/attribution.h): into the report,
+// so the JSON, the termination message's `bottleneck` and the page carry
+// it, and printed under the result table. A report it cannot read costs
+// the run its attribution, not its results.
+void attributeRun(report::Report& r) {
+  try {
+    const report::Attribution attribution = report::attribute(r);
+    r.attributionJson = report::attributionToJson(attribution);
+    printNow(report::formatAttributionFooter(attribution));
+  } catch (const report::ReportError& e) {
+    std::cerr << "master: no attribution: " << e.what() << "\n";
+  }
 }
 
 // In a pod --report is unset: there the report reaches the operator through
@@ -239,6 +255,7 @@ int run(const Flags& flags) {
   try {
     if (std::optional<report::Report> masterReport = kind.run(context)) {
       addDeviceFacts(*masterReport, gpus);
+      attributeRun(*masterReport);
       writeReportIfAsked(flags, *masterReport, kind.headline);
     }
   } catch (const std::exception& e) {

@@ -48,6 +48,7 @@ std::vector<PageSection> sectionsOf(const ReportPageInput& input) {
                                       "; the measurements below are all it can show."),
                         {}});
   }
+  sections.push_back(whySection(run));
   sections.push_back(measurementsSection(run));
   sections.push_back(environmentSection(run));
   return sections;

@@ -22,6 +22,10 @@ PageSection ddpSection(const report::Report& report);
 // and dtype.
 PageSection collectivesSection(const report::Report& report);
 
+// Why the run is as fast as it is: the report's attribution per row (bound,
+// phase shares, straggler, slow link, what-if).
+PageSection whySection(const report::Report& report);
+
 // Every series' summary: the numbers behind the charts.
 PageSection measurementsSection(const report::Report& report);
 

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "distbench/api/worker_env.h"
+#include "distbench/report/attribution.h"
 #include "distbench/report/percentiles.h"
 
 namespace distbench::worker {
@@ -20,6 +21,22 @@ std::string seconds(double s) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, s < 0.01 ? "%.6fs" : "%.3fs", s);
   return buffer;
+}
+
+// The attribution's one line, as the master wrote it into the report; ""
+// where it has none.
+std::string bottleneckOf(const report::Report& r) {
+  if (r.attributionJson.empty()) return "";
+  try {
+    const value a = value::parse(r.attributionJson);
+    if (a.has_field("summary") && a.at("summary").is_string()) {
+      const std::string line = a.at("summary").as_string();
+      // Bounded as attribute() bounds it, whoever wrote the report.
+      return line.size() <= report::kSummaryLimit ? line : line.substr(0, report::kSummaryLimit);
+    }
+  } catch (const web::json::json_exception&) {
+  }
+  return "";
 }
 
 value row(const report::Series& s) {
@@ -52,6 +69,9 @@ std::string resultSummaryJson(const report::Report& r, HeadlineRule headline, si
   std::sort(headSamples.begin(), headSamples.end());
   out["p50"] = value::string(seconds(report::percentileLinear(headSamples, 50)));
   out["headline"] = value::string(r.series[head].group + " " + r.series[head].row);
+  // Before the rows: it is never dropped to fit, the rows are.
+  const std::string bottleneck = bottleneckOf(r);
+  if (!bottleneck.empty()) out["bottleneck"] = value::string(bottleneck);
   // Most informative first: the headline, then the rest in report order.
   std::vector<size_t> order{head};
   for (size_t i = 0; i < r.series.size(); ++i)

@@ -18,11 +18,12 @@ inline constexpr size_t kTerminationMessageLimit = 4096;
 // least one series; returns an index into report.series.
 using HeadlineRule = size_t (*)(const report::Report& report);
 
-// {"kind":"DDP","p50":"0.376s","rows":[{"group":..,"row":..,"p50":..,"p75":..,
+// {"kind":"DDP","p50":"0.376s","bottleneck":"...","rows":[{"group":..,"row":..,"p50":..,"p75":..,
 //  "p90":..,"p95":..,"perSecond":..,"unit":"examples"}, ...],"truncated":false}
 // `p50` is the headline the printer column shows, the series `headline`
 // picks. `perSecond` is the rate the tables print: the series' work per
-// sample over its p50.
+// sample over its p50. `bottleneck` is the summary of the report's
+// attribution (report/attribution.h), where it has one.
 std::string resultSummaryJson(const report::Report& report, HeadlineRule headline,
                               size_t limit = kTerminationMessageLimit);
 

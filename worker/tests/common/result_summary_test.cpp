@@ -5,6 +5,7 @@
 #include <cpprest/json.h>
 #include <gtest/gtest.h>
 
+#include "distbench/report/attribution.h"
 #include "distbench/worker/common/benchmark_kind.h"
 
 namespace distbench::worker {
@@ -71,6 +72,30 @@ TEST(ResultSummary, CollectivesHeadlineIsTheLargestAllreduceAndRowsStayUnderTheL
   EXPECT_TRUE(v.at("truncated").as_bool());
   EXPECT_EQ(v.at("rows").at(0).at("row").as_string(), "67108864");
   EXPECT_EQ(v.at("p50").as_string(), "0.067s");
+}
+
+TEST(ResultSummary, CarriesTheAttributionsLineAndDropsRowsRatherThanIt) {
+  report::Report r;
+  r.kind = "Collectives";
+  for (int bytes = 1024; bytes <= (1 << 26); bytes *= 2) {
+    r.series.push_back(series("allreduce float32", std::to_string(bytes), 1e-3, bytes));
+    r.series.push_back(series("broadcast float32", std::to_string(bytes), 1e-3, bytes));
+  }
+  const std::string line(report::kSummaryLimit, 'b');
+  r.attributionJson = R"({"summary":")" + line + R"(","rows":[]})";
+  const std::string json = resultSummaryJson(r, headlineOf(api::BenchmarkKind::Collectives));
+  EXPECT_LE(json.size(), kTerminationMessageLimit);
+  const value v = value::parse(json);
+  EXPECT_EQ(v.at("bottleneck").as_string(), line);
+  EXPECT_TRUE(v.at("truncated").as_bool());
+}
+
+TEST(ResultSummary, WithoutAttributionHasNoBottleneck) {
+  report::Report r;
+  r.kind = "DDP";
+  r.series = {series("resnet50 with batch size 32", "no ddp", 0.1)};
+  const value v = value::parse(resultSummaryJson(r, headlineOf(api::BenchmarkKind::DDP)));
+  EXPECT_FALSE(v.has_field("bottleneck"));
 }
 
 }  // namespace

@@ -1,0 +1,128 @@
+// The rules attribution.cpp and each kind's file share: the bound from the
+// exposed share, the straggler test, the slow link from `local`'s counters,
+// and the what-if arithmetic. Private to the report library.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distbench/report/attribution.h"
+#include "distbench/report/report.h"
+
+namespace distbench::report::attribution_detail {
+
+using web::json::value;
+
+// A slow link must take at least this many times as long per run as any
+// other link, and its traffic this share of the measured time.
+inline constexpr double kLinkDominance = 1.5;
+inline constexpr double kLinkRunShare = 0.1;
+// A link is slower than the others when its rate is below this share of theirs.
+inline constexpr double kSlowerRate = 0.9;
+
+// JSON lookups that answer "absent" rather than throw.
+const value* member(const value& object, const std::string& name);
+std::optional<double> numberAt(const value& object, const std::string& name);
+// The `mean` of summary `phases[name]`, absent if either is.
+std::optional<double> phaseMean(const value& phases, const std::string& name);
+// Its `p50`, else its `mean`: what the straggler test compares, so that one
+// slow iteration (a page fault, the scheduler) does not make a straggler.
+std::optional<double> phaseMedian(const value& phases, const std::string& name);
+
+double median(std::vector<double> values);
+double mean(const std::vector<double>& values);
+double p50(std::vector<double> values);
+
+// "compute" | "communication" | "mixed" by the share of exposed communication.
+std::string boundOf(double exposedShare);
+
+// "0.210 s", "12.4 ms", "310 us": ASCII, so it travels in any message.
+std::string seconds(double s);
+std::string percent(double share);
+
+// One rank of `local.ranks`, as far as attribution reads it.
+struct LocalRank {
+  int rank = 0;
+  std::string name;
+  std::optional<double> linkBitsPerSecond;
+  double linkBytes = 0;  // max(egress, ingress) bytes over the run
+  std::optional<double> cpuLimit;
+  std::optional<double> throttledSeconds;
+};
+
+struct Local {
+  bool present = false;
+  std::vector<LocalRank> ranks;
+  std::optional<double> unshapedBitsPerSecond;
+};
+
+Local readLocal(const Report& report);
+
+// How the report names `rank`: from `local` where it lists it, else by the
+// kind's rank layout (master 0; HybridDDPRPC's parameter servers next).
+std::string rankName(const Report& report, const Local& local, int rank);
+
+struct RankCompute {
+  int rank = 0;
+  double compute = 0;  // forward + backward + optimizerStep, per step
+  double wait = 0;     // allreduceWait per step
+};
+
+struct StragglerFinding {
+  int rank = 0;
+  double excess = 0;  // per step, over the median of the others
+  double othersMedian = 0;
+  double compute = 0;
+};
+
+// The rank whose compute exceeds kStragglerFactor × the median of the
+// others' and whose wait is the smallest; none with fewer than two ranks.
+std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks);
+
+// "compute 2.00x the others' median (...), the smallest allreduceWait",
+// plus the rank's CPU cap from `local` where it has one.
+std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
+                              const std::string& perWhat);
+
+struct LinkFinding {
+  int rank = 0;
+  std::string name;
+  double bitsPerSecond = 0;
+  double othersBitsPerSecond = 0;  // 0: the others are unshaped and unmeasured
+  double runShare = 0;             // its traffic's time / the measured time (capped at 1)
+  std::string evidence;
+};
+
+// The shaped rank slower than the others whose traffic takes longest on its
+// link, if that is kLinkDominance × any other link's time and kLinkRunShare
+// of `measuredSeconds` (the run's measured time, warm-up excluded).
+std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local,
+                                        double measuredSeconds);
+
+// How much of the exposed communication a link would stop adding at the
+// others' rate: the time its `slowSeconds` of traffic per step would save,
+// never more than what is exposed. Others' rate unknown: all of it.
+double linkSaving(double slowSeconds, const LinkFinding& link, double exposedSeconds);
+
+SlowLink toSlowLink(const LinkFinding& link);
+
+// Combines what-ifs: the straggler's excess and the link's saving off the
+// step, never below `floorSeconds` (what the step's compute alone takes).
+void setWhatIf(RowAttribution& row, double excess, double saving, double floorSeconds);
+
+// The kinds' rows (attribution_ddp.cpp, attribution_hybrid.cpp,
+// attribution.cpp for Collectives).
+std::vector<RowAttribution> attributeDdp(const Report& report, const value& results,
+                                         const Local& local,
+                                         const std::optional<LinkFinding>& link);
+std::vector<RowAttribution> attributeHybrid(const Report& report, const value& results,
+                                            const Local& local,
+                                            const std::optional<LinkFinding>& link);
+
+// The run's measured seconds, warm-up excluded, as each kind's series hold them.
+double measuredSeconds(const Report& report, const value& results);
+
+}  // namespace distbench::report::attribution_detail

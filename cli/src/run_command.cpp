@@ -12,7 +12,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include "distbench/api/renderer.h"
 #include "distbench/cli/arg_parser.h"
@@ -26,12 +25,12 @@
 #include "distbench/cli/local_run/run_lock.h"
 #include "distbench/cli/local_run/run_output.h"
 #include "distbench/cli/local_run/sandbox_plan.h"
+#include "distbench/cli/local_run/sandbox_report.h"
 #include "distbench/cli/local_run/sandbox_stats.h"
 #include "distbench/cli/local_run/signal_watcher.h"
 #include "distbench/process/free_ports.h"
 #include "distbench/process/temp_dir.h"
 #include "distbench/report/bit_rate.h"
-#include "distbench/report/report_json.h"
 
 namespace distbench::cli {
 
@@ -191,21 +190,6 @@ void setPodIps(std::vector<api::RankProcess>& ranks, const SandboxPlan& plan) {
       }
     }
     if (!replaced) rank.env.push_back(api::EnvVar{api::kEnvPodIp, sandbox->address});
-  }
-}
-
-// Adds the `local` block to the master's report; false with a message on failure.
-void addLocalBlock(TerminalOutput& output, const std::string& reportPath,
-                   const std::string& localJson) {
-  std::ifstream in(reportPath);
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    report::Report parsed = report::parseReport(text.str(), reportPath);
-    parsed.localJson = localJson;
-    if (!writeFile(reportPath, report::toJson(parsed))) throw std::runtime_error("cannot write it");
-  } catch (const std::exception& error) {
-    output.log("distbench: could not add the local block to " + reportPath + ": " + error.what());
   }
 }
 
@@ -436,8 +420,18 @@ int runCommand(const std::vector<std::string>& args) {
     // older one at the path.
     if (result.outcome == LaunchOutcome::Succeeded && !wiring.reportPath.empty() &&
         std::filesystem::exists(wiring.reportPath)) {
-      addLocalBlock(output, wiring.reportPath,
-                    localBlockJson(sandbox->plan(), settings.links, settings.slow, counters));
+      try {
+        const std::string footer = addLocalBlock(
+            wiring.reportPath,
+            localBlockJson(sandbox->plan(), settings.links, settings.slow, counters));
+        // The master's footer could not see the links; this one can.
+        std::string lines = "\nWith the emulated links and CPU caps (the report's `local` block):\n" + footer;
+        if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+        output.result(lines);
+      } catch (const std::exception& error) {
+        output.log("distbench: could not add the local block to " + wiring.reportPath + ": " +
+                   error.what());
+      }
     }
     std::string problems = sandbox->tearDown();
     if (!problems.empty()) {

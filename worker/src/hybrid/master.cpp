@@ -10,6 +10,7 @@
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/hybrid/wire.h"
 #include "distbench/worker/hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {
@@ -144,9 +145,13 @@ HybridMasterOutput runHybridMaster(const api::DistBenchmark& benchmark, ProcessG
       for (int p = 0; p < kPhaseCount; ++p) {
         results[trainer].phases[p].seconds.push_back(report.phases[p]);
       }
-      measuredBytes[trainer].psBytesSent += report.traffic.psBytesSent;
-      measuredBytes[trainer].psBytesReceived += report.traffic.psBytesReceived;
-      measuredBytes[trainer].allreduceBytes += report.traffic.allreduceBytes;
+      // A peer's numbers: summed without overflowing unnoticed.
+      EpochTraffic& sum = measuredBytes[trainer];
+      sum.psBytesSent = checkedAdd(sum.psBytesSent, report.traffic.psBytesSent, "bytes sent");
+      sum.psBytesReceived =
+          checkedAdd(sum.psBytesReceived, report.traffic.psBytesReceived, "bytes received");
+      sum.allreduceBytes =
+          checkedAdd(sum.allreduceBytes, report.traffic.allreduceBytes, "allreduce bytes");
     }
   }
   const double measuredSteps = static_cast<double>(hybrid.epochs) * hybrid.batchesPerEpoch;

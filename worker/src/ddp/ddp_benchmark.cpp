@@ -2,9 +2,12 @@
 
 #include <iostream>
 
+#include "distbench/api/renderer.h"
+#include "distbench/worker/comm/ddp_bucketer.h"
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/comm/run_control.h"
+#include "distbench/worker/ddp/bucket_summary.h"
 #include "distbench/worker/ddp/ddp_metrics.h"
 #include "distbench/worker/ddp/ddp_row.h"
 #include "distbench/worker/ddp/models/image_model.h"
@@ -22,6 +25,8 @@ std::vector<SweepRow> sweepOf(const api::DistBenchmark& b) {
 std::string rowKey(size_t model, size_t row) {
   return "ddp/" + std::to_string(model) + "/" + std::to_string(row);
 }
+// A DDP row's per-bucket medians (bucket_summary.h), beside its samples.
+std::string bucketsKey(size_t model, size_t row) { return rowKey(model, row) + "/buckets"; }
 
 int64_t parameterCount(const std::string& model, int64_t numClasses) {
   int64_t n = 0;
@@ -52,10 +57,17 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         metrics.selectRow(model, row.ddp ? row.ranks : 0);
         std::unique_ptr<ProcessGroup> group;
         if (row.ddp) group = rendezvous.trainerSubgroup(rowKey(m, r), row.ranks);
-        const DdpPhaseSamples samples =
-            runDdpRow(benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
-                      [&] { control.checkStillOn(); });
+        // Every measured iteration's timeline stays here; only its medians
+        // per bucket travel.
+        std::vector<std::vector<BucketTiming>> timelines;
+        const DdpPhaseSamples samples = runDdpRow(
+            benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
+            [&] { control.checkStillOn(); },
+            [&](const std::vector<BucketTiming>& t) { timelines.push_back(t); });
         control.publish(rowKey(m, r), samples.flatten());
+        if (row.ddp) {
+          control.publish(bucketsKey(m, r), flattenBuckets(summarizeBucketTimelines(timelines)));
+        }
       }
       // Idle ranks wait here, off the CPU, so they do not disturb the row.
       control.barrier(rowKey(m, r), T);
@@ -79,10 +91,14 @@ DdpMasterOutput runDdpMaster(Rendezvous& rendezvous, const api::DistBenchmark& b
     print(formatDdpHeader(model, ddp.batchSize, gpus));
     DdpModelResult result{model, {}};
     for (size_t r = 0; r < rows.size(); ++r) {
-      DdpRowResult row{rows[r], {}};
+      DdpRowResult row{rows[r], {}, {}, {}};
       for (int t = 0; t < rows[r].ranks; ++t) {
+        row.ranks.push_back(api::trainerRank(benchmark.spec.topology, t));
         row.perRank.push_back(
             DdpPhaseSamples::unflatten(control.collect(rowKey(m, r), t), ddp.iterations));
+        if (rows[r].ddp) {
+          row.bucketsPerRank.push_back(unflattenBuckets(control.collect(bucketsKey(m, r), t)));
+        }
       }
       result.rows.push_back(std::move(row));
       print(formatDdpRow(result.rows.back(), ddp.batchSize, result.rows.front(), gpus));

@@ -3,6 +3,7 @@
 #include <cpprest/json.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "distbench/report/percentiles.h"
@@ -23,6 +24,54 @@ double p50(std::vector<double> samples) {
 
 std::string groupName(const std::string& model, int batchSize) {
   return model + " with batch size " + std::to_string(batchSize);
+}
+
+// The report's phase keys, in step order.
+const std::pair<const char*, std::vector<double> DdpPhaseSamples::*> kPhaseFields[] = {
+    {"iteration", &DdpPhaseSamples::iteration},
+    {"forward", &DdpPhaseSamples::forward},
+    {"backward", &DdpPhaseSamples::backward},
+    {"allreduceWait", &DdpPhaseSamples::allreduceWait},
+    {"optimizerStep", &DdpPhaseSamples::optimizerStep}};
+
+// JSON has no NaN: a moment no iteration saw is null.
+value seconds(double s) { return std::isnan(s) ? value::null() : value::number(s); }
+
+// One entry per rank that ran the row, ordered by rank (the trainers ran
+// it in trainer order, which is rank order).
+value perRankJson(const DdpRowResult& row) {
+  value out = value::array();
+  for (size_t i = 0; i < row.perRank.size(); ++i) {
+    value phases = value::object(true);
+    for (const auto& [name, phase] : kPhaseFields) {
+      phases[name] = value::parse(report::summaryToJson(row.perRank[i].*phase));
+    }
+    value entry = value::object(true);
+    entry["rank"] = value::number(i < row.ranks.size() ? row.ranks[i] : static_cast<int>(i));
+    entry["phases"] = phases;
+    out[i] = entry;
+  }
+  return out;
+}
+
+// gradientBytes and buckets, on a DDP row's JSON.
+void addBuckets(value& rowJson, const DdpRowResult& row) {
+  const std::vector<BucketSummary> buckets = combineRankBuckets(row.bucketsPerRank, row.ranks);
+  int64_t total = 0;
+  value list = value::array();
+  for (size_t b = 0; b < buckets.size(); ++b) {
+    value bj = value::object(true);
+    bj["index"] = value::number(static_cast<int>(b));
+    bj["parameters"] = value::number(buckets[b].parameters);
+    bj["bytes"] = value::number(buckets[b].bytes);
+    bj["firstGradient"] = seconds(buckets[b].firstGradient);
+    bj["launched"] = seconds(buckets[b].launched);
+    bj["completed"] = seconds(buckets[b].completed);
+    list[b] = bj;
+    total += buckets[b].bytes;
+  }
+  rowJson["gradientBytes"] = value::number(total);
+  rowJson["buckets"] = list;
 }
 
 }  // namespace
@@ -101,15 +150,14 @@ void addDdpResults(report::Report& report, const api::DDPSpec& spec,
       rj["aggregateExamplesPerSecond"] = aggregate;
       rj["scalingEfficiency"] = value::number(baseline / report::percentileLinear(sorted, 50));
       value phases = value::object();
-      const std::pair<const char*, std::vector<double> DdpPhaseSamples::*> phaseFields[] = {
-          {"forward", &DdpPhaseSamples::forward},
-          {"backward", &DdpPhaseSamples::backward},
-          {"allreduceWait", &DdpPhaseSamples::allreduceWait},
-          {"optimizerStep", &DdpPhaseSamples::optimizerStep}};
-      for (const auto& [name, phase] : phaseFields) {
+      // The pooled phases, as before perRank: the iteration is the series.
+      for (const auto& [name, phase] : kPhaseFields) {
+        if (phase == &DdpPhaseSamples::iteration) continue;
         phases[name] = value::parse(report::summaryToJson(row.pooled(phase)));
       }
       rj["phases"] = phases;
+      rj["perRank"] = perRankJson(row);
+      if (row.row.ddp) addBuckets(rj, row);
       rows[i] = rj;
       report.series.push_back(std::move(s));
     }

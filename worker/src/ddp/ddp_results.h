@@ -8,6 +8,7 @@
 
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/report/report.h"
+#include "distbench/worker/ddp/bucket_summary.h"
 #include "distbench/worker/ddp/ddp_row.h"
 #include "distbench/worker/ddp/ddp_sweep.h"
 
@@ -16,6 +17,9 @@ namespace distbench::worker {
 struct DdpRowResult {
   SweepRow row;
   std::vector<DdpPhaseSamples> perRank;  // one per participating rank
+  std::vector<int> ranks{};              // the global rank of each perRank entry
+  // DDP rows only: each rank's per-bucket medians, as perRank.
+  std::vector<std::vector<BucketSummary>> bucketsPerRank{};
 
   // Every rank's samples of one phase, pooled as the seed's allgather_run.
   std::vector<double> pooled(std::vector<double> DdpPhaseSamples::*phase) const;
@@ -33,7 +37,9 @@ std::string formatDdpHeader(const std::string& model, int batchSize, bool gpus);
 std::string formatDdpRow(const DdpRowResult& result, int batchSize, const DdpRowResult& baseline,
                          bool gpus);
 
-// The DDP parts of the report: a series per row, and results.models.
+// The DDP parts of the report: a series per row, and results.models, whose
+// rows carry each rank's phase summaries (perRank) and, for DDP rows, the
+// buckets (combineRankBuckets) and their total bytes (gradientBytes).
 // `parameterCounts` is per model.
 void addDdpResults(report::Report& report, const api::DDPSpec& spec,
                    const std::vector<DdpModelResult>& models,

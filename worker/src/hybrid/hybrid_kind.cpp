@@ -14,6 +14,7 @@
 #include "distbench/worker/hybrid/hybrid_report.h"
 #include "distbench/worker/hybrid/master.h"
 #include "distbench/worker/hybrid/parameter_server.h"
+#include "distbench/worker/hybrid/ps_stats_store.h"
 #include "distbench/worker/hybrid/trainer.h"
 
 namespace distbench::worker {
@@ -38,16 +39,23 @@ std::optional<report::Report> run(const KindRun& c) {
   const api::DistBenchmark& benchmark = c.benchmark;
   switch (c.identity.role) {
     case api::Role::Master: {
-      std::vector<TrainerResult> results = runHybridMaster(benchmark, c.rendezvous.global());
+      const HybridMasterOutput out =
+          runHybridMaster(benchmark, c.rendezvous.global(), [&](int parameterServer) {
+            return readParameterServerStats(*c.rendezvous.store(), parameterServer);
+          });
       printBanner(benchmark, c.gpus);
-      printNow("\n" + formatResultTable(results));
-      return hybridReport(benchmark, results, readHostInfo());
+      printNow("\n" + formatResultTable(out.trainers));
+      return hybridReport(benchmark, out.trainers, readHostInfo(), out.traffic);
     }
-    case api::Role::ParameterServer:
+    case api::Role::ParameterServer: {
+      ParameterServerOptions options{benchmark.spec.benchmark.hybridDDPRPC, c.dumpStateDir};
+      options.publishStats = [&](const ParameterServerStats& stats) {
+        publishParameterServerStats(*c.rendezvous.store(), c.identity.roleIndex, stats);
+      };
       runHybridParameterServer(c.identity, c.rendezvous.global(),
-                               c.metricsKeptUntilExit<ParameterServerMetrics>(),
-                               {benchmark.spec.benchmark.hybridDDPRPC, c.dumpStateDir});
+                               c.metricsKeptUntilExit<ParameterServerMetrics>(), options);
       break;
+    }
     case api::Role::Trainer:
       runHybridTrainer(c.identity, benchmark, c.rendezvous, c.device,
                        c.metricsKeptUntilExit<HybridTrainerMetrics>(),

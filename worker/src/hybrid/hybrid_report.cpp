@@ -2,18 +2,55 @@
 
 #include <cpprest/json.h>
 
+#include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "distbench/report/report_json.h"
 #include "distbench/worker/common/report_builder.h"
 
 namespace distbench::worker {
+namespace {
 
 using web::json::value;
 
+// Whole bytes print as integers; a fraction (a step count that does not
+// divide a total) stays as it is.
+value bytes(double n) {
+  const double whole = std::round(n);
+  return whole == n ? value::number(static_cast<int64_t>(whole)) : value::number(n);
+}
+
+value summaryOrNull(const std::optional<report::Summary>& s) {
+  return s ? value::parse(summaryJson(*s)) : value::null();
+}
+
+value parameterServersJson(const std::vector<ParameterServerResult>& servers) {
+  value out = value::array();
+  for (size_t i = 0; i < servers.size(); ++i) {
+    const ParameterServerResult& ps = servers[i];
+    value service = value::object(true);
+    service["lookup"] = summaryOrNull(ps.stats.lookup);
+    service["pushGrad"] = summaryOrNull(ps.stats.pushGrad);
+    service["step"] = summaryOrNull(ps.stats.step);
+    value perStep = value::object(true);
+    perStep["received"] = bytes(ps.stats.bytesReceivedPerStep);
+    perStep["sent"] = bytes(ps.stats.bytesSentPerStep);
+    value entry = value::object(true);
+    entry["name"] = value::string(ps.name);
+    entry["rank"] = value::number(ps.rank);
+    entry["service"] = service;
+    entry["bytesPerStep"] = perStep;
+    out[i] = entry;
+  }
+  return out;
+}
+
+}  // namespace
+
 report::Report hybridReport(const api::DistBenchmark& b, const std::vector<TrainerResult>& trainers,
-                            const report::Host& host) {
+                            const report::Host& host, const HybridTraffic& traffic) {
   report::Report r = reportEnvelope(b, host);
   const api::HybridDDPRPCSpec& h = b.spec.benchmark.hybridDDPRPC;
   std::string layers;
@@ -60,6 +97,14 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
       }
       ref["phases"] = phases;
     }
+    if (traffic.trainers.size() == trainers.size()) {
+      const TrainerTraffic& bytesOf = traffic.trainers[i];
+      value perStep = value::object(true);
+      perStep["sent"] = bytes(bytesOf.bytesSentPerStep);
+      perStep["received"] = bytes(bytesOf.bytesReceivedPerStep);
+      ref["bytesPerStep"] = perStep;
+      ref["denseGradientBytes"] = bytes(bytesOf.denseGradientBytes);
+    }
     trainerRefs[i] = ref;
     all.workPerSample += t.examplesPerEpoch;
     all.samples.insert(all.samples.end(), t.epochSeconds.begin(), t.epochSeconds.end());
@@ -69,6 +114,7 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
   value allRef = value::object();
   allRef["series"] = value::number(static_cast<int>(r.series.size()));
   results["all"] = allRef;
+  results["parameterServers"] = parameterServersJson(traffic.parameterServers);
   r.series.push_back(std::move(all));
   r.resultsJson = results.serialize();
   return r;

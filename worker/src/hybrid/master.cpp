@@ -10,6 +10,7 @@
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/hybrid/wire.h"
 #include "distbench/worker/hybrid/wire_buffer.h"
+#include "distbench/worker/hybrid/wire_limits.h"
 
 namespace distbench::worker {
 namespace {
@@ -51,9 +52,11 @@ bool isExpected(const ReportMessage& m, int trainer, int epochsSeen, int total) 
     case Op::EpochDone: {
       const EpochDoneReport report = EpochDoneReport::decode(m);
       const auto isTime = [](double s) { return std::isfinite(s) && s >= 0; };
+      const EpochTraffic& bytes = report.traffic;
       return report.trainer == trainer && report.epoch == epochsSeen && report.epoch < total &&
              isTime(report.seconds) &&
-             std::all_of(report.phases.begin(), report.phases.end(), isTime);
+             std::all_of(report.phases.begin(), report.phases.end(), isTime) &&
+             bytes.psBytesSent >= 0 && bytes.psBytesReceived >= 0 && bytes.allreduceBytes >= 0;
     }
     default:
       return false;
@@ -75,8 +78,8 @@ std::string laggards(const std::vector<int>& epochsSeen, const api::TopologySpec
 
 }  // namespace
 
-std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
-                                           ProcessGroup& global) {
+HybridMasterOutput runHybridMaster(const api::DistBenchmark& benchmark, ProcessGroup& global,
+                                   const std::function<ParameterServerStats(int)>& readStats) {
   const auto& topology = benchmark.spec.topology;
   const auto& hybrid = benchmark.spec.benchmark.hybridDDPRPC;
   const int P = topology.parameterServers;
@@ -101,7 +104,10 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
             << hybrid.embeddingDim << " created; starting " << T << " trainer(s)\n";
   sendToTrainers(global, topology, Op::Start);
 
-  std::vector<TrainerResult> results(T);
+  HybridMasterOutput out;
+  std::vector<TrainerResult>& results = out.trainers;
+  results.resize(T);
+  std::vector<EpochTraffic> measuredBytes(T);  // summed over the measured epochs
   for (int t = 0; t < T; ++t) {
     results[t].name = "Trainer" + std::to_string(t);
     results[t].rank = api::trainerRank(topology, t);
@@ -139,16 +145,42 @@ std::vector<TrainerResult> runHybridMaster(const api::DistBenchmark& benchmark,
       for (int p = 0; p < kPhaseCount; ++p) {
         results[trainer].phases[p].seconds.push_back(report.phases[p]);
       }
+      // A peer's numbers: summed without overflowing unnoticed.
+      EpochTraffic& sum = measuredBytes[trainer];
+      sum.psBytesSent = checkedAdd(sum.psBytesSent, report.traffic.psBytesSent, "bytes sent");
+      sum.psBytesReceived =
+          checkedAdd(sum.psBytesReceived, report.traffic.psBytesReceived, "bytes received");
+      sum.allreduceBytes =
+          checkedAdd(sum.allreduceBytes, report.traffic.allreduceBytes, "allreduce bytes");
     }
   }
+  const double measuredSteps = static_cast<double>(hybrid.epochs) * hybrid.batchesPerEpoch;
   for (int t = 0; t < T; ++t) {
     results[t].examplesPerEpoch = examples[t] / std::max<size_t>(1, results[t].epochSeconds.size());
+    TrainerTraffic traffic;
+    if (measuredSteps > 0) {
+      traffic.bytesSentPerStep = measuredBytes[t].psBytesSent / measuredSteps;
+      traffic.bytesReceivedPerStep = measuredBytes[t].psBytesReceived / measuredSteps;
+      traffic.denseGradientBytes = measuredBytes[t].allreduceBytes / measuredSteps;
+    }
+    out.traffic.trainers.push_back(traffic);
   }
 
   // Parameter servers first (they may dump state), then release the trainers.
   callEach(global, psRanks, shutdown, messageSizes(hybrid));
   sendToTrainers(global, topology, Op::Finish);
-  return results;
+  // Each server published before answering the Shutdown; the master hosts
+  // the store, so the stats are here even once the server has exited.
+  if (readStats) {
+    for (int p = 0; p < P; ++p) {
+      ParameterServerResult ps;
+      ps.name = "PS" + std::to_string(p);
+      ps.rank = psRanks[p];
+      ps.stats = readStats(p);
+      out.traffic.parameterServers.push_back(std::move(ps));
+    }
+  }
+  return out;
 }
 
 }  // namespace distbench::worker

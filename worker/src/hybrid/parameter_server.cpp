@@ -32,6 +32,8 @@ class Server {
         metrics_(metrics),
         options_(options),
         sizes_(messageSizes(options.spec)),
+        recorder_(int64_t{options.spec.warmupEpochs} * options.spec.batchesPerEpoch,
+                  int64_t{options.spec.epochs} * options.spec.batchesPerEpoch),
         contexts_(id.numTrainers),
         progress_(id.numTrainers) {}
 
@@ -104,6 +106,7 @@ class Server {
                    "ps" + std::to_string(id_.roleIndex) + "_table.pt");
       }
     }
+    if (options_.publishStats) options_.publishStats(recorder_.stats());
     writeHeader(reply, Reply{Op::Shutdown}.encode());
     global_.send(reply, master, kTagReply).wait();
     std::lock_guard<std::mutex> lock(mutex_);
@@ -136,8 +139,27 @@ class Server {
       // The previous reply must be out before its buffer is rewritten.
       pendingReply.wait();
       const auto start = Clock::now();
-      if (serve(rank, h, message, reply)) pendingReply = global_.send(reply, rank, kTagReply);
-      metrics_.observeService(toString(op), secondsSince(start));
+      const bool replies = serve(rank, h, message, reply);
+      if (replies) pendingReply = global_.send(reply, rank, kTagReply);
+      const double seconds = secondsSince(start);
+      metrics_.observeService(toString(op), seconds);
+      // Served, so the step it names passed checkStepOrder.
+      recorder_.record(op, stepOf(h), seconds, static_cast<int64_t>(message.nbytes()),
+                       replies ? static_cast<int64_t>(reply.nbytes()) : 0);
+    }
+  }
+
+  // The training step a trainer's request is for.
+  static int64_t stepOf(const Header& h) {
+    switch (opOf(h)) {
+      case Op::Lookup:
+        return LookupRequest::decode(h).step;
+      case Op::PushGrad:
+        return PushGradRequest::decode(h).step;
+      case Op::Step:
+        return StepRequest::decode(h).step;
+      default:
+        return -1;
     }
   }
 
@@ -317,6 +339,7 @@ class Server {
   ParameterServerMetrics& metrics_;
   ParameterServerOptions options_;
   MessageSizes sizes_;
+  ServiceRecorder recorder_;  // thread-safe on its own
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;

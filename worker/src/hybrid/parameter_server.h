@@ -5,18 +5,24 @@
 // guarded by one mutex.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/common/worker_identity.h"
 #include "distbench/worker/hybrid/hybrid_metrics.h"
+#include "distbench/worker/hybrid/ps_service_stats.h"
 
 namespace distbench::worker {
 
 struct ParameterServerOptions {
   api::HybridDDPRPCSpec spec;  // message sizes and the PS update mode
   std::string dumpStateDir;    // non-empty: write the final table there
+  // If set, gets the server's measured service times and bytes once every
+  // trainer is done, before the master's Shutdown is answered: whatever it
+  // publishes is there when the master has the reply.
+  std::function<void(const ParameterServerStats&)> publishStats{};
 };
 
 // Returns after every trainer said Done and the master said Shutdown; throws

@@ -42,6 +42,7 @@ ParameterServerClient::Call ParameterServerClient::startCall(
   for (int p = 0; p < numPs_; ++p) {
     const at::Tensor& request = requests.size() == 1 ? requests[0] : requests[p];
     call.sends.push_back(global_.send(request, api::parameterServerRank(p), kTagRequest));
+    bytesSent_ += static_cast<int64_t>(request.nbytes());
   }
   return call;
 }
@@ -51,6 +52,7 @@ void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>
   for (int p = 0; p < numPs_; ++p) {
     call.replies[p].wait();
     const double seconds = secondsSince(start);
+    bytesReceived_ += static_cast<int64_t>(replies[p].nbytes());
     const Reply reply = Reply::decode(readHeader(replies[p]));
     checkReplyShape(call.op, reply, api::parameterServerRank(p));
     metrics_.observeRpc(
@@ -132,6 +134,7 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
   pushSends_.clear();
   for (int p = 0; p < numPs_; ++p) {
     pushSends_.push_back(global_.send(requests_[p], api::parameterServerRank(p), kTagRequest));
+    bytesSent_ += static_cast<int64_t>(requests_[p].nbytes());
   }
   step_ = startCall("step", {stepRequest_}, stepReplies_, 0);
 }
@@ -149,6 +152,7 @@ void ParameterServerClient::done() {
   std::vector<PendingOp> sends;
   for (int p = 0; p < numPs_; ++p) {
     sends.push_back(global_.send(requests_[0], api::parameterServerRank(p), kTagRequest));
+    bytesSent_ += static_cast<int64_t>(requests_[0].nbytes());
   }
   for (auto& s : sends) s.wait();
 }

@@ -35,6 +35,13 @@ class ParameterServerClient {
   // Tells every shard this trainer is finished.
   void done();
 
+  // Bytes this client has put on the wire to all parameter servers, and
+  // taken off it, so far: whole message buffers (every request and reply
+  // has the one size of MessageSizes, whatever its payload), which is what
+  // Gloo sends. The metrics' observeRpc counts header and payload instead.
+  int64_t bytesSent() const { return bytesSent_; }
+  int64_t bytesReceived() const { return bytesReceived_; }
+
  private:
   struct Call {
     const char* op = "";
@@ -64,6 +71,8 @@ class ParameterServerClient {
   Call step_;
   std::vector<PendingOp> pushSends_;
   int64_t pushBytes_ = 0;
+  int64_t bytesSent_ = 0;
+  int64_t bytesReceived_ = 0;
   std::chrono::steady_clock::time_point updateStart_;
 };
 

@@ -69,14 +69,18 @@ class Trainer {
       const auto start = Clock::now();
       int64_t examples = 0;
       PhaseSeconds phases{};
+      const EpochTraffic before{client_.bytesSent(), client_.bytesReceived(), allreduceBytes_};
       for (int b = 0; b < spec_.batchesPerEpoch; ++b) {
         examples += trainStep(step, phases);
         heartbeatIfQuiet(step++);
       }
       const double seconds = secondsSince(start);
       for (double& p : phases) p /= std::max(1, spec_.batchesPerEpoch);
+      const EpochTraffic traffic{client_.bytesSent() - before.psBytesSent,
+                                 client_.bytesReceived() - before.psBytesReceived,
+                                 allreduceBytes_ - before.allreduceBytes};
       metrics_.observeEpoch(seconds, examples, warmup);
-      reportEpoch({id_.roleIndex, epoch, examples, seconds, warmup, phases});
+      reportEpoch({id_.roleIndex, epoch, examples, seconds, warmup, phases, traffic});
       if (options.progressLines) {
         std::fprintf(stderr, "@@distbench-progress epoch=%d total=%d\n", epoch + 1, total);
         std::fflush(stderr);
@@ -152,6 +156,7 @@ class Trainer {
     metrics_.observeOptimizerStep(between(backwardDone, pushDone) + between(allreduceDone, end));
     for (const BucketTiming& b : bucketer_.lastStepTimeline()) {
       if (!std::isnan(b.completed)) metrics_.observeAllreduce(b.completed - b.launched, b.bytes);
+      allreduceBytes_ += b.bytes;
     }
     metrics_.observeIteration(secondsSince(start));
     return batch.examples();
@@ -196,6 +201,7 @@ class Trainer {
   BatchGenerator batches_;
   ProcessGroup& trainers_;
   Clock::time_point lastToMaster_ = Clock::now();
+  int64_t allreduceBytes_ = 0;  // bucket bytes reduced so far (EpochTraffic)
 };
 
 }  // namespace

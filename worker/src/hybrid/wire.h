@@ -145,8 +145,22 @@ struct Signal {
   static Signal decode(const Header& h) { return {opOf(h)}; }
 };
 
-// A header, then kPhaseCount words of payload.
-inline constexpr int kReportWords = kHeaderWords + kPhaseCount;
+// What one trainer's epoch moved, in bytes on the wire (whole message
+// buffers, as Gloo sends them): to and from all parameter servers, and
+// through the dense allreduce (the bucket bytes each step reduces).
+struct EpochTraffic {
+  int64_t psBytesSent = 0;
+  int64_t psBytesReceived = 0;
+  int64_t allreduceBytes = 0;
+  bool operator==(const EpochTraffic& o) const {
+    return psBytesSent == o.psBytesSent && psBytesReceived == o.psBytesReceived &&
+           allreduceBytes == o.allreduceBytes;
+  }
+};
+inline constexpr int kTrafficWords = 3;
+
+// A header, then kPhaseCount words of phases and kTrafficWords of traffic.
+inline constexpr int kReportWords = kHeaderWords + kPhaseCount + kTrafficWords;
 inline constexpr int64_t kReportBytes = kReportWords * sizeof(int64_t);
 using ReportMessage = std::array<int64_t, kReportWords>;
 
@@ -154,7 +168,7 @@ inline Op opOf(const ReportMessage& m) { return static_cast<Op>(m[0]); }
 
 // [op, trainer, epoch, examples, secondsBits, isWarmup, 0, 0], then the
 // epoch's mean seconds per batch in each phase as double bits, in Phase
-// order (step_phases.h).
+// order (step_phases.h), then the epoch's EpochTraffic, field by field.
 struct EpochDoneReport {
   static constexpr Op kOp = Op::EpochDone;
   int64_t trainer = 0;
@@ -163,10 +177,15 @@ struct EpochDoneReport {
   double seconds = 0;
   bool warmup = false;
   PhaseSeconds phases{};
+  EpochTraffic traffic{};
   ReportMessage encode() const {
     ReportMessage m{static_cast<int64_t>(kOp), trainer,        epoch, examples,
                     doubleBits(seconds),       warmup ? 1 : 0, 0,     0};
     for (int p = 0; p < kPhaseCount; ++p) m[kHeaderWords + p] = doubleBits(phases[p]);
+    constexpr int t = kHeaderWords + kPhaseCount;
+    m[t] = traffic.psBytesSent;
+    m[t + 1] = traffic.psBytesReceived;
+    m[t + 2] = traffic.allreduceBytes;
     return m;
   }
   static EpochDoneReport decode(const ReportMessage& m) {
@@ -177,6 +196,8 @@ struct EpochDoneReport {
     r.seconds = bitsDouble(m[4]);
     r.warmup = m[5] != 0;
     for (int p = 0; p < kPhaseCount; ++p) r.phases[p] = bitsDouble(m[kHeaderWords + p]);
+    constexpr int t = kHeaderWords + kPhaseCount;
+    r.traffic = {m[t], m[t + 1], m[t + 2]};
     return r;
   }
 };

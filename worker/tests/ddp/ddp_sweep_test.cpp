@@ -56,8 +56,8 @@ DdpPhaseSamples constant(double seconds, int n) {
 
 TEST(DdpResults, RowShowsSeedColumnsThenAggregateAndEfficiency) {
   const std::vector<SweepRow> rows = planDdpSweep(2, 8, false);
-  DdpRowResult baseline{rows[0], {constant(0.1, 4)}};
-  DdpRowResult two{rows[2], {constant(0.125, 4), constant(0.125, 4)}};
+  DdpRowResult baseline{rows[0], {constant(0.1, 4)}, {1}, {}};
+  DdpRowResult two{rows[2], {constant(0.125, 4), constant(0.125, 4)}, {1, 2}, {}};
   EXPECT_EQ(formatDdpRow(two, 32, baseline, false),
             "   2 ranks --    1M/2R:  p50:  0.125s     256/s  p75:  0.125s     256/s"
             "  p90:  0.125s     256/s  p95:  0.125s     256/s        512/s   80.0%\n");

@@ -48,11 +48,57 @@ TEST(HybridReport, TrainersCarryTheirPhaseSummaries) {
 }
 
 // A result without phases (as a kind without them would build) leaves the
-// key out instead of writing an empty object.
+// key out instead of writing an empty object; without traffic, its keys too.
 TEST(HybridReport, NoPhasesNoKey) {
   const report::Report r =
       hybridReport(api::preset("default"), {{"Trainer0", 1, 10, {0.1}}}, report::Host{});
   EXPECT_FALSE(value::parse(r.resultsJson).at("trainers").at(0).has_field("phases"));
+  EXPECT_FALSE(value::parse(r.resultsJson).at("trainers").at(0).has_field("bytesPerStep"));
+}
+
+// Bytes per step for each trainer and each parameter server's service
+// times, as the master measured them (docs/report-schema.md#hybridddprpc).
+TEST(HybridReport, TrainersAndParameterServersCarryTheirTraffic) {
+  const api::DistBenchmark b = api::preset("default");
+  const TrainerResult t0{"Trainer0", 3, 64, {0.4}};
+  HybridTraffic traffic;
+  traffic.trainers = {{192960, 128640, 8320}};
+  ServiceRecorder recorder(0, 2);
+  recorder.record(Op::Lookup, 0, 0.002, 12864, 12864);
+  recorder.record(Op::Lookup, 1, 0.004, 12864, 12864);
+  recorder.record(Op::PushGrad, 1, 0.001, 12864, 0);
+  traffic.parameterServers = {{"PS0", 1, recorder.stats()}};
+  const report::Report r = hybridReport(b, {t0}, report::Host{}, traffic);
+
+  const value results = value::parse(r.resultsJson);
+  const value& trainer = results.at("trainers").at(0);
+  EXPECT_EQ(trainer.at("bytesPerStep").at("sent").as_integer(), 192960);
+  EXPECT_EQ(trainer.at("bytesPerStep").at("received").as_integer(), 128640);
+  EXPECT_EQ(trainer.at("denseGradientBytes").as_integer(), 8320);
+
+  const value& servers = results.at("parameterServers");
+  ASSERT_EQ(servers.size(), 1u);
+  const value& ps = servers.at(0);
+  EXPECT_EQ(ps.at("name").as_string(), "PS0");
+  EXPECT_EQ(ps.at("rank").as_integer(), 1);
+  EXPECT_EQ(ps.at("service").at("lookup").at("count").as_integer(), 2);
+  EXPECT_DOUBLE_EQ(ps.at("service").at("lookup").at("p50").as_double(), 0.003);
+  EXPECT_EQ(ps.at("service").at("pushGrad").at("count").as_integer(), 1);
+  EXPECT_TRUE(ps.at("service").at("step").is_null());  // none measured
+  EXPECT_EQ(ps.at("bytesPerStep").at("received").as_integer(), 3 * 12864 / 2);
+  EXPECT_EQ(ps.at("bytesPerStep").at("sent").as_integer(), 12864);
+}
+
+// A fraction of a byte per step (a count that does not divide) stays one.
+TEST(HybridReport, FractionalBytesPerStepStayFractional) {
+  HybridTraffic traffic;
+  traffic.trainers = {{100.5, 7, 0}};
+  const report::Report r = hybridReport(api::preset("default"), {{"Trainer0", 1, 10, {0.1}}},
+                                        report::Host{}, traffic);
+  const value results = value::parse(r.resultsJson);
+  EXPECT_DOUBLE_EQ(results.at("trainers").at(0).at("bytesPerStep").at("sent").as_double(), 100.5);
+  EXPECT_TRUE(results.at("trainers").at(0).at("bytesPerStep").at("received").is_integer());
+  EXPECT_EQ(results.at("parameterServers").size(), 0u);
 }
 
 }  // namespace

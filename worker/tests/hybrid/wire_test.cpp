@@ -107,11 +107,11 @@ TEST(Wire, ReplyAndSignalLayouts) {
 }
 
 TEST(Wire, TrainerToMasterLayouts) {
-  // A header and one word per phase, for heartbeats too: the master's one
-  // receive must fit either.
-  EXPECT_EQ(kReportBytes, 64 + 6 * 8);
+  // A header, one word per phase and three of traffic, for heartbeats too:
+  // the master's one receive must fit either.
+  EXPECT_EQ(kReportBytes, 64 + 6 * 8 + 3 * 8);
   const ReportMessage epoch{
-      op(Op::EpochDone), 1, 4, 800, doubleBits(0.25), 1, 0, 0, 0, 0, 0, 0, 0, 0};
+      op(Op::EpochDone), 1, 4, 800, doubleBits(0.25), 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ((EpochDoneReport{1, 4, 800, 0.25, true}.encode()), epoch);
   const EpochDoneReport e = EpochDoneReport::decode(epoch);
   EXPECT_EQ(e.trainer, 1);
@@ -124,7 +124,7 @@ TEST(Wire, TrainerToMasterLayouts) {
   measured[5] = 0;
   EXPECT_FALSE(EpochDoneReport::decode(measured).warmup);
 
-  const ReportMessage beat{op(Op::Heartbeat), 1, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const ReportMessage beat{op(Op::Heartbeat), 1, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ((HeartbeatReport{1, 99}.encode()), beat);
   EXPECT_EQ(HeartbeatReport::decode(beat).trainer, 1);
   EXPECT_EQ(HeartbeatReport::decode(beat).step, 99);
@@ -153,6 +153,18 @@ TEST(Wire, EpochDoneCarriesThePhases) {
   const std::vector<std::string> names(kPhaseNames.begin(), kPhaseNames.end());
   EXPECT_EQ(names, (std::vector<std::string>{"lookup", "forward", "backward", "push",
                                              "allreduceWait", "optimizerStep"}));
+}
+
+// The epoch's bytes follow the phases, as whole int64 words.
+TEST(Wire, EpochDoneCarriesTheTraffic) {
+  EpochDoneReport r{1, 2, 64, 0.5, false};
+  r.traffic = {192960, 128640, int64_t{1} << 40};
+  const ReportMessage m = r.encode();
+  EXPECT_EQ(m[kHeaderWords + kPhaseCount], 192960);
+  EXPECT_EQ(m[kHeaderWords + kPhaseCount + 1], 128640);
+  EXPECT_EQ(m[kHeaderWords + kPhaseCount + 2], int64_t{1} << 40);
+  EXPECT_EQ(EpochDoneReport::decode(m).traffic, r.traffic);
+  EXPECT_EQ(EpochDoneReport::decode(readReport(packReport(m))).traffic, r.traffic);
 }
 
 // What the trainer sends is what the master reads, in a buffer of the one

@@ -1,0 +1,127 @@
+#include "distbench/worker/hybrid/ps_service_stats.h"
+
+#include <cpprest/json.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace distbench::worker {
+namespace {
+
+using web::json::value;
+
+// Per op: a presence flag and report::Summary's ten fields.
+constexpr size_t kSummaryWords = 11;
+constexpr size_t kStatsWords = 3 * kSummaryWords + 2;
+
+void putSummary(std::vector<double>& flat, const std::optional<report::Summary>& s) {
+  if (!s) {
+    flat.insert(flat.end(), kSummaryWords, 0.0);
+    return;
+  }
+  flat.insert(flat.end(), {1.0, static_cast<double>(s->count), s->p50, s->p75, s->p90, s->p95,
+                           s->p99, s->min, s->max, s->mean, s->stdev});
+}
+
+std::optional<report::Summary> takeSummary(const double* w) {
+  if (w[0] == 0) return std::nullopt;
+  report::Summary s;
+  s.count = static_cast<size_t>(w[1]);
+  s.p50 = w[2];
+  s.p75 = w[3];
+  s.p90 = w[4];
+  s.p95 = w[5];
+  s.p99 = w[6];
+  s.min = w[7];
+  s.max = w[8];
+  s.mean = w[9];
+  s.stdev = w[10];
+  return s;
+}
+
+std::optional<report::Summary> summaryOf(const std::vector<double>& samples) {
+  if (samples.empty()) return std::nullopt;
+  return report::summarize(samples);
+}
+
+}  // namespace
+
+std::vector<double> ParameterServerStats::flatten() const {
+  std::vector<double> flat;
+  putSummary(flat, lookup);
+  putSummary(flat, pushGrad);
+  putSummary(flat, step);
+  flat.push_back(bytesReceivedPerStep);
+  flat.push_back(bytesSentPerStep);
+  return flat;
+}
+
+ParameterServerStats ParameterServerStats::unflatten(const std::vector<double>& flat) {
+  if (flat.size() != kStatsWords) {
+    throw std::runtime_error("parameter server stats: expected " + std::to_string(kStatsWords) +
+                             " values, got " + std::to_string(flat.size()));
+  }
+  ParameterServerStats s;
+  s.lookup = takeSummary(&flat[0]);
+  s.pushGrad = takeSummary(&flat[kSummaryWords]);
+  s.step = takeSummary(&flat[2 * kSummaryWords]);
+  s.bytesReceivedPerStep = flat[3 * kSummaryWords];
+  s.bytesSentPerStep = flat[3 * kSummaryWords + 1];
+  return s;
+}
+
+std::string summaryJson(const report::Summary& s) {
+  value v = value::object(true);
+  v["count"] = value::number(static_cast<uint64_t>(s.count));
+  v["p50"] = value::number(s.p50);
+  v["p75"] = value::number(s.p75);
+  v["p90"] = value::number(s.p90);
+  v["p95"] = value::number(s.p95);
+  v["p99"] = value::number(s.p99);
+  v["min"] = value::number(s.min);
+  v["max"] = value::number(s.max);
+  v["mean"] = value::number(s.mean);
+  v["stdev"] = value::number(s.stdev);
+  return v.serialize();
+}
+
+ServiceRecorder::ServiceRecorder(int64_t warmupSteps, int64_t measuredSteps)
+    : warmupSteps_(warmupSteps), measuredSteps_(measuredSteps) {}
+
+void ServiceRecorder::record(Op op, int64_t step, double seconds, int64_t bytesReceived,
+                             int64_t bytesSent) {
+  if (step < warmupSteps_) return;
+  std::vector<double>* samples = nullptr;
+  switch (op) {
+    case Op::Lookup:
+      samples = &lookup_;
+      break;
+    case Op::PushGrad:
+      samples = &pushGrad_;
+      break;
+    case Op::Step:
+      samples = &step_;
+      break;
+    default:
+      return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  samples->push_back(seconds);
+  bytesReceived_ += bytesReceived;
+  bytesSent_ += bytesSent;
+}
+
+ParameterServerStats ServiceRecorder::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ParameterServerStats s;
+  s.lookup = summaryOf(lookup_);
+  s.pushGrad = summaryOf(pushGrad_);
+  s.step = summaryOf(step_);
+  if (measuredSteps_ > 0) {
+    s.bytesReceivedPerStep = static_cast<double>(bytesReceived_) / measuredSteps_;
+    s.bytesSentPerStep = static_cast<double>(bytesSent_) / measuredSteps_;
+  }
+  return s;
+}
+
+}  // namespace distbench::worker

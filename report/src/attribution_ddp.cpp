@@ -81,7 +81,8 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
   const value* perRank = member(row, "perRank");
   if (perRank == nullptr) {
     out.note = "no per-rank timings in this report (rows[].perRank): no straggler search";
-  } else if (auto found = findStraggler(perRankCompute(*perRank))) {
+  } else if (auto found =
+                 findStraggler(perRankCompute(*perRank), meanStep, stragglerFactor(report))) {
     out.straggler = Straggler{found->rank, rankName(report, local, found->rank), found->excess,
                               stragglerEvidence(*found, local, "iteration")};
     excess = found->excess;

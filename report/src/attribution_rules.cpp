@@ -122,7 +122,14 @@ std::string rankName(const Report& report, const Local& local, int rank) {
   return "trainer" + std::to_string(rank - firstTrainer);
 }
 
-std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks) {
+double stragglerFactor(const Report& report) {
+  const bool shared = report.device != "cuda" && report.host.logicalCpus > 0 &&
+                      report.worldSize > report.host.logicalCpus;
+  return shared ? kSharedCoresStragglerFactor : kStragglerFactor;
+}
+
+std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks,
+                                              double stepSeconds, double factor, double minShare) {
   if (ranks.size() < 2) return std::nullopt;
   size_t slowest = 0;
   for (size_t i = 1; i < ranks.size(); ++i)
@@ -135,14 +142,17 @@ std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ra
     if (ranks[i].wait < ranks[slowest].wait) return std::nullopt;
   }
   const double othersMedian = median(others);
-  if (!(ranks[slowest].compute > kStragglerFactor * othersMedian)) return std::nullopt;
+  if (!(ranks[slowest].compute > factor * othersMedian)) return std::nullopt;
+  if (!(ranks[slowest].compute - othersMedian >= minShare * stepSeconds)) {
+    return std::nullopt;
+  }
   return StragglerFinding{ranks[slowest].rank, ranks[slowest].compute - othersMedian, othersMedian,
                           ranks[slowest].compute};
 }
 
 std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
-                              const std::string& perWhat) {
-  std::string text = "compute " + format("%.2f", s.compute / s.othersMedian) +
+                              const std::string& perWhat, const std::string& what) {
+  std::string text = what + " " + format("%.2f", s.compute / s.othersMedian) +
                      "x the others' median (" + seconds(s.compute) + " vs " +
                      seconds(s.othersMedian) + " per " + perWhat + "), the smallest allreduceWait";
   for (const LocalRank& r : local.ranks) {

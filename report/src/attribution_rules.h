@@ -19,6 +19,11 @@ using web::json::value;
 // A slow link must take at least this many times as long per run as any
 // other link, and its traffic this share of the measured time.
 inline constexpr double kLinkDominance = 1.5;
+// Without link counters a link is inferred from timings, which on a loaded
+// machine differ by 1.5x between identical trainers (measured: 1.6x on an
+// unshaped 2-trainer run on 2 cores); a link a tenth of the others' rate
+// shows 10x or more.
+inline constexpr double kTimedLinkDominance = 3.0;
 inline constexpr double kLinkRunShare = 0.1;
 // A link is slower than the others when its rate is below this share of theirs.
 inline constexpr double kSlowerRate = 0.9;
@@ -80,12 +85,28 @@ struct StragglerFinding {
 
 // The rank whose compute exceeds kStragglerFactor × the median of the
 // others' and whose wait is the smallest; none with fewer than two ranks.
-std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks);
+// Its excess must also be at least kStragglerMinShare of `stepSeconds` (the
+// step its compute is per): a rank 15 % slower in a compute phase that is
+// 1 % of the step holds nobody back worth naming.
+inline constexpr double kStragglerMinShare = 0.05;
+// A hybrid trainer's own work includes its RPCs, whose times vary between
+// identical trainers far more than dense compute does: measured on 2 cores,
+// an unshaped 2-trainer run showed one trainer 10-18 % of the step ahead of
+// the other, a trainer capped at 20 % of a CPU 48-60 %.
+inline constexpr double kHybridStragglerMinShare = 0.25;
+std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks,
+                                              double stepSeconds, double factor,
+                                              double minShare = kStragglerMinShare);
+
+// kStragglerFactor, or kSharedCoresStragglerFactor where the report's ranks
+// share the cores of one host (a CPU run with more ranks than it has).
+double stragglerFactor(const Report& report);
 
 // "compute 2.00x the others' median (...), the smallest allreduceWait",
 // plus the rank's CPU cap from `local` where it has one.
+// `what` names what RankCompute::compute held ("compute").
 std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
-                              const std::string& perWhat);
+                              const std::string& perWhat, const std::string& what = "compute");
 
 struct LinkFinding {
   int rank = 0;

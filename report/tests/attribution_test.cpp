@@ -78,6 +78,49 @@ TEST(Attribution, ComputeWithinTenPercentOfTheOthersIsNoStraggler) {
   EXPECT_FALSE(rowNamed(a, "1M/4R").whatIfSeconds);
 }
 
+TEST(Attribution, AnExcessUnderAFiftiethOfTheStepIsNoStraggler) {
+  // 1.5x the others' compute, but compute is a sliver of a 1 s step: the
+  // 0.005 s excess is 0.5 % of it (the rule asks for 5 %).
+  std::vector<RankTiming> ranks = inStep({0.01, 0.01, 0.015, 0.01});
+  for (RankTiming& r : ranks) r.wait += 1.0;
+  EXPECT_FALSE(rowNamed(attribute(ddpAttributionReport(ranks)), "1M/4R").straggler);
+  // The same ratio where compute is the step is named.
+  EXPECT_TRUE(rowNamed(attribute(ddpAttributionReport(inStep({0.1, 0.1, 0.15, 0.1}))), "1M/4R")
+                  .straggler);
+}
+
+TEST(Attribution, HybridTrainerSlightlySlowerInATinyComputeIsNoStraggler) {
+  // As measured on a link-bound run: one trainer's compute 1.15x the
+  // other's, 65 us a batch of a 35 ms batch that is nearly all push.
+  TrainerTiming fast, slow;
+  fast.forward = 0.0001;
+  fast.backward = 0.0003;
+  fast.optimizerStep = 0.00002;
+  fast.push = 0.03;
+  slow = fast;
+  slow.backward += 0.000065;
+  slow.allreduceWait = 0.004;
+  fast.allreduceWait = 0.004 + 0.000065;
+  EXPECT_FALSE(rowNamed(attribute(hybridAttributionReport({fast, slow})), "All").straggler);
+}
+
+TEST(Attribution, RanksSharingCoresMustDifferMoreToBeAStraggler) {
+  // 1.3x the others' compute: a straggler on a host with a core per rank,
+  // scheduling noise where 5 CPU ranks share 2 cores, a straggler again on
+  // GPUs, whatever the host's cores.
+  Report report = ddpAttributionReport(inStep({0.1, 0.1, 0.13, 0.1}));
+  report.host.logicalCpus = 16;
+  EXPECT_TRUE(rowNamed(attribute(report), "1M/4R").straggler);
+  report.host.logicalCpus = 2;
+  EXPECT_FALSE(rowNamed(attribute(report), "1M/4R").straggler);
+  report.device = "cuda";
+  EXPECT_TRUE(rowNamed(attribute(report), "1M/4R").straggler);
+  // Sharing cores, 2x is still named.
+  Report capped = ddpAttributionReport(inStep({0.1, 0.1, 0.2, 0.1}));
+  capped.host.logicalCpus = 2;
+  EXPECT_TRUE(rowNamed(attribute(capped), "1M/4R").straggler);
+}
+
 TEST(Attribution, OneSlowIterationMakesNoStraggler) {
   Report report = ddpAttributionReport(inStep({0.1, 0.1, 0.1, 0.1}));
   value results = value::parse(report.resultsJson);
@@ -266,6 +309,18 @@ TEST(Attribution, HybridTrainerSlowPerByteNamesItsLinkWithoutCounters) {
   // 0.045 s of lookup + push per batch would go, 10 batches an epoch.
   ASSERT_TRUE(all.whatIfSeconds.has_value());
   EXPECT_NEAR(*all.whatIfSeconds, all.stepSeconds - 0.45, 1e-9);
+}
+
+TEST(Attribution, WithoutCountersTrainersTwiceAsSlowPerByteNameNoLink) {
+  // What two identical trainers on two loaded cores look like: 2x apart per
+  // byte. Only counters (a `local` block) could tell a link from noise here.
+  TrainerTiming fast, slow;
+  fast.bytesPerStep = slow.bytesPerStep = 2e5;
+  slow.lookup = 0.004;
+  slow.push = 0.006;
+  fast.allreduceWait = 0.01;
+  slow.allreduceWait = 0.005;
+  EXPECT_FALSE(rowNamed(attribute(hybridAttributionReport({fast, slow})), "All").link);
 }
 
 TEST(Attribution, HybridLinkFromLocalCounters) {

@@ -14,21 +14,6 @@ namespace {
 using namespace sandbox_testing;
 using web::json::value;
 
-// smallcnn on 2 trainers: compute-heavy enough that a capped trainer holds
-// the other back in every allreduce; 1.6 MB of gradients per iteration make
-// a 100mbit link the bottleneck.
-constexpr const char* kDdpSpec = R"(apiVersion: distbench.io/v1alpha1
-kind: DistBenchmark
-metadata: {name: why-ddp}
-spec:
-  topology: {trainers: 2}
-  benchmark:
-    kind: DDP
-    ddp: {models: [smallcnn], batchSize: 16, imageSize: 64, numClasses: 10,
-          warmupIterations: 1, iterations: 6}
-  runtime: {rendezvousTimeoutSeconds: 60}
-)";
-
 // One PS, two trainers, 102 KB messages (50 bag indices x 512 floats): the
 // trainers' RPCs are most of a step.
 constexpr const char* kHybridSpec = R"(apiVersion: distbench.io/v1alpha1
@@ -72,14 +57,14 @@ class SandboxAttribution : public SandboxRun {
 };
 
 TEST_F(SandboxAttribution, DdpCappedRankIsTheStraggler) {
-  const value row = rowOf(kDdpSpec, "--slow trainer1=cpu:25%", "1M/2R");
+  const value row = rowOf(kSmallDdpSpec, "--slow trainer1=cpu:25%", "1M/2R");
   EXPECT_EQ(named(row, "straggler"), "trainer1") << row.serialize() << out_;
   EXPECT_EQ(named(row, "link"), "") << row.serialize();
   EXPECT_NE(out_.find("straggler trainer1"), std::string::npos) << out_;
 }
 
 TEST_F(SandboxAttribution, DdpRankOnATenthOfTheRateIsTheSlowLink) {
-  const value row = rowOf(kDdpSpec, "--links 'bandwidth=1gbit;trainer1=100mbit'", "1M/2R");
+  const value row = rowOf(kSmallDdpSpec, "--links 'bandwidth=1gbit;trainer1=100mbit'", "1M/2R");
   EXPECT_EQ(named(row, "link"), "trainer1") << row.serialize() << out_;
   EXPECT_EQ(named(row, "straggler"), "") << row.serialize();
   // What if it ran at 1gbit: faster than measured, never faster than nothing.
@@ -89,7 +74,7 @@ TEST_F(SandboxAttribution, DdpRankOnATenthOfTheRateIsTheSlowLink) {
 }
 
 TEST_F(SandboxAttribution, DdpUnshapedNamesNoStragglerAndNoLink) {
-  const value row = rowOf(kDdpSpec, "", "1M/2R");
+  const value row = rowOf(kSmallDdpSpec, "", "1M/2R");
   EXPECT_EQ(named(row, "straggler"), "") << row.serialize() << out_;
   EXPECT_EQ(named(row, "link"), "") << row.serialize();
 }

@@ -34,6 +34,21 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using process::slurp;
 
+// smallcnn on 2 trainers: compute-heavy enough that a capped trainer holds
+// the other back in every allreduce; 1.6 MB of gradients per iteration make
+// a 100mbit link the bottleneck.
+inline constexpr const char* kSmallDdpSpec = R"(apiVersion: distbench.io/v1alpha1
+kind: DistBenchmark
+metadata: {name: sandbox-ddp}
+spec:
+  topology: {trainers: 2}
+  benchmark:
+    kind: DDP
+    ddp: {models: [smallcnn], batchSize: 16, imageSize: 64, numClasses: 10,
+          warmupIterations: 1, iterations: 6}
+  runtime: {rendezvousTimeoutSeconds: 60}
+)";
+
 inline const std::string kDistbench = DISTBENCH_BINARY;
 inline const std::string kWorker = WORKER_BINARY;
 

@@ -77,17 +77,7 @@ TEST_F(SandboxRun, ShapedRankSlowsTheAllreduceAsTheRateSays) {
 }
 
 TEST_F(SandboxRun, CappedRankGetsHalfACpu) {
-  const std::string spec = write("ddp.yaml", R"(apiVersion: distbench.io/v1alpha1
-kind: DistBenchmark
-metadata: {name: sandbox-ddp}
-spec:
-  topology: {trainers: 2}
-  benchmark:
-    kind: DDP
-    ddp: {models: [smallcnn], batchSize: 16, imageSize: 64, numClasses: 10,
-          warmupIterations: 1, iterations: 6}
-  runtime: {rendezvousTimeoutSeconds: 60}
-)");
+  const std::string spec = write("ddp.yaml", kSmallDdpSpec);
   CliRun run(dir(), spec + " --slow trainer1=cpu:50% --report " + report("slow.json"));
   ASSERT_EQ(run.wait(), 0) << run.err();
   EXPECT_TRUE(run.logged("trainer1 50% of one CPU")) << run.err();

@@ -224,6 +224,8 @@ std::string summaryToJson(const std::vector<double>& samples) {
   return summaryValue(summarize(samples)).serialize();
 }
 
+std::string summaryToJson(const Summary& summary) { return summaryValue(summary).serialize(); }
+
 std::string toJson(const Report& report) {
   // Insertion order kept so the document reads in the order the schema documents it.
   value root = value::object(true);

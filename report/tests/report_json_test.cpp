@@ -150,6 +150,11 @@ TEST(ReportJson, SummaryIsComputedFromTheSamples) {
   EXPECT_DOUBLE_EQ(summary.at("ratePerSecond").at("p75").as_double(), 32 / 0.2025);
 }
 
+TEST(ReportJson, ASummaryMadeElsewhereWritesAsItsSamplesWould) {
+  const std::vector<double> samples = {0.3, 0.1, 0.25, 0.7, 0.05};
+  EXPECT_EQ(summaryToJson(summarize(samples)), summaryToJson(samples));
+}
+
 TEST(ReportJson, ZeroSecondPercentileHasNoRate) {
   Report r = makeReport();
   r.series[0].samples = {0.0, 0.0, 0.0};

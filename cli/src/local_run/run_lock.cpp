@@ -26,6 +26,21 @@ std::string idOf(const fs::path& file) {
   return name.substr(0, name.size() - suffix);
 }
 
+// Calls visit(id, fd, locked) for every lock file in `dir` that opens:
+// `locked` says whether this process now holds its lock, which it can only
+// if the run that made it is gone. visit owns fd.
+template <typename Visit>
+void forEachLockFile(const std::string& dir, Visit visit) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    std::string id = idOf(entry.path());
+    if (id.empty()) continue;
+    int fd = ::open(entry.path().c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) continue;
+    visit(id, fd, ::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  }
+}
+
 }  // namespace
 
 RunLock::RunLock(const std::string& dir, const std::string& runId) {
@@ -54,32 +69,22 @@ StaleRuns::~StaleRuns() {
 }
 
 void findStaleRuns(const std::string& dir, StaleRuns& stale) {
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    std::string id = idOf(entry.path());
-    if (id.empty()) continue;
-    int fd = ::open(entry.path().c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  forEachLockFile(dir, [&](const std::string& id, int fd, bool locked) {
+    if (!locked) {
       ::close(fd);
-      continue;
+      return;
     }
     stale.ids.push_back(id);
     stale.held.push_back(fd);
-  }
+  });
 }
 
 std::vector<std::string> liveRunIds(const std::string& dir) {
   std::vector<std::string> ids;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir, error)) {
-    std::string id = idOf(entry.path());
-    if (id.empty()) continue;
-    int fd = ::open(entry.path().c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) ids.push_back(id);
+  forEachLockFile(dir, [&](const std::string& id, int fd, bool locked) {
+    if (!locked) ids.push_back(id);
     ::close(fd);
-  }
+  });
   return ids;
 }
 

@@ -23,7 +23,7 @@ value bytes(double n) {
 }
 
 value summaryOrNull(const std::optional<report::Summary>& s) {
-  return s ? value::parse(summaryJson(*s)) : value::null();
+  return s ? value::parse(report::summaryToJson(*s)) : value::null();
 }
 
 value parameterServersJson(const std::vector<ParameterServerResult>& servers) {

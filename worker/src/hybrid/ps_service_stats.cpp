@@ -1,14 +1,10 @@
 #include "distbench/worker/hybrid/ps_service_stats.h"
 
-#include <cpprest/json.h>
-
 #include <cmath>
 #include <stdexcept>
 
 namespace distbench::worker {
 namespace {
-
-using web::json::value;
 
 // Per op: a presence flag and report::Summary's ten fields.
 constexpr size_t kSummaryWords = 11;
@@ -68,21 +64,6 @@ ParameterServerStats ParameterServerStats::unflatten(const std::vector<double>& 
   s.bytesReceivedPerStep = flat[3 * kSummaryWords];
   s.bytesSentPerStep = flat[3 * kSummaryWords + 1];
   return s;
-}
-
-std::string summaryJson(const report::Summary& s) {
-  value v = value::object(true);
-  v["count"] = value::number(static_cast<uint64_t>(s.count));
-  v["p50"] = value::number(s.p50);
-  v["p75"] = value::number(s.p75);
-  v["p90"] = value::number(s.p90);
-  v["p95"] = value::number(s.p95);
-  v["p99"] = value::number(s.p99);
-  v["min"] = value::number(s.min);
-  v["max"] = value::number(s.max);
-  v["mean"] = value::number(s.mean);
-  v["stdev"] = value::number(s.stdev);
-  return v.serialize();
 }
 
 ServiceRecorder::ServiceRecorder(int64_t warmupSteps, int64_t measuredSteps)

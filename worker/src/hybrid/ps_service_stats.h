@@ -32,10 +32,6 @@ struct ParameterServerStats {
   static ParameterServerStats unflatten(const std::vector<double>& flat);
 };
 
-// A report::Summary as report::summaryToJson writes one: the same keys, in
-// the same order.
-std::string summaryJson(const report::Summary& summary);
-
 // Collects one server's service times from all its peer threads.
 class ServiceRecorder {
  public:

@@ -9,6 +9,7 @@
 #include "distbench/report/report_json.h"
 #include "support/cluster_expectations.h"
 #include "support/local_cluster.h"
+#include "support/tiny_ddp.h"
 
 namespace distbench::worker {
 namespace {
@@ -17,14 +18,7 @@ using testing::LocalCluster;
 using testing::expectAllSucceeded;
 
 api::DistBenchmark smallSweep(int trainers) {
-  api::DistBenchmark b = api::preset("ddp-cpu");
-  b.metadata.name = "ddp-test";
-  b.spec.topology.trainers = trainers;
-  b.spec.benchmark.ddp.models = {"smallcnn"};
-  b.spec.benchmark.ddp.batchSize = 4;
-  b.spec.benchmark.ddp.imageSize = 32;
-  b.spec.benchmark.ddp.warmupIterations = 1;
-  b.spec.benchmark.ddp.iterations = 3;
+  api::DistBenchmark b = testing::tinyDdpSweep("ddp-test", trainers);
   b.spec.runtime.peerTimeoutSeconds = 10;
   return b;
 }

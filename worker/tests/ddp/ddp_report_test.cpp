@@ -8,6 +8,7 @@
 #include "distbench/report/report_json.h"
 #include "support/cluster_expectations.h"
 #include "support/local_cluster.h"
+#include "support/tiny_ddp.h"
 
 namespace distbench::worker {
 namespace {
@@ -17,15 +18,9 @@ using testing::runToCompletion;
 using web::json::value;
 
 TEST(DdpReport, RowsCarryPerRankPhasesAndBuckets) {
-  api::DistBenchmark b = api::preset("ddp-cpu");
-  b.metadata.name = "ddp-report-test";
-  b.spec.topology.trainers = 2;
-  auto& ddp = b.spec.benchmark.ddp;
-  ddp.models = {"smallcnn"};
-  ddp.batchSize = 4;
-  ddp.imageSize = 32;
-  ddp.warmupIterations = 1;
-  ddp.iterations = 4;
+  api::DistBenchmark b = testing::tinyDdpSweep("ddp-report-test", 2);
+  const api::DDPSpec& ddp = b.spec.benchmark.ddp;
+  b.spec.benchmark.ddp.iterations = 4;
   b.spec.benchmark.bucketCapMB = 0.01;  // several buckets even for this model
   b.spec.runtime.peerTimeoutSeconds = 30;
   LocalCluster cluster(b);

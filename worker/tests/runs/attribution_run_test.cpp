@@ -13,6 +13,7 @@
 #include "distbench/report/report_json.h"
 #include "support/cluster_expectations.h"
 #include "support/local_cluster.h"
+#include "support/tiny_ddp.h"
 
 namespace distbench::worker {
 namespace {
@@ -22,14 +23,7 @@ using testing::runToCompletion;
 using web::json::value;
 
 api::DistBenchmark tinyDdp() {
-  api::DistBenchmark b = api::preset("ddp-cpu");
-  b.metadata.name = "attribution";
-  b.spec.topology.trainers = 2;
-  b.spec.benchmark.ddp.models = {"smallcnn"};
-  b.spec.benchmark.ddp.batchSize = 4;
-  b.spec.benchmark.ddp.imageSize = 32;
-  b.spec.benchmark.ddp.warmupIterations = 1;
-  b.spec.benchmark.ddp.iterations = 3;
+  api::DistBenchmark b = testing::tinyDdpSweep("attribution", 2);
   b.spec.runtime.peerTimeoutSeconds = 30;
   return b;
 }

@@ -9,6 +9,7 @@
 
 #include "distbench/api/presets.h"
 #include "support/local_cluster.h"
+#include "support/tiny_ddp.h"
 
 namespace distbench::worker {
 namespace {
@@ -35,13 +36,7 @@ api::DistBenchmark hybrid() {
 }
 
 api::DistBenchmark ddp() {
-  api::DistBenchmark b = api::preset("ddp-cpu");
-  b.metadata.name = "term-ddp";
-  b.spec.topology.trainers = 2;
-  b.spec.benchmark.ddp.models = {"smallcnn"};
-  b.spec.benchmark.ddp.batchSize = 4;
-  b.spec.benchmark.ddp.imageSize = 32;
-  b.spec.benchmark.ddp.warmupIterations = 1;
+  api::DistBenchmark b = testing::tinyDdpSweep("term-ddp", 2);
   b.spec.benchmark.ddp.iterations = 900000;  // never reached; within the derived limit
   b.spec.runtime.peerTimeoutSeconds = 60;
   return b;

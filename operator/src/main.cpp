@@ -27,6 +27,8 @@
 #include "distbench/operator/operator_env.h"
 #include "distbench/operator/operator_flags.h"
 #include "distbench/operator/operator_metrics.h"
+#include "distbench/operator/schedule_controller.h"
+#include "distbench/operator/schedule_metrics.h"
 
 #ifndef DISTBENCH_VERSION
 #define DISTBENCH_VERSION "dev"
@@ -122,6 +124,38 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
   return options;
 }
 
+ScheduleControllerOptions scheduleOptions(const ControllerOptions& benchmarks,
+                                          const OperatorFlags& flags) {
+  ScheduleControllerOptions options;
+  options.ns = benchmarks.ns;
+  options.informer = benchmarks.informer;
+  options.onReconciled = benchmarks.onReconciled;
+  options.reconciler.onEvent = benchmarks.onEvent;
+  options.reconciler.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
+  return options;
+}
+
+// The schedule controller, when the API server serves schedules; nothing
+// (and a log line saying how to turn them on) when it does not.
+std::unique_ptr<ScheduleController> scheduleController(KubeClient& client,
+                                                       ScheduleControllerOptions options) {
+  try {
+    if (!schedulesServed(client, options.ns)) {
+      log::warn("DistBenchmarkSchedules are off: the API server does not serve them; apply "
+                "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
+                "only on first install) and restart the operator",
+                {});
+      return nullptr;
+    }
+  } catch (const KubeApiError& e) {
+    log::warn("DistBenchmarkSchedules are off: could not ask the API server whether it serves "
+              "them",
+              {{"error", e.what()}});
+    return nullptr;
+  }
+  return std::make_unique<ScheduleController>(client, std::move(options));
+}
+
 LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
   LeaderElectionOptions le;
   le.ns = flags.leaderElectionNamespace.empty() ? envOr(kEnvPodNamespace, "default")
@@ -147,7 +181,16 @@ int run(const OperatorFlags& flags) {
   auto metrics = std::make_shared<OperatorMetrics>();
   EventRecorder recorder(client, "distbench-operator",
                          envOr(kEnvNodeName, envOr(kEnvHostname, "")));
-  Controller controller(client, controllerOptions(flags, recorder, metrics));
+  const ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
+  Controller controller(client, benchmarkOptions);
+  std::unique_ptr<ScheduleController> schedules =
+      scheduleController(client, scheduleOptions(benchmarkOptions, flags));
+  ScheduleMetrics scheduleMetrics;
+  if (schedules) {
+    metrics->addInformer("distbenchmarkschedules", schedules->schedules());
+    metrics->addInformer("distbenchmarks", schedules->runs());
+    metrics->addFamilies([&] { return scheduleMetrics.collect(schedules->schedules().list()); });
+  }
   metrics->addInformer("distbenchmarks", controller.benchmarks());
   metrics->addInformer("pods", controller.pods());
   metrics->addInformer("services", controller.services());
@@ -161,14 +204,15 @@ int run(const OperatorFlags& flags) {
         return metrics->scrape();
       },
       // Ready once the caches are filled: a standby is ready to take over.
-      [&] { return controller.synced(); });
+      [&] { return controller.synced() && (!schedules || schedules->synced()); });
   http.start();
   log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(http.port())}});
 
   stop.listen();
 
   controller.startInformers();
-  if (!controller.waitForSync(120s)) {
+  if (schedules) schedules->startInformers();
+  if (!controller.waitForSync(120s) || (schedules && !schedules->waitForSync(120s))) {
     log::error("caches did not sync within 120 s; check RBAC and the API server", {});
     return 1;
   }
@@ -183,6 +227,7 @@ int run(const OperatorFlags& flags) {
           metrics->setLeader(true);
           log::info("became leader", {{"identity", elector->identity()}});
           controller.startWorkers();
+          if (schedules) schedules->startWorkers();
         },
         [&] {
           metrics->setLeader(false);
@@ -195,12 +240,14 @@ int run(const OperatorFlags& flags) {
   } else {
     metrics->setLeader(true);
     controller.startWorkers();
+    if (schedules) schedules->startWorkers();
   }
 
   // Bursts of watch events and requests leave freed memory in the heap;
   // handing it back now and then keeps RSS near what is live.
   stop.wait(5s, [] { malloc_trim(0); });
-  const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds));
+  const bool schedulesDrained = !schedules || schedules->stop(ms(flags.shutdownTimeoutSeconds));
+  const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds)) && schedulesDrained;
   recorder.flush(2s);
   if (!drained) {
     // Its requests are bounded by the client's timeout, but waiting for

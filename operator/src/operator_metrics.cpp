@@ -3,6 +3,7 @@
 #include <prometheus/counter.h>
 #include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
+#include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
@@ -123,6 +124,9 @@ struct OperatorMetrics::Impl {
   std::mutex phasesMutex;
   std::map<std::string, Gauge*> phases;
 
+  std::mutex sourcesMutex;
+  std::vector<std::function<std::vector<prometheus::MetricFamily>()>> sources;
+
   Impl() {
     for (const char* phase : kPhases) phases[phase] = &benchmarksFamily.Add({{"phase", phase}});
   }
@@ -196,9 +200,20 @@ void OperatorMetrics::setBenchmarkPhases(const std::map<std::string, int>& count
   }
 }
 
+void OperatorMetrics::addFamilies(std::function<std::vector<prometheus::MetricFamily>()> source) {
+  std::lock_guard<std::mutex> lock(impl_->sourcesMutex);
+  impl_->sources.push_back(std::move(source));
+}
+
 std::string OperatorMetrics::scrape() {
   impl_->refreshInformers();
-  return prometheus::TextSerializer().Serialize(impl_->registry.Collect());
+  std::vector<prometheus::MetricFamily> families = impl_->registry.Collect();
+  {
+    std::lock_guard<std::mutex> lock(impl_->sourcesMutex);
+    for (const auto& source : impl_->sources)
+      for (prometheus::MetricFamily& f : source()) families.push_back(std::move(f));
+  }
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace distbench::op

@@ -6,11 +6,17 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "distbench/kube/work_queue_observer.h"
+
+namespace prometheus {
+struct MetricFamily;
+}
 
 namespace distbench::op {
 
@@ -51,6 +57,10 @@ class OperatorMetrics : public WorkQueueObserver {
   // Benchmarks per status.phase; Pending, Running, Succeeded and Failed are
   // always present, and any phase missing from `counts` reads 0.
   void setBenchmarkPhases(const std::map<std::string, int>& counts);
+
+  // Families built afresh at each scrape (schedule_metrics.h), after this
+  // object's own; `source` must stay callable for every later scrape().
+  void addFamilies(std::function<std::vector<prometheus::MetricFamily>()> source);
 
   // Prometheus text exposition format 0.0.4. Safe from several threads.
   std::string scrape();

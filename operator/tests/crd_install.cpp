@@ -13,6 +13,9 @@
 #ifndef DISTBENCH_CRD_FILE
 #error "DISTBENCH_CRD_FILE must name the CRD manifest"
 #endif
+#ifndef DISTBENCH_SCHEDULE_CRD_FILE
+#error "DISTBENCH_SCHEDULE_CRD_FILE must name the DistBenchmarkSchedule CRD manifest"
+#endif
 
 namespace distbench::kubetest {
 namespace {
@@ -42,72 +45,75 @@ std::vector<std::string> crdDocuments(const std::string& text) {
   return crds;
 }
 
-// Applies the CRD (once per test binary) and waits until it is Established
-// and its resource answers.
-}  // namespace
+// Applies the CRD in `file` and waits until it is Established and its
+// resource answers.
+Crd install(const std::string& file) {
+  std::vector<std::string> documents = crdDocuments(readFile(file));
+  if (documents.size() != 1)
+    throw std::runtime_error(file + ": expected one CustomResourceDefinition, found " +
+                             std::to_string(documents.size()));
+  YAML::Node doc = YAML::Load(documents[0]);
+  Crd c;
+  c.name = doc["metadata"]["name"].as<std::string>();
+  c.group = doc["spec"]["group"].as<std::string>();
+  c.plural = doc["spec"]["names"]["plural"].as<std::string>();
+  for (const auto& v : doc["spec"]["versions"]) {
+    if (v["storage"] && v["storage"].as<bool>()) {
+      c.version = v["name"].as<std::string>();
+      c.schema = v["schema"]["openAPIV3Schema"];
+    }
+  }
+  if (c.version.empty()) throw std::runtime_error(file + ": the CRD has no storage version");
 
-const Crd& establishedCrd() {
-  static std::optional<Crd> crd;
-  static std::string failure;
+  // kube-apiserver takes YAML request bodies as it takes JSON.
+  Response created = call(methods::POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                          documents[0], "application/yaml");
+  if (created.status != 201 && created.status != 409)
+    throw std::runtime_error("creating the CRD: HTTP " + std::to_string(created.status) + ": " +
+                             created.body);
+
+  auto deadline = Clock::now() + std::chrono::seconds(60);
+  bool established = false;
+  std::string last;
+  while (!established && Clock::now() < deadline) {
+    Response got =
+        call(methods::GET, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + c.name);
+    last = got.body;
+    web::json::value json = got.json();
+    // A new CRD answers "conditions": null until its controllers run.
+    if (got.status == 200 && json.has_field("status") && json.at("status").has_field("conditions") &&
+        json.at("status").at("conditions").is_array()) {
+      for (const auto& condition : json.at("status").at("conditions").as_array()) {
+        if (condition.at("type").as_string() == "Established" &&
+            condition.at("status").as_string() == "True")
+          established = true;
+      }
+    }
+    if (!established) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (!established) throw std::runtime_error("the CRD was not Established within 60 s: " + last);
+
+  // Established comes a moment before the resource's handler is in place.
+  Response ns = call(methods::POST, "/api/v1/namespaces",
+                     R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"crd-test"}})");
+  if (ns.status != 201 && ns.status != 409)
+    throw std::runtime_error("creating namespace crd-test: " + ns.body);
+  deadline = Clock::now() + std::chrono::seconds(30);
+  Response list;
+  while ((list = call(methods::GET, c.path("crd-test"))).status != 200 && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  if (list.status != 200)
+    throw std::runtime_error("listing " + c.path("crd-test") + ": HTTP " +
+                             std::to_string(list.status) + ": " + list.body);
+  return c;
+}
+
+// Installs once per test binary; a failure is the same message every time.
+const Crd& establishedOnce(const std::string& file, std::optional<Crd>& crd, std::string& failure) {
   if (crd) return *crd;
   if (!failure.empty()) throw std::runtime_error(failure);
   try {
-    std::vector<std::string> documents = crdDocuments(readFile(DISTBENCH_CRD_FILE));
-    if (documents.size() != 1)
-      throw std::runtime_error(std::string(DISTBENCH_CRD_FILE) + ": expected one CustomResourceDefinition, found " +
-                               std::to_string(documents.size()));
-    YAML::Node doc = YAML::Load(documents[0]);
-    Crd c;
-    c.name = doc["metadata"]["name"].as<std::string>();
-    c.group = doc["spec"]["group"].as<std::string>();
-    c.plural = doc["spec"]["names"]["plural"].as<std::string>();
-    for (const auto& v : doc["spec"]["versions"]) {
-      if (v["storage"] && v["storage"].as<bool>()) {
-        c.version = v["name"].as<std::string>();
-        c.schema = v["schema"]["openAPIV3Schema"];
-      }
-    }
-    if (c.version.empty()) throw std::runtime_error("the CRD has no storage version");
-
-    // kube-apiserver takes YAML request bodies as it takes JSON.
-    Response created = call(methods::POST, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-                            documents[0], "application/yaml");
-    if (created.status != 201 && created.status != 409)
-      throw std::runtime_error("creating the CRD: HTTP " + std::to_string(created.status) + ": " + created.body);
-
-    auto deadline = Clock::now() + std::chrono::seconds(60);
-    bool established = false;
-    std::string last;
-    while (!established && Clock::now() < deadline) {
-      Response got = call(methods::GET, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + c.name);
-      last = got.body;
-      web::json::value json = got.json();
-      // A new CRD answers "conditions": null until its controllers run.
-      if (got.status == 200 && json.has_field("status") && json.at("status").has_field("conditions") &&
-          json.at("status").at("conditions").is_array()) {
-        for (const auto& condition : json.at("status").at("conditions").as_array()) {
-          if (condition.at("type").as_string() == "Established" &&
-              condition.at("status").as_string() == "True")
-            established = true;
-        }
-      }
-      if (!established) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    if (!established) throw std::runtime_error("the CRD was not Established within 60 s: " + last);
-
-    // Established comes a moment before the resource's handler is in place.
-    Response ns = call(methods::POST, "/api/v1/namespaces",
-                       R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"crd-test"}})");
-    if (ns.status != 201 && ns.status != 409)
-      throw std::runtime_error("creating namespace crd-test: " + ns.body);
-    deadline = Clock::now() + std::chrono::seconds(30);
-    Response list;
-    while ((list = call(methods::GET, c.path("crd-test"))).status != 200 && Clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (list.status != 200)
-      throw std::runtime_error("listing " + c.path("crd-test") + ": HTTP " + std::to_string(list.status) + ": " +
-                               list.body);
-    crd = std::move(c);
+    crd = install(file);
     return *crd;
   } catch (const std::exception& e) {
     failure = e.what();
@@ -115,6 +121,19 @@ const Crd& establishedCrd() {
   }
 }
 
+}  // namespace
+
+const Crd& establishedCrd() {
+  static std::optional<Crd> crd;
+  static std::string failure;
+  return establishedOnce(DISTBENCH_CRD_FILE, crd, failure);
+}
+
+const Crd& establishedScheduleCrd() {
+  static std::optional<Crd> crd;
+  static std::string failure;
+  return establishedOnce(DISTBENCH_SCHEDULE_CRD_FILE, crd, failure);
+}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);

@@ -1,6 +1,6 @@
-// The DistBenchmark CRD installed on the shared test cluster: applied once
+// The distbench CRDs installed on the shared test cluster: each applied once
 // per test binary from crds/ and waited on until Established and served, for
-// every test that needs the resource (the CRD's own tests, the reconciler's).
+// every test that needs the resource (the CRDs' own tests, the reconcilers').
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -20,6 +20,8 @@ struct Crd {
 // Throws std::runtime_error (the same message on every later call) when the
 // CRD cannot be applied or does not become Established within 60 s.
 const Crd& establishedCrd();
+// The same for DistBenchmarkSchedule.
+const Crd& establishedScheduleCrd();
 
 std::string readFile(const std::string& path);
 

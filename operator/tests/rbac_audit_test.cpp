@@ -17,6 +17,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -271,6 +273,11 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
 
   std::string log() const { return operator_ ? operator_->log() : ""; }
 
+  static std::string tutorialReport() {
+    std::ifstream in(std::string(DISTBENCH_REPORT_FIXTURES) + "/report/tutorial-run.json");
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+
   std::unique_ptr<OperatorProcess> operator_;
   value last_;
 };
@@ -308,6 +315,10 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
        KubeTestCluster::restrictedPspClusterRole());
   if (HasFatalFailure()) return;
 
+  // Served before the operator starts: it runs schedules only where the
+  // API server serves them.
+  kubetest::establishedScheduleCrd();
+
   std::set<AuditRequest> granted = rulesOf(clusterRole, "");
   for (const AuditRequest& g : rulesOf(role, kLeaseNamespace)) granted.insert(g);
 
@@ -327,6 +338,14 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
       std::vector<std::string>{"POD_NAME=" + kIdentity}, dir_->path() + "/operator.log");
   // Leader election: Lease get (404), create, then get and update to renew.
   ASSERT_TRUE(eventually([&] { return leaseHolder() == kIdentity; })) << log();
+
+  // A schedule firing every minute: its run comes while the paths below
+  // run, and is finished near the end (schedule paths, at the end).
+  value sched = value::parse(R"({"apiVersion": "distbench.io/v1alpha1",
+    "kind": "DistBenchmarkSchedule", "metadata": {"name": "nightly"},
+    "spec": {"schedule": "* * * * *", "template": {"spec": {"topology":
+      {"trainers": 2, "parameterServers": 1}}}}})");
+  client_->create(kubetest::establishedScheduleCrd().path(ns_), sched);
 
   // Children created, pods running then succeeded, results; clean-up
   // deletes; ttlSecondsAfterFinished deletes the resource and its children.
@@ -403,6 +422,43 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
                                                             std::string::npos;
     })) << name << ": " << last_.serialize() << log();
   }
+
+  // Schedule paths: the schedule (get, list, watch) creates its run (a
+  // DistBenchmark create) and its baseline ConfigMap; the run, ended here
+  // with its report stored as the benchmark reconciler would, joins the
+  // pool (a ConfigMap update) and the schedule's status (update) says so.
+  std::string run;
+  ASSERT_TRUE(eventually(
+      [&] {
+        const value list = client_->get(benchmarksPath() + "?labelSelector=" +
+                                        queryEscape("distbench.io/schedule=nightly"));
+        if (list.at("items").size() == 0) return false;
+        run = str(list.at("items").at(0), {"metadata", "name"});
+        return true;
+      },
+      90s))
+      << "the schedule started no run within 90 s\n" << log();
+  client_->create(corePath(ns_, "configmaps"), value::parse(R"({"apiVersion": "v1",
+    "kind": "ConfigMap", "metadata": {"name": ")" + api::reportConfigMapName(run) + R"("},
+    "data": {")" + api::kReportKey + R"(": )" + value::string(tutorialReport()).serialize() + "}}"));
+  ASSERT_TRUE(eventually([&] {
+    try {
+      value b = client_->get(benchmarksPath(run));
+      b["status"] = value::parse(R"({"phase": "Succeeded", "completionTime": "2026-11-26T00:00:00Z",
+        "conditions": [{"type": "ReportStored", "status": "True", "reason": "Stored",
+                        "message": "stored", "lastTransitionTime": "2026-11-26T00:00:00Z"}]})");
+      client_->replace(benchmarksPath(run) + "/status", b);
+      return true;
+    } catch (const KubeApiError&) {
+      return false;  // the operator wrote first: read again
+    }
+  })) << log();
+  ASSERT_TRUE(eventually([&] {
+    const value s =
+        client_->get(kubetest::establishedScheduleCrd().path(ns_) + "/nightly");
+    return str(s, {"status", "lastRun", "name"}) == run &&
+           s.at("status").at("baseline").at("runs").size() == 1;
+  })) << log();
 
   // SIGTERM: drains and hands the Lease back (an update).
   operator_->signal(SIGTERM);

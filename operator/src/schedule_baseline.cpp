@@ -1,0 +1,95 @@
+#include "distbench/operator/schedule_baseline.h"
+
+#include "distbench/api/benchmark_spec.h"
+#include "distbench/api/schedule_spec.h"
+#include "distbench/kube/json_fields.h"
+#include "distbench/operator/run_report.h"
+#include "distbench/report/percentiles.h"
+#include "distbench/report/report_json.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+const report::Series* findRow(const report::Report& r, const report::Series& like) {
+  for (const report::Series& s : r.series)
+    if (s.group == like.group && s.row == like.row) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<report::PooledRun> poolFromConfigMap(const value& configMap, std::string* problem) {
+  const std::string text = stringField(configMap, "data", kPoolRunsKey);
+  if (text.empty()) return {};
+  try {
+    return report::parseRunsJson(text, kPoolRunsKey);
+  } catch (const std::exception& e) {
+    if (problem) *problem = e.what();
+    return {};
+  }
+}
+
+value poolData(std::vector<report::PooledRun>& pool) {
+  const std::size_t keys = std::string(kPoolRunsKey).size() + std::string(kPoolBaselineKey).size();
+  while (true) {
+    value data = value::object();
+    const std::string runs = report::runsJson(pool);
+    const std::string pooled =
+        pool.empty() ? std::string() : report::toJson(report::poolReports(report::reportsOf(pool)));
+    if (pool.size() <= 1 || runs.size() + pooled.size() + keys <= kMaxReportConfigMapDataBytes) {
+      data[kPoolRunsKey] = value::string(runs);
+      if (!pool.empty()) data[kPoolBaselineKey] = value::string(pooled);
+      return data;
+    }
+    pool.erase(pool.begin());
+  }
+}
+
+value desiredBaselineConfigMap(const std::string& ns, const std::string& schedule,
+                               const std::string& scheduleUid, const value& data) {
+  value cm = value::object();
+  cm["apiVersion"] = value::string("v1");
+  cm["kind"] = value::string("ConfigMap");
+  value& meta = cm["metadata"];
+  meta["name"] = value::string(api::scheduleBaselineConfigMapName(schedule));
+  meta["namespace"] = value::string(ns);
+  meta["labels"][kBaselineLabel] = value::string("true");
+  meta["labels"][api::kScheduleLabel] = value::string(schedule);
+  meta["labels"]["app.kubernetes.io/name"] = value::string("distbench");
+  meta["labels"]["app.kubernetes.io/managed-by"] = value::string("distbench-operator");
+  value ref = value::object();
+  ref["apiVersion"] = value::string(api::kApiVersion);
+  ref["kind"] = value::string(api::kScheduleKind);
+  ref["name"] = value::string(schedule);
+  ref["uid"] = value::string(scheduleUid);
+  ref["controller"] = value::boolean(true);
+  ref["blockOwnerDeletion"] = value::boolean(true);
+  meta["ownerReferences"] = value::array({ref});
+  cm["data"] = data;
+  return cm;
+}
+
+value rowSummaries(const report::Report& run, const report::Report* baseline,
+                   std::size_t maxRows) {
+  value rows = value::array();
+  for (const report::Series& s : run.series) {
+    if (s.samples.empty()) continue;
+    if (rows.size() >= maxRows) break;
+    const report::Summary summary = report::summarize(s.samples);
+    value row = value::object();
+    row["group"] = value::string(s.group);
+    row["row"] = value::string(s.row);
+    row["p50Seconds"] = value::number(summary.p50);
+    row["p95Seconds"] = value::number(summary.p95);
+    if (baseline != nullptr) {
+      if (const report::Series* b = findRow(*baseline, s); b != nullptr && !b->samples.empty())
+        row["baselineP50Seconds"] = value::number(report::summarize(b->samples).p50);
+    }
+    rows[rows.size()] = row;
+  }
+  return rows;
+}
+
+}  // namespace distbench::op

@@ -1,0 +1,440 @@
+#include "distbench/operator/schedule_reconciler.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "distbench/api/cron_schedule.h"
+#include "distbench/api/pod_security_profile.h"
+#include "distbench/api/schedule_spec.h"
+#include "distbench/api/spec_error.h"
+#include "distbench/api/spec_yaml.h"
+#include "distbench/api/time_zone.h"
+#include "distbench/kube/bounded_message.h"
+#include "distbench/kube/json_fields.h"
+#include "distbench/operator/ownership.h"
+#include "distbench/operator/schedule_baseline.h"
+#include "distbench/operator/schedule_timing.h"
+#include "distbench/operator/status_conditions.h"
+#include "distbench/report/report_json.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+// Rows kept in status.lastRun.rows: a collectives sweep has dozens; the
+// status stays small and the metrics bounded.
+constexpr std::size_t kMaxStatusRows = 64;
+
+std::string schedulePath(const std::string& ns, const std::string& name = "") {
+  return groupPath(kGroup, kVersion, ns, kSchedulePlural, name);
+}
+
+std::string benchmarksPath(const std::string& ns, const std::string& name = "") {
+  return groupPath(kGroup, kVersion, ns, kPlural, name);
+}
+
+value ownerReference(const std::string& name, const std::string& uid) {
+  value ref = value::object();
+  ref["apiVersion"] = value::string(api::kApiVersion);
+  ref["kind"] = value::string(api::kScheduleKind);
+  ref["name"] = value::string(name);
+  ref["uid"] = value::string(uid);
+  ref["controller"] = value::boolean(true);
+  ref["blockOwnerDeletion"] = value::boolean(true);
+  return ref;
+}
+
+value stringMap(const std::map<std::string, std::string>& m) {
+  value out = value::object();
+  for (const auto& [k, v] : m) out[k] = value::string(v);
+  return out;
+}
+
+}  // namespace
+
+struct ScheduleReconciler::Context {
+  std::string ns, name, key, uid;
+  int64_t generation = 0;
+  value object;
+  value original;
+  value status;
+  api::DistBenchmarkSchedule schedule;
+  SystemTime now;
+  std::string nowText;
+  std::vector<StatusEvent> events;
+  // The pool, read once when first needed.
+  bool poolRead = false;
+  value poolConfigMap;
+  std::vector<report::PooledRun> pool;
+
+  const std::vector<report::PooledRun>& readPool(KubeClient& client) {
+    if (poolRead) return pool;
+    try {
+      poolConfigMap =
+          client.get(corePath(ns, "configmaps", api::scheduleBaselineConfigMapName(name)));
+      std::string problem;
+      // Someone else's ConfigMap of that name holds no pool of ours.
+      if (isController(poolConfigMap, uid)) pool = poolFromConfigMap(poolConfigMap, &problem);
+      if (!problem.empty())
+        events.push_back({true, "BaselineDamaged",
+                          "the pool in ConfigMap " + api::scheduleBaselineConfigMapName(name) +
+                              " cannot be read (" + problem + "); it starts again"});
+    } catch (const KubeApiError& e) {
+      if (!e.notFound()) throw;
+      // Made empty with the first run, so that it is there to look at (and
+      // every later change is an update of it).
+      std::vector<report::PooledRun> none;
+      poolConfigMap = client.create(corePath(ns, "configmaps"),
+                                    desiredBaselineConfigMap(ns, name, uid, poolData(none)));
+    }
+    poolRead = true;
+    return pool;
+  }
+};
+
+ScheduleReconciler::ScheduleReconciler(KubeClient& client, const Informer& runs, Options options)
+    : client_(client), runs_(runs), options_(std::move(options)) {}
+
+bool ScheduleReconciler::firstTime(const Context& ctx, const std::string& memo) {
+  std::lock_guard<std::mutex> lock(memoMutex_);
+  std::string& last = memos_[ctx.key];
+  if (last == memo) return false;
+  last = memo;
+  return true;
+}
+
+Result ScheduleReconciler::reconcile(const std::string& key) {
+  Context ctx;
+  ctx.key = key;
+  const auto slash = key.find('/');
+  ctx.ns = key.substr(0, slash);
+  ctx.name = key.substr(slash + 1);
+  try {
+    ctx.object = client_.get(schedulePath(ctx.ns, ctx.name));
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+    // Its runs and pool go with it (the garbage collector).
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    memos_.erase(key);
+    return Result::awaitChange();
+  }
+  if (isDeleting(ctx.object)) return Result::awaitChange();
+  const value& meta = ctx.object.at("metadata");
+  ctx.uid = stringField(meta, "uid");
+  ctx.generation = intField(meta, "generation", 0);
+  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
+  ctx.status = ctx.original;
+  ctx.now = options_.now();
+  ctx.nowText = formatRfc3339(ctx.now);
+  ctx.status["observedGeneration"] = value::number(ctx.generation);
+
+  std::optional<api::CronSchedule> cron;
+  std::optional<api::TimeZone> zone;
+  try {
+    ctx.schedule = api::parseDistBenchmarkSchedule(ctx.object.serialize());
+    const std::vector<api::FieldError> errors = api::validate(ctx.schedule);
+    if (!errors.empty()) throw api::SpecError(errors);
+    cron = api::CronSchedule::parse(ctx.schedule.spec.schedule);
+    zone = api::TimeZone::load(ctx.schedule.spec.timeZone);
+    if (!options_.allowPrivilegedOverrides)
+      api::requireRestrictedProfile(api::scheduledRun(ctx.schedule, ctx.now));
+  } catch (const std::exception& e) {
+    const std::string message = std::string("invalid spec: ") + e.what();
+    if (setCondition(ctx.status, kCondValid, false, "InvalidSpec", message, ctx.nowText,
+                     ctx.generation))
+      ctx.events.push_back({true, "InvalidSpec", message});
+    if (!writeStatus(ctx)) return Result::retry();
+    return Result::awaitChange();
+  }
+  setCondition(ctx.status, kCondValid, true, "Valid", "the schedule and its template are valid",
+               ctx.nowText, ctx.generation);
+
+  const std::string prefix = ctx.ns + "/" + ctx.name + "-";
+  const std::vector<ScheduledRun> runs = scheduledRuns(
+      runs_.select(prefix,
+                   [&](const value& v) {
+                     return stringField(v.at("metadata"), "labels", api::kScheduleLabel) ==
+                            ctx.name;
+                   }),
+      ctx.uid);
+
+  // Settled runs not yet accounted, oldest first.
+  const std::string accountedText = stringField(ctx.status, "lastRun", "scheduledTime");
+  const SystemTime accounted = parseRfc3339(accountedText).value_or(SystemTime{});
+  for (const ScheduledRun& run : runs)
+    if (run.settled && run.scheduledAt > accounted) account(ctx, run);
+  pruneHistory(ctx, runs);
+
+  std::vector<ScheduledRun> active;
+  value activeJson = value::array();
+  for (const ScheduledRun& run : runs) {
+    if (run.finished() || run.deleting) continue;
+    active.push_back(run);
+    value ref = value::object();
+    ref["name"] = value::string(run.name);
+    ref["uid"] = value::string(run.uid);
+    activeJson[activeJson.size()] = ref;
+  }
+  ctx.status["active"] = activeJson;
+
+  const SystemTime created =
+      parseRfc3339(stringField(meta, "creationTimestamp")).value_or(ctx.now);
+  const SystemTime since =
+      parseRfc3339(stringField(ctx.status, "lastScheduleTime")).value_or(created);
+  const api::ScheduleSpec& spec = ctx.schedule.spec;
+  std::optional<std::chrono::seconds> deadline;
+  if (spec.startingDeadlineSeconds) deadline = std::chrono::seconds(*spec.startingDeadlineSeconds);
+  const ScheduleTiming timing = scheduleTiming(
+      [&](SystemTime after) { return cron->next(after, *zone); }, since, ctx.now, deadline);
+  if (timing.next) {
+    ctx.status["nextScheduleTime"] = value::string(formatRfc3339(*timing.next));
+  } else if (ctx.status.has_field("nextScheduleTime")) {
+    ctx.status.erase("nextScheduleTime");
+  }
+
+  if (!spec.suspend) {
+    if (timing.missed && firstTime(ctx, "missed " + formatRfc3339(*timing.missed))) {
+      ctx.events.push_back(
+          {true, "MissedSchedule",
+           "missed the run due at " + formatRfc3339(*timing.missed) + " (" +
+               std::to_string(timing.firingsSince) +
+               " firings since the last run): it is past startingDeadlineSeconds (" +
+               std::to_string(deadline ? deadline->count() : 0) +
+               "s); was the operator down? The next run is at " +
+               (timing.next ? formatRfc3339(*timing.next) : std::string("never"))});
+    }
+    if (timing.due) startRun(ctx, *timing.due, active);
+  }
+
+  if (ctx.poolRead) {
+    value summary = value::object();
+    summary["configMap"] = value::string(api::scheduleBaselineConfigMapName(ctx.name));
+    value names = value::array();
+    for (const report::PooledRun& p : ctx.pool) names[names.size()] = value::string(p.name);
+    summary["runs"] = names;
+    summary["thresholdPercent"] = value::number(spec.baseline.thresholdPercent);
+    ctx.status["baseline"] = summary;
+  }
+  if (!writeStatus(ctx)) return Result::retry();
+  if (spec.suspend || !timing.next) return Result::awaitChange();
+  // A little after the firing, so that the clock has passed it.
+  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*timing.next - ctx.now) +
+              std::chrono::milliseconds(100);
+  if (wait.count() < 100) wait = std::chrono::milliseconds(100);
+  return Result::after(std::min(wait, options_.maxWait));
+}
+
+void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
+  const api::ScheduleSpec& spec = ctx.schedule.spec;
+  value last = value::object();
+  last["name"] = value::string(run.name);
+  last["scheduledTime"] = value::string(formatRfc3339(run.scheduledAt));
+  last["phase"] = value::string(run.phase);
+  if (run.finishedAt) last["finishedTime"] = value::string(formatRfc3339(*run.finishedAt));
+  if (!run.p50.empty()) last["p50"] = value::string(run.p50);
+  last["verdict"] = value::string(run.verdict);
+  if (!run.worstRow.empty()) last["worstRow"] = value::string(boundedMessage(run.worstRow));
+
+  if (!run.succeeded) {
+    const int64_t failures = intField(ctx.status, "consecutiveFailures", 0) + 1;
+    ctx.status["consecutiveFailures"] = value::number(failures);
+    ctx.status["lastRun"] = last;
+    ctx.events.push_back({true, "RunFailed",
+                          "run " + run.name + " failed (" + std::to_string(failures) +
+                              " in a row): " + run.message});
+    return;
+  }
+  ctx.status["consecutiveFailures"] = value::number(0);
+  ctx.status["lastSuccessfulTime"] =
+      value::string(formatRfc3339(run.finishedAt.value_or(ctx.now)));
+
+  const std::vector<report::PooledRun>& pool = ctx.readPool(client_);
+  std::optional<report::Report> runReport;
+  if (run.reportStored) {
+    try {
+      const value cm =
+          client_.get(corePath(ctx.ns, "configmaps", api::reportConfigMapName(run.name)));
+      const std::string json = stringField(cm, "data", api::kReportKey);
+      if (!json.empty()) runReport = report::parseReport(json, run.name);
+    } catch (const KubeApiError& e) {
+      if (!e.notFound()) throw;
+    } catch (const report::ReportError&) {
+      // Stored, then edited into something unreadable: not pooled.
+    }
+  }
+  if (runReport) {
+    std::optional<report::Report> pooled;
+    try {
+      if (!pool.empty()) pooled = report::poolReports(report::reportsOf(pool));
+    } catch (const report::ReportError&) {
+      // A pool of another benchmark: the run starts a new one below.
+    }
+    last["rows"] = rowSummaries(*runReport, pooled ? &*pooled : nullptr, kMaxStatusRows);
+  }
+  ctx.status["lastRun"] = last;
+
+  report::PoolVerdict verdict = report::PoolVerdict::NoBaseline;
+  if (run.verdict == kVerdictRegression) {
+    verdict = report::PoolVerdict::Regression;
+  } else if (run.verdict == kVerdictNoRegression) {
+    verdict = report::PoolVerdict::NoRegression;
+  } else if (!pool.empty() && (run.verdictReason == "BaselineIncomparable" ||
+                                run.verdictReason == "NothingCompared")) {
+    // Compared with the pool and nothing could be: another benchmark now.
+    verdict = report::PoolVerdict::Incomparable;
+  }
+  if (verdict == report::PoolVerdict::Regression) {
+    ctx.events.push_back({true, "RegressionDetected",
+                          "run " + run.name + " regressed against the pool of the last " +
+                              std::to_string(pool.size()) + " runs: " + run.verdictMessage +
+                              " (it does not join the pool)"});
+    return;
+  }
+  ctx.events.push_back({false, "RunSucceeded", "run " + run.name + ": " + run.verdict +
+                                                   (run.p50.empty() ? "" : ", p50 " + run.p50)});
+  if (!runReport) return;
+  for (const report::PooledRun& p : pool)
+    if (p.name == run.name) return;
+  const report::PoolStep step =
+      report::nextPool(pool, {run.name, *runReport}, verdict, spec.baseline.runs);
+  if (!step.entered) return;
+  if (step.restarted)
+    ctx.events.push_back({false, "BaselineRestarted",
+                          "run " + run.name + " measured something else than the pooled runs "
+                                              "(" + run.verdictMessage +
+                              "); the pool starts again from it"});
+  // Into the pool before the status that records it: a status write lost
+  // to a conflict finds the run already pooled and does not add it twice.
+  std::vector<report::PooledRun> next = step.pool;
+  const value data = poolData(next);
+  value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, data);
+  const std::string name = api::scheduleBaselineConfigMapName(ctx.name);
+  if (!isController(ctx.poolConfigMap, ctx.uid)) {
+    if (firstTime(ctx, "pool conflict"))
+      ctx.events.push_back({true, "NameConflict",
+                            "ConfigMap " + ctx.ns + "/" + name +
+                                " exists and is not this schedule's: no rolling baseline is kept "
+                                "until it is deleted"});
+    return;
+  } else {
+    cm["metadata"]["resourceVersion"] = ctx.poolConfigMap.at("metadata").at("resourceVersion");
+    ctx.poolConfigMap = client_.replace(corePath(ctx.ns, "configmaps", name), cm);
+  }
+  ctx.pool = next;
+}
+
+void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs) {
+  const SystemTime accounted =
+      parseRfc3339(stringField(ctx.status, "lastRun", "scheduledTime")).value_or(SystemTime{});
+  std::vector<const ScheduledRun*> succeeded, failed;
+  for (const ScheduledRun& run : runs) {
+    if (!run.settled || run.deleting || run.scheduledAt > accounted) continue;
+    (run.succeeded ? succeeded : failed).push_back(&run);
+  }
+  auto prune = [&](const std::vector<const ScheduledRun*>& list, int limit) {
+    const std::size_t keep = static_cast<std::size_t>(std::max(limit, 0));
+    for (std::size_t i = 0; i + keep < list.size(); ++i) {
+      DeleteOptions o;
+      o.uid = list[i]->uid;
+      // Its children (report ConfigMap included) go with it.
+      client_.remove(benchmarksPath(ctx.ns, list[i]->name), o);
+    }
+  };
+  prune(succeeded, ctx.schedule.spec.successfulRunsHistoryLimit);
+  prune(failed, ctx.schedule.spec.failedRunsHistoryLimit);
+}
+
+void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
+                                  const std::vector<ScheduledRun>& active) {
+  const api::ScheduleSpec& spec = ctx.schedule.spec;
+  const std::string runName = api::scheduledRunName(ctx.name, at);
+  // A reconcile that created it and then lost its status write finds it.
+  for (const ScheduledRun& run : active)
+    if (run.name == runName) {
+      ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
+      return;
+    }
+  if (!active.empty()) {
+    if (spec.concurrencyPolicy == api::ConcurrencyPolicy::Forbid) {
+      if (firstTime(ctx, "skipped " + formatRfc3339(at)))
+        ctx.events.push_back({false, "RunSkipped",
+                              "the run due at " + formatRfc3339(at) + " waits: run " +
+                                  active.front().name +
+                                  " is still active (concurrencyPolicy Forbid); it starts when "
+                                  "that run ends, if within startingDeadlineSeconds"});
+      return;
+    }
+    for (const ScheduledRun& run : active) {
+      DeleteOptions o;
+      o.uid = run.uid;
+      client_.remove(benchmarksPath(ctx.ns, run.name), o);
+      ctx.events.push_back({false, "RunReplaced",
+                            "deleted active run " + run.name +
+                                " (concurrencyPolicy Replace) for the run due at " +
+                                formatRfc3339(at)});
+    }
+  }
+
+  api::DistBenchmark run = api::scheduledRun(ctx.schedule, at);
+  const std::vector<report::PooledRun>& pool = ctx.readPool(client_);
+  // A ConfigMap of that name that is not ours is never named as a baseline.
+  if (!pool.empty() && isController(ctx.poolConfigMap, ctx.uid)) {
+    api::Baseline baseline;
+    baseline.configMap = api::ConfigMapKeyRef{api::scheduleBaselineConfigMapName(ctx.name),
+                                              kPoolBaselineKey};
+    baseline.thresholdPercent = spec.baseline.thresholdPercent;
+    run.spec.baseline = baseline;
+  }
+  value body = value::parse(api::toJson(run));
+  value meta = value::object();
+  meta["name"] = value::string(run.metadata.name);
+  meta["namespace"] = value::string(ctx.ns);
+  meta["labels"] = stringMap(run.metadata.labels);
+  meta["annotations"] = stringMap(run.metadata.annotations);
+  meta["ownerReferences"] = value::array({ownerReference(ctx.name, ctx.uid)});
+  body["metadata"] = meta;
+  try {
+    client_.create(benchmarksPath(ctx.ns), body);
+  } catch (const KubeApiError& e) {
+    if (!e.alreadyExists()) throw;
+    const value found = client_.get(benchmarksPath(ctx.ns, runName));
+    if (!isController(found, ctx.uid)) {
+      if (firstTime(ctx, "conflict " + runName))
+        ctx.events.push_back({true, "NameConflict",
+                              "DistBenchmark " + ctx.ns + "/" + runName +
+                                  " exists and is not this schedule's: the run due at " +
+                                  formatRfc3339(at) + " is skipped"});
+      ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
+      return;
+    }
+  }
+  ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
+  value ref = value::object();
+  ref["name"] = value::string(runName);
+  ctx.status["active"][ctx.status["active"].size()] = ref;
+  ctx.events.push_back({false, "RunStarted",
+                        "started run " + runName + " (due at " + formatRfc3339(at) + ")" +
+                            (run.spec.baseline ? ", against the pool of the last " +
+                                                     std::to_string(pool.size()) + " runs"
+                                               : ", with no baseline yet")});
+}
+
+bool ScheduleReconciler::writeStatus(Context& ctx) {
+  if (ctx.status == ctx.original) return true;
+  value body = ctx.object;
+  body["status"] = ctx.status;
+  try {
+    ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
+  } catch (const KubeApiError& e) {
+    if (e.conflict()) return false;
+    throw;
+  }
+  ctx.original = ctx.status;
+  for (const StatusEvent& e : ctx.events)
+    if (options_.onEvent) options_.onEvent(ctx.object, e.warning, e.reason, e.message);
+  ctx.events.clear();
+  return true;
+}
+
+}  // namespace distbench::op

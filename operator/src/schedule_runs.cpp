@@ -1,0 +1,85 @@
+#include "distbench/operator/schedule_runs.h"
+
+#include <algorithm>
+
+#include "distbench/api/schedule_spec.h"
+#include "distbench/kube/json_fields.h"
+#include "distbench/operator/ownership.h"
+#include "distbench/operator/status_conditions.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+const value* conditionOf(const value& status, const std::string& type) {
+  const value* list = fieldOf(status, "conditions");
+  if (list == nullptr || !list->is_array()) return nullptr;
+  for (const value& c : list->as_array())
+    if (stringField(c, "type") == type) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+ScheduledRun scheduledRunOf(const value& b) {
+  ScheduledRun run;
+  const value empty = value::object();
+  const value& meta = b.has_field("metadata") ? b.at("metadata") : empty;
+  run.name = stringField(meta, "name");
+  run.uid = stringField(meta, "uid");
+  run.deleting = isDeleting(b);
+  run.scheduledAt = parseRfc3339(stringField(meta, "annotations", api::kScheduledAtAnnotation))
+                        .value_or(SystemTime{});
+  const value& status = b.has_field("status") ? b.at("status") : empty;
+  run.phase = stringField(status, "phase");
+  if (run.phase.empty()) run.phase = "Pending";
+  run.message = stringField(status, "message");
+  run.p50 = stringField(status, "results", "p50");
+  run.worstRow = stringField(status, "baseline", "worstRow");
+  if (const std::string done = stringField(status, "completionTime"); !done.empty())
+    run.finishedAt = parseRfc3339(done);
+  if (run.phase == "Failed") {
+    run.settled = true;
+    run.verdict = kVerdictFailed;
+    run.verdictMessage = run.message;
+    return run;
+  }
+  if (run.phase != "Succeeded") return run;
+  run.succeeded = true;
+  // The report store writes ReportStored and, with a baseline, the
+  // comparison in the same status write; until then the outcome is open.
+  const value* stored = conditionOf(status, kCondReportStored);
+  if (stored == nullptr) return run;
+  run.settled = true;
+  run.reportStored = stringField(*stored, "status") == "True";
+  const value* regression = conditionOf(status, kCondRegressionDetected);
+  if (regression == nullptr) {
+    run.verdict = kVerdictNoBaseline;
+    run.verdictMessage = run.reportStored ? "no baseline yet: the pool holds no run"
+                                          : stringField(*stored, "message");
+    return run;
+  }
+  const std::string s = stringField(*regression, "status");
+  run.verdict = s == "True" ? kVerdictRegression : s == "False" ? kVerdictNoRegression
+                                                                : kVerdictNoBaseline;
+  run.verdictMessage = stringField(*regression, "message");
+  run.verdictReason = stringField(*regression, "reason");
+  return run;
+}
+
+std::vector<ScheduledRun> scheduledRuns(const std::vector<value>& objects, const std::string& uid) {
+  std::vector<ScheduledRun> runs;
+  for (const value& b : objects) {
+    if (!isController(b, uid)) continue;
+    ScheduledRun run = scheduledRunOf(b);
+    if (run.scheduledAt == SystemTime{}) continue;  // not made by a schedule
+    runs.push_back(std::move(run));
+  }
+  std::sort(runs.begin(), runs.end(), [](const ScheduledRun& a, const ScheduledRun& b) {
+    return a.scheduledAt != b.scheduledAt ? a.scheduledAt < b.scheduledAt : a.name < b.name;
+  });
+  return runs;
+}
+
+}  // namespace distbench::op

@@ -1,0 +1,39 @@
+#include "distbench/operator/schedule_timing.h"
+
+namespace distbench::op {
+
+ScheduleTiming scheduleTiming(const NextFiring& nextFiring, SystemTime since, SystemTime now,
+                              std::optional<std::chrono::seconds> startingDeadline) {
+  ScheduleTiming out;
+  std::optional<SystemTime> latest;
+  std::optional<SystemTime> t = nextFiring(since);
+  bool jumped = false;
+  while (t && *t <= now) {
+    latest = t;
+    ++out.firingsSince;
+    if (out.firingsSince == kMaxCountedFirings && !jumped) {
+      jumped = true;
+      const SystemTime dayAgo = now - std::chrono::hours(24);
+      if (*t < dayAgo) {
+        t = nextFiring(dayAgo);
+        continue;
+      }
+    }
+    t = nextFiring(*t);
+  }
+  if (latest) {
+    if (startingDeadline && *latest < now - *startingDeadline) {
+      out.missed = latest;
+    } else {
+      out.due = latest;
+    }
+  }
+  out.next = t;
+  if (t) {
+    if (const std::optional<SystemTime> after = nextFiring(*t))
+      out.interval = std::chrono::duration_cast<std::chrono::seconds>(*after - *t);
+  }
+  return out;
+}
+
+}  // namespace distbench::op

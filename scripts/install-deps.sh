@@ -19,6 +19,8 @@ RUN_PACKAGES=(
   libopenblas0-serial
   # HTTP/TLS/JSON, YAML, Prometheus client
   libcpprest-dev libssl-dev libyaml-cpp-dev prometheus-cpp-dev
+  # IANA time zones for DistBenchmarkSchedule's spec.timeZone (api/src/time_zone.cpp)
+  tzdata
 )
 
 # Everything else the tests and the benchmark comparisons need.
@@ -29,6 +31,8 @@ TEST_PACKAGES=(
   # ctest runs (label benchmark); torchvision also for
   # worker/tests/data/dump_torchvision_params.py
   python3-torch python3-torchvision python3-numpy
+  # scripts/gen-schedule-crd.py, which a ctest runs
+  python3-yaml
   # scraping /metrics by hand
   curl
   # drawing `distbench report` pages offline in the browser test

@@ -1,0 +1,173 @@
+// validate(DistBenchmarkSchedule): the schedule's own fields, its template's
+// metadata, and its template's spec as the DistBenchmark each run will be.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "distbench/api/cron_schedule.h"
+#include "distbench/api/schedule_spec.h"
+#include "distbench/api/spec_validation.h"
+
+namespace distbench::api {
+namespace {
+
+bool isLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool isAlnum(char c) { return isLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
+
+bool isDns1123Label(const std::string& s) {
+  if (s.empty() || s.size() > 63) return false;
+  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return isLowerAlnum(c) || c == '-'; });
+}
+
+bool isDns1123Subdomain(const std::string& s) {
+  if (s.empty() || s.size() > 253) return false;
+  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return isLowerAlnum(c) || c == '-' || c == '.'; });
+}
+
+// A label value, or the name part of a label or annotation key: at most 63
+// of [A-Za-z0-9-_.], starting and ending alphanumeric.
+bool isQualifiedNamePart(const std::string& s) {
+  if (s.empty() || s.size() > 63 || !isAlnum(s.front()) || !isAlnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return isAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+// "[prefix/]name", the prefix a DNS-1123 subdomain.
+bool isQualifiedName(const std::string& key) {
+  const std::size_t slash = key.find('/');
+  if (slash == std::string::npos) return isQualifiedNamePart(key);
+  return isDns1123Subdomain(key.substr(0, slash)) && isQualifiedNamePart(key.substr(slash + 1));
+}
+
+class Errors {
+ public:
+  void fail(std::string field, std::string message) {
+    errors_.push_back({std::move(field), std::move(message)});
+  }
+  void range(const std::string& field, int64_t value, int64_t min, int64_t max) {
+    if (value < min || value > max) {
+      fail(field, "must be in " + std::to_string(min) + ".." + std::to_string(max));
+    }
+  }
+  std::vector<FieldError> take() { return std::move(errors_); }
+
+ private:
+  std::vector<FieldError> errors_;
+};
+
+void checkMetadata(const DistBenchmarkSchedule& s, Errors& e) {
+  if (s.apiVersion != kApiVersion) e.fail("apiVersion", std::string("must be ") + kApiVersion);
+  if (s.kind != kScheduleKind) e.fail("kind", std::string("must be ") + kScheduleKind);
+  const std::string& name = s.metadata.name;
+  if (name.empty()) {
+    e.fail("metadata.name", "required");
+  } else if (!isDns1123Label(name) || !(name.front() >= 'a' && name.front() <= 'z')) {
+    e.fail("metadata.name",
+           "must be a DNS-1123 label starting with a letter: at most 63 lowercase letters, "
+           "digits and '-'; it prefixes its runs' names");
+  }
+  if (!isDns1123Label(s.metadata.namespace_)) {
+    e.fail("metadata.namespace",
+           "must be a DNS-1123 label: at most 63 lowercase letters, digits and '-', "
+           "starting and ending with a letter or digit");
+  }
+}
+
+void checkSchedule(const ScheduleSpec& spec, Errors& e) {
+  std::optional<TimeZone> zone;
+  try {
+    zone = TimeZone::load(spec.timeZone);
+  } catch (const std::invalid_argument& error) {
+    e.fail("spec.timeZone", error.what());
+  }
+  if (spec.schedule.empty()) return e.fail("spec.schedule", "required");
+  try {
+    const CronSchedule cron = CronSchedule::parse(spec.schedule);
+    if (!cron.canFire()) {
+      e.fail("spec.schedule", "never fires: no month of the month field has any of its days");
+    }
+  } catch (const std::invalid_argument& error) {
+    e.fail("spec.schedule", error.what());
+  }
+}
+
+void checkPolicies(const ScheduleSpec& spec, Errors& e) {
+  if (spec.startingDeadlineSeconds) {
+    e.range("spec.startingDeadlineSeconds", *spec.startingDeadlineSeconds, 0,
+            kMaxStartingDeadlineSeconds);
+  }
+  e.range("spec.successfulRunsHistoryLimit", spec.successfulRunsHistoryLimit, 0,
+          kMaxRunsHistoryLimit);
+  e.range("spec.failedRunsHistoryLimit", spec.failedRunsHistoryLimit, 0, kMaxRunsHistoryLimit);
+  e.range("spec.baseline.runs", spec.baseline.runs, 1, kMaxBaselineRuns);
+  const double threshold = spec.baseline.thresholdPercent;
+  if (!(threshold > 0 && threshold <= kMaxBaselineThresholdPercent)) {
+    e.fail("spec.baseline.thresholdPercent", "must be > 0 and ≤ 1000");
+  }
+}
+
+void checkTemplateMetadata(const RunTemplateMetadata& m, Errors& e) {
+  const std::string labels = "spec.template.metadata.labels.";
+  for (const auto& [key, value] : m.labels) {
+    if (key == kScheduleLabel) {
+      e.fail(labels + key, "set by the schedule on every run; remove it");
+    } else if (!isQualifiedName(key)) {
+      e.fail(labels + key, "not a label key: [prefix/]name, the name at most 63 of A-Z a-z 0-9 "
+                           "- _ . starting and ending alphanumeric");
+    }
+    if (!value.empty() && !isQualifiedNamePart(value)) {
+      e.fail(labels + key, "not a label value: at most 63 of A-Z a-z 0-9 - _ . starting and "
+                           "ending alphanumeric");
+    }
+  }
+  const std::string annotations = "spec.template.metadata.annotations.";
+  for (const auto& [key, value] : m.annotations) {
+    if (key == kScheduledAtAnnotation) {
+      e.fail(annotations + key, "set by the schedule on every run; remove it");
+    } else if (!isQualifiedName(key)) {
+      e.fail(annotations + key, "not an annotation key: [prefix/]name, the name at most 63 of "
+                                "A-Z a-z 0-9 - _ . starting and ending alphanumeric");
+    }
+  }
+}
+
+// The template as the run with the longest name, its errors under the
+// schedule's paths.
+void checkTemplateSpec(const DistBenchmarkSchedule& s, bool nameOk, Errors& e) {
+  if (s.spec.template_.spec.baseline) {
+    e.fail("spec.template.spec.baseline",
+           "set by the schedule (spec.baseline: the pooled recent runs); remove it");
+  }
+  DistBenchmark run;
+  run.metadata.name = nameOk ? s.metadata.name + "-" + std::string(kRunSuffixDigits, '9') : "x";
+  run.metadata.namespace_ = "default";
+  run.spec = s.spec.template_.spec;
+  run.spec.baseline.reset();
+  for (FieldError& error : validate(run)) {
+    if (error.field == "metadata.name") {
+      e.fail("metadata.name", "too long for its runs' names (\"" + run.metadata.name +
+                                  "\"): " + error.message);
+    } else if (error.field.rfind("spec.", 0) == 0 || error.field == "spec") {
+      e.fail("spec.template." + error.field, std::move(error.message));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule) {
+  Errors e;
+  checkMetadata(schedule, e);
+  const bool nameOk = isDns1123Label(schedule.metadata.name) && schedule.metadata.name.front() >= 'a' &&
+                      schedule.metadata.name.front() <= 'z';
+  checkSchedule(schedule.spec, e);
+  checkPolicies(schedule.spec, e);
+  checkTemplateMetadata(schedule.spec.template_.metadata, e);
+  checkTemplateSpec(schedule, nameOk, e);
+  return e.take();
+}
+
+}  // namespace distbench::api

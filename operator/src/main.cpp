@@ -4,6 +4,7 @@
 // and hand the Lease back. A replica that loses the Lease exits at once, as
 // client-go's controllers do, so it can never act beside the new leader.
 #include <malloc.h>
+#include <prometheus/metric_family.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>

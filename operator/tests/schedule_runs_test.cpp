@@ -74,8 +74,8 @@ TEST(ScheduleRunsTest, TheComparisonDecidesTheVerdict) {
 }
 
 TEST(ScheduleRunsTest, AFailedRunIsSettledAtOnce) {
-  const ScheduledRun failed = scheduledRunOf(run("s-1", "sched", "2026-11-26T10:00:00Z", R"({
-      "phase": "Failed", "message": "trainer 1 exited with code 137 (OOMKilled)"})"));
+  const ScheduledRun failed = scheduledRunOf(run("s-1", "sched", "2026-11-26T10:00:00Z", R"j({
+      "phase": "Failed", "message": "trainer 1 exited with code 137 (OOMKilled)"})j"));
   EXPECT_TRUE(failed.settled);
   EXPECT_FALSE(failed.succeeded);
   EXPECT_EQ(failed.verdict, kVerdictFailed);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "distbench/report/percentiles.h"
 
@@ -43,10 +44,8 @@ void resample(const std::vector<double>& from, const UniformIndex& index, std::m
   for (double& value : into) value = from[index(rng)];
 }
 
-}  // namespace
-
-MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::vector<double>& test,
-                                   const BootstrapOptions& options) {
+void checkInputs(const std::vector<double>& base, const std::vector<double>& test,
+                 const BootstrapOptions& options) {
   if (base.empty() || test.empty()) {
     throw std::invalid_argument("bootstrap of an empty sample");
   }
@@ -57,7 +56,30 @@ MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::v
   if (!(options.confidence > 0 && options.confidence < 1)) {
     throw std::invalid_argument("bootstrap: confidence must be in (0, 1)");
   }
+}
 
+// The interval from the sorted resampled changes, and whether it excludes 0.
+void setInterval(std::vector<double>& changes, const BootstrapOptions& options,
+                 MedianChange& result) {
+  std::sort(changes.begin(), changes.end());
+  result.low = percentileLinear(changes, 50 * (1 - options.confidence));
+  result.high = percentileLinear(changes, 50 * (1 + options.confidence));
+  result.significant = result.low > 0 || result.high < 0;
+}
+
+// One pooled run: samples [begin, begin + count) of the pool.
+struct Run {
+  size_t begin = 0;
+  size_t count = 0;
+  UniformIndex index;
+  double offset = 1;  // its median over the pool's
+};
+
+}  // namespace
+
+MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::vector<double>& test,
+                                   const BootstrapOptions& options) {
+  checkInputs(base, test, options);
   std::vector<double> a = base, b = test;
   MedianChange result;
   result.pointChange = medianInPlace(b) / medianInPlace(a) - 1;
@@ -71,10 +93,57 @@ MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::v
     resample(test, testIndex, rng, b);
     changes.push_back(medianInPlace(b) / medianInPlace(a) - 1);
   }
-  std::sort(changes.begin(), changes.end());
-  result.low = percentileLinear(changes, 50 * (1 - options.confidence));
-  result.high = percentileLinear(changes, 50 * (1 + options.confidence));
-  result.significant = result.low > 0 || result.high < 0;
+  setInterval(changes, options, result);
+  return result;
+}
+
+MedianChange bootstrapPooledMedianChange(const std::vector<double>& base,
+                                         const std::vector<int>& baseRuns,
+                                         const std::vector<double>& test,
+                                         const BootstrapOptions& options) {
+  checkInputs(base, test, options);
+  size_t total = 0;
+  for (int n : baseRuns) {
+    if (n < 1) throw std::invalid_argument("bootstrap: every pooled run needs a sample");
+    total += static_cast<size_t>(n);
+  }
+  if (!baseRuns.empty() && total != base.size()) {
+    throw std::invalid_argument("bootstrap: the pooled runs' counts add up to " +
+                                std::to_string(total) + ", the pool has " +
+                                std::to_string(base.size()) + " samples");
+  }
+  if (baseRuns.size() < 2) return bootstrapMedianChange(base, test, options);
+
+  std::vector<double> a = base, b = test;
+  const double poolMedian = medianInPlace(a);
+  MedianChange result;
+  result.pointChange = medianInPlace(b) / poolMedian - 1;
+
+  std::vector<Run> runs;
+  size_t begin = 0;
+  for (int n : baseRuns) {
+    const size_t count = static_cast<size_t>(n);
+    std::vector<double> own(base.begin() + static_cast<std::ptrdiff_t>(begin),
+                            base.begin() + static_cast<std::ptrdiff_t>(begin + count));
+    runs.push_back({begin, count, UniformIndex(count), medianInPlace(own) / poolMedian});
+    begin += count;
+  }
+
+  std::mt19937_64 rng(options.seed);
+  const UniformIndex runIndex(runs.size()), testIndex(test.size());
+  std::vector<double> changes;
+  changes.reserve(static_cast<size_t>(options.resamples));
+  for (int i = 0; i < options.resamples; ++i) {
+    a.clear();
+    for (size_t r = 0; r < runs.size(); ++r) {
+      const Run& run = runs[runIndex(rng)];
+      for (size_t k = 0; k < run.count; ++k) a.push_back(base[run.begin + run.index(rng)]);
+    }
+    resample(test, testIndex, rng, b);
+    const double offset = runs[runIndex(rng)].offset;
+    changes.push_back(medianInPlace(b) / offset / medianInPlace(a) - 1);
+  }
+  setInterval(changes, options, result);
   return result;
 }
 

@@ -1,6 +1,7 @@
 #include "distbench/report/bootstrap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -72,8 +73,27 @@ struct Run {
   size_t begin = 0;
   size_t count = 0;
   UniformIndex index;
-  double offset = 1;  // its median over the pool's
 };
+
+// Standard normal by Box-Muller from the generator's bits, so the draws are
+// the same on every standard library (std::normal_distribution's are not).
+double standardNormal(std::mt19937_64& rng) {
+  auto unit = [&rng] { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; };
+  const double radius = std::sqrt(-2 * std::log(unit()));
+  return radius * std::cos(2 * M_PI * unit());
+}
+
+// Student's t with `df` degrees of freedom: a normal over the root of a
+// chi-square (the sum of df squared normals) divided by df.
+double studentT(int df, std::mt19937_64& rng) {
+  const double z = standardNormal(rng);
+  double chiSquare = 0;
+  for (int i = 0; i < df; ++i) {
+    const double n = standardNormal(rng);
+    chiSquare += n * n;
+  }
+  return z / std::sqrt(chiSquare / df);
+}
 
 }  // namespace
 
@@ -115,19 +135,29 @@ MedianChange bootstrapPooledMedianChange(const std::vector<double>& base,
   if (baseRuns.size() < 2) return bootstrapMedianChange(base, test, options);
 
   std::vector<double> a = base, b = test;
-  const double poolMedian = medianInPlace(a);
   MedianChange result;
-  result.pointChange = medianInPlace(b) / poolMedian - 1;
+  result.pointChange = medianInPlace(b) / medianInPlace(a) - 1;
 
+  // The spread of the pooled runs' levels: the standard deviation of their
+  // medians' logarithms (a relative spread, as the change is relative).
   std::vector<Run> runs;
+  std::vector<double> logMedians;
   size_t begin = 0;
   for (int n : baseRuns) {
     const size_t count = static_cast<size_t>(n);
     std::vector<double> own(base.begin() + static_cast<std::ptrdiff_t>(begin),
                             base.begin() + static_cast<std::ptrdiff_t>(begin + count));
-    runs.push_back({begin, count, UniformIndex(count), medianInPlace(own) / poolMedian});
+    runs.push_back({begin, count, UniformIndex(count)});
+    logMedians.push_back(std::log(medianInPlace(own)));
     begin += count;
   }
+  double mean = 0;
+  for (double l : logMedians) mean += l;
+  mean /= static_cast<double>(logMedians.size());
+  double squares = 0;
+  for (double l : logMedians) squares += (l - mean) * (l - mean);
+  const int df = static_cast<int>(logMedians.size()) - 1;
+  const double spread = std::sqrt(squares / df);
 
   std::mt19937_64 rng(options.seed);
   const UniformIndex runIndex(runs.size()), testIndex(test.size());
@@ -140,7 +170,7 @@ MedianChange bootstrapPooledMedianChange(const std::vector<double>& base,
       for (size_t k = 0; k < run.count; ++k) a.push_back(base[run.begin + run.index(rng)]);
     }
     resample(test, testIndex, rng, b);
-    const double offset = runs[runIndex(rng)].offset;
+    const double offset = std::exp(spread * studentT(df, rng));
     changes.push_back(medianInPlace(b) / offset / medianInPlace(a) - 1);
   }
   setInterval(changes, options, result);

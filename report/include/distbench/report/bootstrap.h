@@ -50,9 +50,13 @@ MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::v
 //     with replacement (a hierarchical bootstrap): the uncertainty of the
 //     pool's median over runs;
 //   - draws the test's samples with replacement, and divides its median by
-//     the run-to-run offset of one pooled run drawn at random (that run's
-//     median over the pool's): the new run is one run too, and may sit as
-//     far from the others as they sit from each other.
+//     a run-to-run offset exp(s * T): s the standard deviation of the log
+//     medians of the pooled runs, T Student's t with (runs - 1) degrees of
+//     freedom. The new run is one run too, and may sit as far from the
+//     others as they sit from each other; the t (the classical prediction
+//     interval for one more observation) reaches past the largest offset
+//     seen so far, as a new run does in one case of (runs + 1), and is the
+//     wider the fewer runs the spread was learnt from.
 // The point change is on the samples as given, as bootstrapMedianChange's.
 // Fewer than two runs: no run-to-run spread to learn from, and the result
 // is bootstrapMedianChange's. Throws as bootstrapMedianChange does, and for

@@ -12,6 +12,7 @@
 #include "distbench/cli/exit_codes.h"
 #include "distbench/cli/report_page/chart_libraries.h"
 #include "distbench/cli/report_page/report_page.h"
+#include "distbench/report/baseline_trend.h"
 #include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
 
@@ -19,6 +20,7 @@ namespace distbench::cli {
 
 const char* const kReportUsage =
     R"USAGE(usage: distbench report RUN.json -o PAGE.html [--baseline BASE.json] [flags]
+       distbench report --trend RUN.json... -o PAGE.html [flags]
 
 Write one self-contained HTML page of a report (distbench run --report):
 charts of the run (HybridDDPRPC: epoch-time distributions per trainer and
@@ -32,13 +34,25 @@ With --baseline, the page also compares RUN with BASE.json as
 bootstrap confidence interval, and marks the regressions. Reports of
 different kinds, models, batch sizes or other group keys are refused.
 
+With --trend, RUN.json... are runs of one benchmark, oldest first (in the
+order given). Each is compared with the pooled samples of the up to N runs
+before it that did not regress (a rolling baseline, as a
+DistBenchmarkSchedule keeps), and the page opens with a trend section: each
+row's p50 per run, the baseline's median and the band up to median x (1 +
+threshold), and the regressed runs. Each run's verdict is printed too, one
+line per run. The rest of the page shows the newest run.
+
 flags:
   -o, --output FILE    the page to write (required)
   --baseline FILE      a report to compare RUN with
-and, with --baseline, as for distbench diff:
+  --trend              RUN.json... are a series of runs, oldest first
+  --baseline-runs N    with --trend: runs pooled into each baseline (default 5)
+and, with --baseline or --trend, as for distbench diff:
   --threshold PCT      a row regresses when its median is slower by more than
                        PCT percent and its interval lies above 0; exit 1 if
-                       one does (the page is written either way)
+                       one does (the page is written either way); with
+                       --trend the default is 5 and exit 1 means the newest
+                       run regressed
   --percentiles LIST   percentiles to compare, whole numbers 0-100 (default 75,95)
   --confidence C       of the median's interval, in (0, 1) (default 0.95)
   --resamples N        bootstrap resamples (default 2000)
@@ -48,7 +62,8 @@ exit status: 0 written (and no regression over --threshold), 1 written and a
 row regressed over --threshold, 2 nothing written: bad command line,
 unreadable report, a baseline that cannot be compared, an unwritable FILE, or
 a distbench built without the chart libraries (-DDISTBENCH_REPORT_HTML=OFF);
-also 2, after writing, when --baseline compared no row at all
+also 2, after writing, when --baseline compared no row at all, or when the
+newest run of a --trend could not be compared with the runs before it
 )USAGE";
 
 namespace {
@@ -85,6 +100,75 @@ void writePage(const std::string& path, const std::string& page) {
   }
 }
 
+std::string baseName(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  const std::string json = ".json";
+  if (name.size() > json.size() && name.compare(name.size() - json.size(), json.size(), json) == 0) {
+    name.resize(name.size() - json.size());
+  }
+  return name;
+}
+
+// "run-3: Regression; worst smallcnn with batch size 16 · 1M/2R +12.0% [+8.1%, +15.9%]"
+std::string trendLine(const report::TrendRun& run) {
+  std::string line = run.name + ": " + report::verdictName(run.verdict);
+  if (!run.pool.empty()) line += " against " + std::to_string(run.pool.size()) + " runs";
+  const report::TrendPoint* worst = nullptr;
+  for (const report::TrendPoint& point : run.points) {
+    if (point.change && (!worst || point.change->pointChange > worst->change->pointChange)) {
+      worst = &point;
+    }
+  }
+  if (worst) {
+    char change[96];
+    std::snprintf(change, sizeof change, " %+.1f%% [%+.1f%%, %+.1f%%]",
+                  worst->change->pointChange * 100, worst->change->low * 100,
+                  worst->change->high * 100);
+    line += "; worst " + worst->group + " / " + worst->row + change;
+  }
+  if (!run.note.empty()) line += " (" + run.note + ")";
+  return line;
+}
+
+// Every run replayed against the rolling baseline, a line each on stdout,
+// and the page of the newest with the trend on top.
+int trendPage(const std::vector<std::string>& files, const std::string& output,
+              const report::TrendOptions& options, const std::vector<ChartLibrary>& libraries) {
+  std::vector<report::PooledRun> runs;
+  for (const std::string& file : files) {
+    runs.push_back({baseName(file), report::loadReportFile(file)});
+  }
+  const std::vector<report::TrendRun> trend = report::replayTrend(runs, options);
+  ReportPageInput input;
+  input.run = &runs.back().report;
+  input.runSource = files.back();
+  input.options = options.diff;
+  input.trend = &trend;
+  input.trendOptions = options;
+  writePage(output, renderReportPage(input, libraries));
+  for (const report::TrendRun& run : trend) std::cout << trendLine(run) << "\n";
+  std::cerr << "distbench report: wrote " << output << "\n";
+  switch (trend.back().verdict) {
+    case report::PoolVerdict::Regression:
+      std::cerr << "distbench report: the newest run regressed over " << *options.diff.thresholdPercent
+                << "% against the runs before it (see the page)\n";
+      return kExitRegression;
+    case report::PoolVerdict::Incomparable:
+      std::cerr << "distbench report: the newest run could not be compared with the runs before "
+                   "it: "
+                << trend.back().note << "\n";
+      return kExitUsage;
+    default:
+      return kExitOk;
+  }
+}
+
+int parseBaselineRuns(const std::string& text) {
+  const int n = parseNonNegativeIntFlag("--baseline-runs", text);
+  if (n < 1) throw UsageError("--baseline-runs needs a whole number >= 1, not '" + text + "'");
+  return n;
+}
+
 }  // namespace
 
 int reportCommand(const std::vector<std::string>& args) {
@@ -92,14 +176,28 @@ int reportCommand(const std::vector<std::string>& args) {
   flags.push_back({"--output", true});
   flags.push_back({"-o", true});
   flags.push_back({"--baseline", true});
+  flags.push_back({"--trend", false});
+  flags.push_back({"--baseline-runs", true});
   const ParsedArgs parsed = ArgParser(flags).parse(args);
   if (parsed.has("--help")) {
     std::cout << kReportUsage;
     return kExitOk;
   }
+  const bool trend = parsed.has("--trend");
   const std::vector<std::string>& files = parsed.positionals();
   if (files.empty()) throw UsageError("missing RUN, the report to show");
-  if (files.size() > 1) {
+  if (trend) {
+    if (files.size() < 2) {
+      throw UsageError("--trend needs at least two reports, oldest first, not " +
+                       std::to_string(files.size()));
+    }
+    if (parsed.has("--baseline")) {
+      throw UsageError("--trend compares each run with the runs before it; --baseline goes "
+                       "without --trend");
+    }
+  } else if (parsed.has("--baseline-runs")) {
+    throw UsageError("--baseline-runs needs --trend");
+  } else if (files.size() > 1) {
     throw UsageError("expected one report, RUN, not " + std::to_string(files.size()) +
                      " files (a second one to compare with goes after --baseline)");
   }
@@ -107,8 +205,13 @@ int reportCommand(const std::vector<std::string>& args) {
   if (auto o = parsed.value("-o")) output = o;
   if (!output || output->empty()) throw UsageError("missing -o FILE, the page to write");
   const std::optional<std::string> baselinePath = parsed.value("--baseline");
-  const report::DiffOptions options = diffOptionsFrom(parsed);
-  if (!baselinePath) {
+  report::DiffOptions options = diffOptionsFrom(parsed);
+  report::TrendOptions trendOptions;
+  if (trend) {
+    if (!options.thresholdPercent) options.thresholdPercent = 5;
+    if (auto n = parsed.value("--baseline-runs")) trendOptions.baselineRuns = parseBaselineRuns(*n);
+    trendOptions.diff = options;
+  } else if (!baselinePath) {
     for (const FlagSpec& flag : diffOptionFlags()) {
       if (parsed.has(flag.name)) throw UsageError(flag.name + " needs --baseline");
     }
@@ -122,6 +225,7 @@ int reportCommand(const std::vector<std::string>& args) {
 
   // As for diff: nothing written, so 1 (a regression) would lie.
   try {
+    if (trend) return trendPage(files, *output, trendOptions, libraries);
     const report::Report run = report::loadReportFile(files[0]);
     ReportPageInput input;
     input.run = &run;

@@ -197,5 +197,70 @@ TEST_F(ReportBinary, HelpDescribesTheCommand) {
   EXPECT_TRUE(contains(run("--help", "").out, "  report RUN -o PAGE.html"));
 }
 
+// Reports of the tutorial fixture written into the test's directory, each
+// run's samples scaled: run-1 .. run-N.
+std::vector<std::string> writeRuns(const std::string& dir, const std::vector<double>& scales) {
+  const report::Report base = report::loadReportFile(kTutorial);
+  std::vector<std::string> files;
+  for (double scale : scales) {
+    report::Report r = base;
+    for (report::Series& s : r.series) {
+      for (double& seconds : s.samples) seconds *= scale;
+    }
+    files.push_back(dir + "/run-" + std::to_string(files.size() + 1) + ".json");
+    report::writeReportFile(files.back(), r);
+  }
+  return files;
+}
+
+std::string joined(const std::vector<std::string>& files) {
+  std::string text;
+  for (const std::string& f : files) text += " " + f;
+  return text;
+}
+
+TEST_F(ReportBinary, TrendPrintsEachRunsVerdictAndExitsOneWhenTheNewestRegressed) {
+  const std::vector<std::string> files = writeRuns(dir_.path(), {1.0, 1.01, 0.99, 1.0, 1.5});
+  Result r = run("report", "--trend" + joined(files) + " -o " + path("trend.html"));
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "run-1: NoBaseline\nrun-2: NoBaseline\nrun-3: NoRegression against 2 "
+                              "runs; worst HybridDDPRPC / "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\nrun-5: Regression against 4 runs; worst HybridDDPRPC / "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, " +50.0% [")) << r.out;
+  EXPECT_TRUE(contains(r.err, "the newest run regressed over 5% against the runs before it"));
+  EXPECT_TRUE(contains(slurp(path("trend.html")), "id=\"trend\""));
+
+  // The same runs without the slow one; and a smaller pool and a threshold
+  // above the slowdown.
+  const std::vector<std::string> unchanged(files.begin(), files.end() - 1);
+  r = run("report", "--trend" + joined(unchanged) + " -o " + path("trend.html"));
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  r = run("report", "--trend" + joined(files) + " -o " + path("trend.html") +
+                        " --baseline-runs 2 --threshold 60");
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "run-5: NoRegression against 2 runs")) << r.out;
+}
+
+TEST_F(ReportBinary, TrendRefusesWhatItCannotDo) {
+  const std::vector<std::string> files = writeRuns(dir_.path(), {1.0, 1.0});
+  const std::string out = " -o " + path("p.html");
+  EXPECT_TRUE(contains(run("report", "--trend " + files[0] + out).err,
+                       "--trend needs at least two reports"));
+  EXPECT_TRUE(contains(run("report", "--trend" + joined(files) + out + " --baseline " + kDdp).err,
+                       "--baseline goes without --trend"));
+  EXPECT_TRUE(contains(run("report", files[0] + out + " --baseline-runs 3").err,
+                       "--baseline-runs needs --trend"));
+  EXPECT_TRUE(contains(run("report", "--trend" + joined(files) + out + " --baseline-runs 0").err,
+                       "--baseline-runs needs a whole number >= 1, not '0'"));
+  // A DDP report after HybridDDPRPC ones: the newest run cannot be judged.
+  const Result r = run("report", "--trend" + joined(files) + " " + kDdp + out);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.out, "ddp-smallcnn: Incomparable against 2 runs (cannot compare: base is a "
+                              "HybridDDPRPC"))
+      << r.out;
+}
+
 }  // namespace
 }  // namespace distbench::cli

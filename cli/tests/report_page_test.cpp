@@ -410,5 +410,61 @@ TEST_F(ReportPageBaseline, TakesTheDiffsPercentilesAndConfidence) {
   EXPECT_FALSE(contains(text, "p75 change"));
 }
 
+// Four runs of the tutorial fixture, the last one 50% slower.
+std::vector<report::PooledRun> trendRuns() {
+  std::vector<report::PooledRun> runs;
+  const report::Report base = fixture("tutorial-run.json");
+  for (double scale : {1.0, 1.01, 0.99, 1.5}) {
+    report::Report r = base;
+    for (report::Series& s : r.series) {
+      for (double& seconds : s.samples) seconds *= scale;
+    }
+    runs.push_back({"run-" + std::to_string(runs.size() + 1), r});
+  }
+  return runs;
+}
+
+TEST(ReportPageTrend, DrawsEachRowsP50PerRunWithTheBaselineBandAndTheVerdicts) {
+  const std::vector<report::PooledRun> runs = trendRuns();
+  report::TrendOptions options;
+  options.diff.thresholdPercent = 5;
+  const std::vector<report::TrendRun> trend = report::replayTrend(runs, options);
+  ReportPageInput input;
+  input.run = &runs.back().report;
+  input.runSource = "run-4.json";
+  input.trend = &trend;
+  input.trendOptions = options;
+  const std::string text = renderReportPage(input, chartLibraries());
+
+  const Json data = dataBlock(text);
+  ASSERT_EQ(chartIds(data).front(), "trend-p50") << "the trend comes first";
+  const Json spec = chartSpec(data, "trend-p50");
+  EXPECT_EQ(spec.at("facet").at("row").at("field").as_string(), "series");
+  const std::vector<Json> points = values(spec);
+  const size_t rows = runs.back().report.series.size();
+  ASSERT_EQ(points.size(), runs.size() * rows);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Json& point = points[i];
+    const report::TrendPoint& expected = trend[i / rows].points[i % rows];
+    EXPECT_EQ(point.at("index").as_integer(), static_cast<int>(i / rows + 1));
+    EXPECT_EQ(point.at("run").as_string(), "run-" + std::to_string(i / rows + 1));
+    EXPECT_DOUBLE_EQ(point.at("p50").as_double(), expected.p50);
+    if (i / rows < 2) {
+      EXPECT_TRUE(point.at("baseline").is_null()) << "no baseline for the first two runs";
+      EXPECT_EQ(point.at("verdict").as_string(), "no baseline");
+      continue;
+    }
+    EXPECT_DOUBLE_EQ(point.at("baseline").as_double(), *expected.baselineP50);
+    EXPECT_DOUBLE_EQ(point.at("line").as_double(), *expected.baselineP50 * 1.05);
+    EXPECT_DOUBLE_EQ(point.at("change").as_double(), expected.change->pointChange * 100);
+    EXPECT_EQ(point.at("verdict").as_string(), i / rows == 3 ? "regression" : "no regression");
+  }
+  EXPECT_TRUE(contains(text, "<a href=\"#trend\">Trend against the rolling baseline</a>"));
+  EXPECT_TRUE(contains(text, "<p class=\"verdict bad\">1 of 4 runs regressed over 5%</p>"));
+  EXPECT_EQ(count(text, "<tr class=\"regressed\">"), 1u);
+  EXPECT_TRUE(contains(text, "<td>run-4</td><td>Regression</td><td>3 runs: run-1 .. run-3</td>"));
+  EXPECT_TRUE(contains(text, "<td>run-2</td><td>NoBaseline</td><td>(nothing)</td>"));
+}
+
 }  // namespace
 }  // namespace distbench::cli

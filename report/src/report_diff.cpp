@@ -155,7 +155,9 @@ RowDiff compareRow(const Series& base, const Series& test, const DiffOptions& op
   }
   row.basePercentiles = percentilesOf(base.samples, options.percentiles);
   row.testPercentiles = percentilesOf(testSamples, options.percentiles);
-  row.median = bootstrapMedianChange(base.samples, testSamples, options.bootstrap);
+  // A base that pools runs (a rolling baseline) is resampled run by run.
+  row.median =
+      bootstrapPooledMedianChange(base.samples, base.runSamples, testSamples, options.bootstrap);
   // Significant and slower: a large but noisy change is not worth failing a build over.
   row.regressed = options.thresholdPercent &&
                   row.median.pointChange * 100 > *options.thresholdPercent && row.median.low > 0;

@@ -107,6 +107,27 @@ void checkSchemaVersion(const Reader& r, const value& root) {
                               "; the report comes from a newer distbench: compare with that one");
 }
 
+// Positive counts that add up to the samples: anything else would make a
+// comparison resample runs that are not there.
+std::vector<int> parseRunSamples(const Reader& r, const value& v, const std::string& path,
+                                 size_t sampleCount) {
+  const std::string where = join(path, "runSamples");
+  const value& counts = r.array(v, path, "runSamples");
+  std::vector<int> runSamples;
+  size_t total = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    const int n = r.asInt(counts.at(i), element(where, i));
+    if (n < 1) r.fail(element(where, i), "must be at least 1");
+    runSamples.push_back(n);
+    total += static_cast<size_t>(n);
+  }
+  if (total != sampleCount) {
+    r.fail(where, "adds up to " + std::to_string(total) + " samples, the series has " +
+                      std::to_string(sampleCount));
+  }
+  return runSamples;
+}
+
 // `summary` is derived from the samples and ignored here: the samples are the truth.
 Series parseSeries(const Reader& r, const value& v, const std::string& path) {
   r.asObject(v, path);
@@ -136,6 +157,7 @@ Series parseSeries(const Reader& r, const value& v, const std::string& path) {
     if (!(seconds >= 0)) r.fail(element(samplesPath, i), "must be >= 0 seconds");
     s.samples.push_back(seconds);
   }
+  if (v.has_field("runSamples")) s.runSamples = parseRunSamples(r, v, path, s.samples.size());
   return s;
 }
 
@@ -212,6 +234,11 @@ value seriesJson(const Series& s, size_t index) {
   value samples = value::array(s.samples.size());
   for (size_t i = 0; i < s.samples.size(); ++i) samples[i] = value::number(s.samples[i]);
   v["samples"] = samples;
+  if (!s.runSamples.empty()) {
+    value runs = value::array(s.runSamples.size());
+    for (size_t i = 0; i < s.runSamples.size(); ++i) runs[i] = value::number(s.runSamples[i]);
+    v["runSamples"] = runs;
+  }
   v["summary"] = summaryJson(s, index);
   return v;
 }

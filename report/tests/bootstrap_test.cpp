@@ -166,5 +166,66 @@ TEST(Bootstrap, MedianMatchesPercentileLinear) {
   }
 }
 
+// `runs` runs of `perRun` samples each, run i's level at center * offsets[i]
+// and 1% noise within a run: unchanged code on a machine that drifts.
+std::vector<double> driftingRuns(const std::vector<double>& offsets, size_t perRun,
+                                 std::vector<int>* counts) {
+  std::vector<double> samples;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    for (double s : normalSamples(offsets[i], 0.01, perRun, 100 + i)) samples.push_back(s);
+    counts->push_back(static_cast<int>(perRun));
+  }
+  return samples;
+}
+
+TEST(PooledBootstrap, FewerThanTwoRunsIsThePlainBootstrap) {
+  const std::vector<double> base = normalSamples(1.0, 0.02, 30, 1);
+  const std::vector<double> test = normalSamples(1.03, 0.02, 30, 2);
+  const MedianChange plain = bootstrapMedianChange(base, test);
+  for (const std::vector<int>& runs : {std::vector<int>{}, std::vector<int>{30}}) {
+    const MedianChange pooled = bootstrapPooledMedianChange(base, runs, test);
+    EXPECT_EQ(pooled.pointChange, plain.pointChange);
+    EXPECT_EQ(pooled.low, plain.low);
+    EXPECT_EQ(pooled.high, plain.high);
+  }
+}
+
+TEST(PooledBootstrap, ANewRunWithinTheSpreadOfThePooledRunsIsNotSignificant) {
+  std::vector<int> counts;
+  const std::vector<double> base = driftingRuns({0.96, 1.0, 1.03, 0.98, 1.05}, 30, &counts);
+  const std::vector<double> test = normalSamples(1.06, 0.01, 30, 9);
+  const MedianChange plain = bootstrapMedianChange(base, test);
+  EXPECT_TRUE(plain.significant) << "samples alone call the drift a change: " << plain.low;
+  const MedianChange pooled = bootstrapPooledMedianChange(base, counts, test);
+  EXPECT_EQ(pooled.pointChange, plain.pointChange) << "the point change is on the samples";
+  EXPECT_LT(pooled.low, 0.0);
+  EXPECT_FALSE(pooled.significant);
+  EXPECT_GT(pooled.high - pooled.low, plain.high - plain.low);
+}
+
+TEST(PooledBootstrap, ANewRunFarOutsideTheSpreadIsSignificant) {
+  std::vector<int> counts;
+  const std::vector<double> base = driftingRuns({0.96, 1.0, 1.03, 0.98, 1.05}, 30, &counts);
+  const MedianChange slower =
+      bootstrapPooledMedianChange(base, counts, normalSamples(1.3, 0.01, 30, 9));
+  EXPECT_TRUE(slower.significant);
+  EXPECT_GT(slower.low, 0.15);
+  const MedianChange faster =
+      bootstrapPooledMedianChange(base, counts, normalSamples(0.7, 0.01, 30, 9));
+  EXPECT_LT(faster.high, 0.0);
+}
+
+TEST(PooledBootstrap, IsReproducibleAndChecksTheCounts) {
+  std::vector<int> counts;
+  const std::vector<double> base = driftingRuns({0.99, 1.01, 1.0}, 10, &counts);
+  const std::vector<double> test = normalSamples(1.0, 0.01, 10, 9);
+  const MedianChange a = bootstrapPooledMedianChange(base, counts, test);
+  const MedianChange b = bootstrapPooledMedianChange(base, counts, test);
+  EXPECT_EQ(a.low, b.low);
+  EXPECT_EQ(a.high, b.high);
+  EXPECT_THROW(bootstrapPooledMedianChange(base, {10, 10}, test), std::invalid_argument);
+  EXPECT_THROW(bootstrapPooledMedianChange(base, {10, 20, 0}, test), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace distbench::report

@@ -318,5 +318,25 @@ TEST(ReportDiff, RejectsPercentilesOutOfRange) {
   EXPECT_THROW(compareReports(r, r, options), std::invalid_argument);
 }
 
+TEST(ReportDiff, ABaseThatPoolsRunsIsResampledRunByRun) {
+  // Five runs of unchanged code whose levels drift by a few percent, and a
+  // sixth 6% slower than their median: within the drift.
+  Series pooled = ddpSeries("resnet50", 32, "1M/2R", 2, {});
+  for (double level : {0.96, 1.0, 1.03, 0.98, 1.05}) {
+    for (double s : around(level, 0.01)) pooled.samples.push_back(s);
+    pooled.runSamples.push_back(30);
+  }
+  const auto test = ddpReport({ddpSeries("resnet50", 32, "1M/2R", 2, around(1.06, 0.01))});
+  DiffOptions options;
+  options.thresholdPercent = 5;
+  const RowDiff byRun = compareReports(ddpReport({pooled}), test, options).groups[0].rows[0];
+  EXPECT_GT(byRun.median.pointChange, 0.05);
+  EXPECT_FALSE(byRun.regressed) << "[" << byRun.median.low << ", " << byRun.median.high << "]";
+
+  pooled.runSamples.clear();  // the same samples as if they were one run
+  const RowDiff bySample = compareReports(ddpReport({pooled}), test, options).groups[0].rows[0];
+  EXPECT_TRUE(bySample.regressed);
+}
+
 }  // namespace
 }  // namespace distbench::report

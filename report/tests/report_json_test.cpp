@@ -78,6 +78,7 @@ void expectSameReport(const Report& a, const Report& b) {
     EXPECT_EQ(a.series[i].workPerSample, b.series[i].workPerSample);
     EXPECT_EQ(a.series[i].workUnit, b.series[i].workUnit);
     EXPECT_EQ(a.series[i].samples, b.series[i].samples) << "exact, every bit";
+    EXPECT_EQ(a.series[i].runSamples, b.series[i].runSamples);
   }
 }
 
@@ -262,6 +263,32 @@ TEST(ReportJson, BadValuesAreNamedWithTheirPath) {
             "\"step\"");
   EXPECT_EQ(errorOf([](value& d) { d["series"][0]["workUnit"] = value::string("flops"); }),
             "base.json: series[0].workUnit: must be \"examples\" or \"bytes\", not \"flops\"");
+}
+
+TEST(ReportJson, RunSamplesAreWrittenOnlyForAPoolAndSurviveARoundTrip) {
+  Report r = makeReport();
+  EXPECT_FALSE(value::parse(toJson(r)).at("series").at(1).has_field("runSamples"))
+      << "one run: the field is absent, as in every report before pools";
+  r.series[1].runSamples = {3, 1};
+  const value doc = value::parse(toJson(r));
+  EXPECT_EQ(doc.at("series").at(1).at("runSamples").size(), 2u);
+  EXPECT_EQ(doc.at("series").at(1).at("runSamples").at(0).as_integer(), 3);
+  expectSameReport(r, parseReport(toJson(r)));
+}
+
+TEST(ReportJson, RunSamplesMustCountTheSamples) {
+  auto runs = [](std::vector<int> counts) {
+    return [counts](value& d) {
+      value list = value::array(counts.size());
+      for (size_t i = 0; i < counts.size(); ++i) list[i] = value::number(counts[i]);
+      d["series"][1]["runSamples"] = list;
+    };
+  };
+  EXPECT_EQ(errorOf(runs({2, 1})),
+            "base.json: series[1].runSamples: adds up to 3 samples, the series has 4");
+  EXPECT_EQ(errorOf(runs({4, 0})), "base.json: series[1].runSamples[1]: must be at least 1");
+  EXPECT_EQ(errorOf([](value& d) { d["series"][1]["runSamples"] = value::number(4); }),
+            "base.json: series[1].runSamples: must be a list");
 }
 
 TEST(ReportJson, OnlySchemaVersionTwoIsRead) {

@@ -31,6 +31,7 @@ std::string inlineScript(std::string_view name, std::string_view script) {
 std::vector<PageSection> sectionsOf(const ReportPageInput& input) {
   const report::Report& run = *input.run;
   std::vector<PageSection> sections;
+  if (input.trend) sections.push_back(trendSection(*input.trend, input.trendOptions));
   if (input.baseline && input.diff) {
     sections.push_back(
         baselineSection(*input.baseline, input.baselineSource, run, *input.diff, input.options));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "distbench/cli/report_page/chart_libraries.h"
+#include "distbench/report/baseline_trend.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_diff.h"
 
@@ -21,6 +22,10 @@ struct ReportPageInput {
   std::string baselineSource;
   const report::ReportDiff* diff = nullptr;
   report::DiffOptions options;
+  // With --trend: the runs replayed against the rolling baseline, oldest
+  // first; `run` is the newest.
+  const std::vector<report::TrendRun>* trend = nullptr;
+  report::TrendOptions trendOptions;
 };
 
 // The element ids the page scripts and tests rely on.

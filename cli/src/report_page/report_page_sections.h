@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "distbench/cli/report_page/report_page_section.h"
+#include "distbench/report/baseline_trend.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_diff.h"
 
@@ -38,5 +40,11 @@ PageSection environmentSection(const report::Report& report);
 PageSection baselineSection(const report::Report& baseline, const std::string& baselineSource,
                             const report::Report& run, const report::ReportDiff& diff,
                             const report::DiffOptions& options);
+
+// A series of runs replayed against the rolling baseline (replayTrend): each
+// row's p50 per run with the band of the baseline it was judged by, and a
+// table of the runs' verdicts.
+PageSection trendSection(const std::vector<report::TrendRun>& trend,
+                         const report::TrendOptions& options);
 
 }  // namespace distbench::cli

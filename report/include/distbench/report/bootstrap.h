@@ -40,6 +40,32 @@ struct MedianChange {
 MedianChange bootstrapMedianChange(const std::vector<double>& base, const std::vector<double>& test,
                                    const BootstrapOptions& options = {});
 
+// The change of one new run against a pool of earlier runs of the same
+// benchmark (a rolling baseline), where `baseRuns` counts how many of `base`
+// each pooled run gave, in order. Runs of unchanged code differ by more than
+// their samples say (another process on the machine, where the allocator
+// and the scheduler put things), so an interval from samples alone would
+// call run-to-run noise a change. Each resample therefore
+//   - draws the pool's runs with replacement, then each drawn run's samples
+//     with replacement (a hierarchical bootstrap): the uncertainty of the
+//     pool's median over runs;
+//   - draws the test's samples with replacement, and divides its median by
+//     a run-to-run offset exp(s * T): s the standard deviation of the log
+//     medians of the pooled runs, T Student's t with (runs - 1) degrees of
+//     freedom. The new run is one run too, and may sit as far from the
+//     others as they sit from each other; the t (the classical prediction
+//     interval for one more observation) reaches past the largest offset
+//     seen so far, as a new run does in one case of (runs + 1), and is the
+//     wider the fewer runs the spread was learnt from.
+// The point change is on the samples as given, as bootstrapMedianChange's.
+// Fewer than two runs: no run-to-run spread to learn from, and the result
+// is bootstrapMedianChange's. Throws as bootstrapMedianChange does, and for
+// counts that are not positive or do not add up to base.size().
+MedianChange bootstrapPooledMedianChange(const std::vector<double>& base,
+                                         const std::vector<int>& baseRuns,
+                                         const std::vector<double>& test,
+                                         const BootstrapOptions& options = {});
+
 // Uniform in [0, n), n >= 1, without modulo bias: draws that fall in the
 // incomplete last block of n values are rejected and drawn again. A class so
 // the rejection bound, a 64-bit division, is computed once per sample set

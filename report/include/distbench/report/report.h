@@ -44,6 +44,10 @@ struct Series {
   double workPerSample = 0;
   std::string workUnit = "examples";  // "examples" | "bytes"
   std::vector<double> samples;        // seconds, in the order measured
+  // Where the series pools several runs (a rolling baseline,
+  // baseline_pool.h): how many of `samples` each run gave, in order, so a
+  // comparison can resample runs as well as samples. Empty: one run.
+  std::vector<int> runSamples;
 };
 
 struct Report {

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The rolling baseline's A/A check, on real local runs.
+
+Runs each tiny benchmark of this directory (aa-<kind>.yaml) ten times
+unchanged, then once slowed (every rank pinned to one core: the same spec and
+group keys, half the CPU), and replays the series with
+`distbench report --trend` -- each run compared with the pooled samples of the
+up to 5 unregressed runs before it at a 5 % threshold, by the same code
+(report::compareReports, baseline_pool.h) as a DistBenchmarkSchedule's runs.
+
+Asserts: none of the ten unchanged runs is flagged (the A/A property), and the
+slowed run is. Prints every verdict, so a failure shows which run and row.
+ctest runs it as benchmark_rolling_baseline_aa (benchmarks/tests/CMakeLists.txt).
+
+Exit status: 0 pass, 1 an assertion failed, 2 a run or the report failed,
+77 skipped (one CPU: pinning to one core would slow nothing).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_benchmark(distbench, spec, report, pin_to_one_core):
+    """One `distbench run`; with pin_to_one_core every rank shares one CPU."""
+    preexec = None
+    if pin_to_one_core:
+        core = min(os.sched_getaffinity(0))
+        preexec = lambda: os.sched_setaffinity(0, {core})  # noqa: E731
+    started = time.monotonic()
+    done = subprocess.run(
+        [distbench, "run", spec, "--report", report, "--timeout", "300"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        preexec_fn=preexec, timeout=360)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit(f"aa_check: distbench run {spec} failed (exit {done.returncode})")
+    return time.monotonic() - started
+
+
+def trend(distbench, reports, page, args):
+    done = subprocess.run(
+        [distbench, "report", "--trend", *reports, "-o", page,
+         "--baseline-runs", str(args.baseline_runs), "--threshold", str(args.threshold)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    if done.returncode not in (0, 1):
+        sys.stderr.write(done.stderr)
+        raise SystemExit(f"aa_check: distbench report --trend failed (exit {done.returncode})")
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    if len(lines) != len(reports):
+        raise SystemExit(f"aa_check: expected {len(reports)} verdict lines, got:\n{done.stdout}")
+    return done.returncode, lines
+
+
+def verdict(line):
+    # "<run>: <Verdict>[ against N runs; worst ...]"
+    return line.split(": ", 1)[1].split(" ", 1)[0].rstrip(";")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--distbench", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--kinds", default="ddp,hybrid",
+                        help="comma-separated: ddp, hybrid, collectives (aa-<kind>.yaml)")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--baseline-runs", type=int, default=5)
+    parser.add_argument("--threshold", type=float, default=5)
+    args = parser.parse_args()
+    if len(os.sched_getaffinity(0)) < 2:
+        print("aa_check: one CPU here, so pinning every rank to one core slows nothing; skipped")
+        return 77
+    os.makedirs(args.workdir, exist_ok=True)
+    kinds = args.kinds.split(",")
+    specs = {k: os.path.join(HERE, f"aa-{k}.yaml") for k in kinds}
+    for k, spec in specs.items():
+        if not os.path.exists(spec):
+            raise SystemExit(f"aa_check: no spec for kind {k}: {spec}")
+
+    reports = {k: [] for k in kinds}
+    # Interleaved, so a drift of the machine spreads over every kind alike.
+    for i in range(1, args.runs + 1):
+        for k in kinds:
+            report = os.path.join(args.workdir, f"{k}-{i:02d}.json")
+            seconds = run_benchmark(args.distbench, specs[k], report, False)
+            print(f"run {k}-{i:02d}: {seconds:.1f} s, load {os.getloadavg()[0]:.2f}", flush=True)
+            reports[k].append(report)
+    slowed = {}
+    for k in kinds:
+        slowed[k] = os.path.join(args.workdir, f"{k}-{args.runs + 1:02d}-slowed.json")
+        seconds = run_benchmark(args.distbench, specs[k], slowed[k], True)
+        print(f"run {k}-slowed (one core): {seconds:.1f} s", flush=True)
+
+    failures = []
+    for k in kinds:
+        code, lines = trend(args.distbench, reports[k], os.path.join(args.workdir, f"{k}-aa.html"),
+                            args)
+        print(f"\n{k}: {args.runs} unchanged runs")
+        print("\n".join("  " + line for line in lines))
+        alarms = [line for line in lines if verdict(line) == "Regression"]
+        judged = [line for line in lines if verdict(line) in ("Regression", "NoRegression")]
+        print(f"  false alarms: {len(alarms)} of {len(judged)} comparisons")
+        if alarms:
+            failures.append(f"{k}: {len(alarms)} unchanged runs flagged as regressions")
+        if any(verdict(line) == "Incomparable" for line in lines):
+            failures.append(f"{k}: unchanged runs were not comparable")
+
+        code, lines = trend(args.distbench, reports[k] + [slowed[k]],
+                            os.path.join(args.workdir, f"{k}-slowed.html"), args)
+        print(f"{k}: then one run slowed (every rank on one core)")
+        print("  " + lines[-1])
+        if verdict(lines[-1]) != "Regression" or code != 1:
+            failures.append(f"{k}: the slowed run was not flagged: {lines[-1]}")
+
+    if failures:
+        print("\nFAILED:\n" + "\n".join("  " + f for f in failures))
+        return 1
+    print("\nPASSED: no false alarm among the unchanged runs; every slowed run flagged")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "distbench/api/presets.h"
+#include "distbench/api/schedule_spec.h"
 #include "test_util.h"
 
 namespace distbench::api {
@@ -53,7 +54,7 @@ void leafPaths(const YAML::Node& node, const std::string& path, std::vector<std:
 
 TEST(CrdReferenceTest, ExamplesAreTheGpuExampleTheSmallestResourceAndTheTutorialPreset) {
   const std::vector<std::string> blocks = yamlBlocks(readReference());
-  ASSERT_EQ(blocks.size(), 3u);
+  ASSERT_EQ(blocks.size(), 4u);
   EXPECT_EQ(parseDistBenchmark(blocks[0]),
             loadDistBenchmarkFile(std::string(DISTBENCH_EXAMPLES_DIR) + "/gpu-ddp.yaml"));
   EXPECT_EQ(blocks[1], test::kMinimal);
@@ -98,6 +99,48 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   ASSERT_EQ(paths.size(), 76u);  // the walk reached every field
   for (const std::string& path : paths) {
     EXPECT_THAT(reference, ::testing::HasSubstr("| `" + path + "` |"));
+  }
+}
+
+const std::string kScheduleHeading = "# DistBenchmarkSchedule reference";
+
+TEST(CrdReferenceTest, ScheduleExampleIsAValidSchedule) {
+  const std::string reference = readReference();
+  const std::size_t section = reference.find(kScheduleHeading);
+  ASSERT_NE(section, std::string::npos);
+  const std::vector<std::string> blocks = yamlBlocks(reference.substr(section));
+  ASSERT_EQ(blocks.size(), 1u);
+  const DistBenchmarkSchedule schedule = parseDistBenchmarkSchedule(blocks[0]);
+  EXPECT_EQ(schedule.spec.timeZone, "Europe/Berlin");
+  EXPECT_EQ(schedule.spec.template_.spec.benchmark.kind, BenchmarkKind::DDP);
+}
+
+// Every field of the schedule's spec schema (the template's spec as one
+// entry) has its row in the schedule section.
+void schemaPaths(const YAML::Node& schema, const std::string& path, std::vector<std::string>& out) {
+  const YAML::Node properties = schema["properties"];
+  if (!properties || path == "spec.template.spec") {
+    out.push_back(path);
+    return;
+  }
+  for (const auto& p : properties) schemaPaths(p.second, path + "." + p.first.Scalar(), out);
+}
+
+TEST(CrdReferenceTest, ScheduleTableNamesEveryField) {
+  const std::string reference = readReference();
+  const std::size_t section = reference.find(kScheduleHeading);
+  ASSERT_NE(section, std::string::npos);
+  const std::string schedule = reference.substr(section);
+  const YAML::Node root = YAML::LoadFile(DISTBENCH_SCHEDULE_CRD)["spec"]["versions"][0]["schema"]
+                                        ["openAPIV3Schema"];
+  std::vector<std::string> paths = {"metadata.name"};
+  schemaPaths(root["properties"]["spec"], "spec", paths);
+  ASSERT_EQ(paths.size(), 13u);  // the walk reached every field
+  for (const std::string& path : paths) {
+    EXPECT_THAT(schedule, ::testing::HasSubstr("| `" + path + "` |"));
+  }
+  for (const auto& p : root["properties"]["status"]["properties"]) {
+    EXPECT_THAT(schedule, ::testing::HasSubstr("| `status." + p.first.Scalar() + "` |"));
   }
 }
 

@@ -1,7 +1,14 @@
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/api/cron_schedule.h"
 #include "distbench/api/pod_security_profile.h"
+#include "distbench/api/schedule_spec.h"
+#include "distbench/api/spec_error.h"
 #include "distbench/cli/arg_parser.h"
 #include "distbench/cli/commands.h"
 #include "distbench/cli/exit_codes.h"
@@ -11,13 +18,15 @@ namespace distbench::cli {
 
 const char* const kValidateUsage = R"USAGE(usage: distbench validate [--allow-privileged-overrides] FILE...
 
-Parse and validate DistBenchmark YAML files without running anything, as
-the operator would: sizes whose products exceed the derived limits, and
-spec.podTemplates security overrides that Pod Security "restricted" forbids
-(root, Unconfined seccomp, added capabilities, privilege escalation), are
-refused. Prints "FILE: valid (...)" for each good file. For a bad one,
-prints "FILE: invalid DistBenchmark" and one "field: message" line per
-problem on stderr.
+Parse and validate DistBenchmark and DistBenchmarkSchedule YAML (or JSON)
+files without running anything, as the operator would: sizes whose products
+exceed the derived limits, and spec.podTemplates security overrides that Pod
+Security "restricted" forbids (root, Unconfined seccomp, added capabilities,
+privilege escalation), are refused. A schedule's cron expression and time
+zone are checked, and its template as the DistBenchmark each run will be
+(errors name spec.template.spec.<field>). Prints "FILE: valid (...)" for each
+good file, for a schedule with its next run. For a bad one, prints
+"FILE: invalid KIND" and one "field: message" line per problem on stderr.
 
   --allow-privileged-overrides  accept those security overrides, as an
                                 operator started with the same flag does
@@ -29,6 +38,60 @@ namespace {
 
 std::string count(int n, const char* singular, const char* plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+std::string ranks(const api::TopologySpec& topology) {
+  return count(topology.trainers, "trainer", "trainers") + ", " +
+         count(topology.parameterServers, "parameter server", "parameter servers");
+}
+
+// Whether the file is a DistBenchmarkSchedule; anything else (unreadable,
+// not YAML, another kind) goes the DistBenchmark way, whose errors say why.
+bool isSchedule(const std::string& file) {
+  try {
+    const YAML::Node root = YAML::LoadFile(file);
+    return root.IsMap() && root["kind"] && root["kind"].IsScalar() &&
+           root["kind"].Scalar() == api::kScheduleKind;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+void printInvalid(const std::string& file, const char* kind,
+                  const std::vector<api::FieldError>& errors) {
+  std::cerr << file << ": invalid " << kind << "\n";
+  for (const api::FieldError& field : errors) std::cerr << field.str() << "\n";
+}
+
+bool validateSchedule(const std::string& file, bool allowPrivileged) {
+  std::optional<api::DistBenchmarkSchedule> schedule;
+  try {
+    schedule = api::loadDistBenchmarkScheduleFile(file);
+  } catch (const api::SpecError& error) {
+    printInvalid(file, api::kScheduleKind, error.errors());
+    return false;
+  } catch (const std::exception& error) {
+    std::cerr << "distbench: " << error.what() << "\n";
+    return false;
+  }
+  const auto now = std::chrono::system_clock::now();
+  if (!allowPrivileged) {
+    std::vector<api::FieldError> refused =
+        api::restrictedProfileViolations(api::scheduledRun(*schedule, now));
+    for (api::FieldError& e : refused) e.field = "spec.template." + e.field;
+    if (!refused.empty()) {
+      printInvalid(file, api::kScheduleKind, refused);
+      return false;
+    }
+  }
+  const api::ScheduleSpec& spec = schedule->spec;
+  const std::optional<api::SystemTime> next = api::CronSchedule::parse(spec.schedule)
+                                                  .next(now, api::TimeZone::load(spec.timeZone));
+  std::cout << file << ": valid (" << api::kScheduleKind << " " << schedule->metadata.name
+            << ": \"" << spec.schedule << "\" in " << spec.timeZone << ", next run "
+            << (spec.suspend ? "suspended" : next ? api::formatRfc3339(*next) : "none within 5 years")
+            << "; " << ranks(spec.template_.spec.topology) << ")\n";
+  return true;
 }
 
 }  // namespace
@@ -44,6 +107,10 @@ int validateCommand(const std::vector<std::string>& args) {
 
   int status = kExitOk;
   for (const std::string& file : parsed.positionals()) {
+    if (isSchedule(file)) {
+      if (!validateSchedule(file, allowPrivileged)) status = kExitUsage;
+      continue;
+    }
     SpecSource source;
     source.file = file;
     std::optional<api::DistBenchmark> benchmark = loadSpec(source, std::cerr);
@@ -54,17 +121,13 @@ int validateCommand(const std::vector<std::string>& args) {
     if (!allowPrivileged) {
       const std::vector<api::FieldError> refused = api::restrictedProfileViolations(*benchmark);
       if (!refused.empty()) {
-        std::cerr << file << ": invalid DistBenchmark\n";
-        for (const api::FieldError& field : refused) std::cerr << field.str() << "\n";
+        printInvalid(file, "DistBenchmark", refused);
         status = kExitUsage;
         continue;
       }
     }
-    const api::TopologySpec& topology = benchmark->spec.topology;
     std::cout << file << ": valid (" << benchmark->kind << " " << benchmark->metadata.name << ": "
-              << count(topology.trainers, "trainer", "trainers") << ", "
-              << count(topology.parameterServers, "parameter server", "parameter servers")
-              << ")\n";
+              << ranks(benchmark->spec.topology) << ")\n";
   }
   return status;
 }

@@ -141,8 +141,8 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
       api::requireRestrictedProfile(api::scheduledRun(ctx.schedule, ctx.now));
   } catch (const std::exception& e) {
     const std::string message = std::string("invalid spec: ") + e.what();
-    if (setCondition(ctx.status, kCondValid, false, "InvalidSpec", message, ctx.nowText,
-                     ctx.generation))
+    if (setConditionStatus(ctx.status, kCondValid, "False", "InvalidSpec", message, ctx.nowText,
+                           ctx.generation))
       ctx.events.push_back({true, "InvalidSpec", message});
     if (!writeStatus(ctx)) return Result::retry();
     return Result::awaitChange();
@@ -150,14 +150,7 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   setCondition(ctx.status, kCondValid, true, "Valid", "the schedule and its template are valid",
                ctx.nowText, ctx.generation);
 
-  const std::string prefix = ctx.ns + "/" + ctx.name + "-";
-  const std::vector<ScheduledRun> runs = scheduledRuns(
-      runs_.select(prefix,
-                   [&](const value& v) {
-                     return stringField(v.at("metadata"), "labels", api::kScheduleLabel) ==
-                            ctx.name;
-                   }),
-      ctx.uid);
+  const std::vector<ScheduledRun> runs = currentRuns(ctx);
 
   // Settled runs not yet accounted, oldest first.
   const std::string accountedText = stringField(ctx.status, "lastRun", "scheduledTime");
@@ -223,6 +216,29 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
               std::chrono::milliseconds(100);
   if (wait.count() < 100) wait = std::chrono::milliseconds(100);
   return Result::after(std::min(wait, options_.maxWait));
+}
+
+std::vector<ScheduledRun> ScheduleReconciler::currentRuns(Context& ctx) {
+  const std::string prefix = ctx.ns + "/" + ctx.name + "-";
+  std::vector<value> objects = runs_.select(prefix, [&](const value& v) {
+    return stringField(v.at("metadata"), "labels", api::kScheduleLabel) == ctx.name;
+  });
+  // A run this schedule recorded as active that the cache does not show
+  // yet was created a moment ago (or deleted since): the server says which.
+  // Without this, a reconcile right after a create would start the run
+  // again, or another beside it under Forbid.
+  if (const value* active = fieldOf(ctx.original, "active"); active && active->is_array()) {
+    for (const value& ref : active->as_array()) {
+      const std::string name = stringField(ref, "name");
+      if (name.empty() || runs_.get(ctx.ns + "/" + name)) continue;
+      try {
+        objects.push_back(client_.get(benchmarksPath(ctx.ns, name)));
+      } catch (const KubeApiError& e) {
+        if (!e.notFound()) throw;
+      }
+    }
+  }
+  return scheduledRuns(objects, ctx.uid);
 }
 
 void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
@@ -421,7 +437,12 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
 }
 
 bool ScheduleReconciler::writeStatus(Context& ctx) {
-  if (ctx.status == ctx.original) return true;
+  if (ctx.status == ctx.original) {
+    // Some Events carry no status change (a skipped firing): they are
+    // remembered (firstTime) rather than recorded in status.
+    sendEvents(ctx);
+    return true;
+  }
   value body = ctx.object;
   body["status"] = ctx.status;
   try {
@@ -431,10 +452,14 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
     throw;
   }
   ctx.original = ctx.status;
+  sendEvents(ctx);
+  return true;
+}
+
+void ScheduleReconciler::sendEvents(Context& ctx) {
   for (const StatusEvent& e : ctx.events)
     if (options_.onEvent) options_.onEvent(ctx.object, e.warning, e.reason, e.message);
   ctx.events.clear();
-  return true;
 }
 
 }  // namespace distbench::op

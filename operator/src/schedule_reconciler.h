@@ -50,13 +50,18 @@ class ScheduleReconciler {
  private:
   struct Context;
 
+  // The schedule's runs: the cache's, and those status.active names that
+  // the cache has not seen yet, read from the server.
+  std::vector<ScheduledRun> currentRuns(Context& ctx);
   // Takes stock of a run that settled: status.lastRun, counts, the pool.
   void account(Context& ctx, const ScheduledRun& run);
   // Deletes finished runs past the history limits (accounted ones only).
   void pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs);
   // Starts the run due at `at`, as concurrencyPolicy allows.
   void startRun(Context& ctx, SystemTime at, const std::vector<ScheduledRun>& active);
+  // Writes the status if it changed (false on a conflict), then the Events.
   bool writeStatus(Context& ctx);
+  void sendEvents(Context& ctx);
   // An Event once per schedule and `memo` (a missed or skipped firing).
   bool firstTime(const Context& ctx, const std::string& memo);
 

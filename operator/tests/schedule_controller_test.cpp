@@ -258,7 +258,8 @@ TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
     const auto names = runNames("every");
     return std::find(names.begin(), names.end(), name2) != names.end();
   }));
-  EXPECT_TRUE(sawEvent("Normal RunStarted: started run " + name2));
+  // Sent once the status that records the run is written.
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal RunStarted: started run " + name2); }));
 }
 
 TEST_F(ScheduleControllerTest, ForbidWaitsForTheActiveRunAndReplaceDeletesIt) {
@@ -290,7 +291,7 @@ TEST_F(ScheduleControllerTest, ForbidWaitsForTheActiveRunAndReplaceDeletesIt) {
     return std::find(names.begin(), names.end(), run3) != names.end() &&
            std::find(names.begin(), names.end(), run2) == names.end();
   }));
-  EXPECT_TRUE(sawEvent("Normal RunReplaced: deleted active run " + run2));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal RunReplaced: deleted active run " + run2); }));
 }
 
 TEST_F(ScheduleControllerTest, SuspendedStartsNothingAndResumesWithOneCatchUpRun) {
@@ -379,8 +380,8 @@ TEST_F(ScheduleControllerTest, EachSuccessfulRunJoinsTheRollingBaselineUnlessItR
     try {
       const value cm = client_->get(corePath(ns_, "configmaps", baselineCm));
       std::string names;
-      for (const value& e : value::parse(cm.at("data").at("runs.json").as_string()).as_array())
-        names += e.at("name").as_string() + " ";
+      const value runs = value::parse(cm.at("data").at("runs.json").as_string());
+      for (const value& e : runs.as_array()) names += e.at("name").as_string() + " ";
       return names;
     } catch (const KubeApiError&) {
       return "";
@@ -426,7 +427,7 @@ TEST_F(ScheduleControllerTest, EachSuccessfulRunJoinsTheRollingBaselineUnlessItR
     return str(s, {"status", "lastRun", "name"}) == r3 &&
            str(s, {"status", "lastRun", "verdict"}) == "Regression";
   }));
-  EXPECT_TRUE(sawEvent("Warning RegressionDetected: run " + r3));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning RegressionDetected: run " + r3); }));
   EXPECT_EQ(pooled(), r1 + " " + r2 + " ");
   const value s = get("rolling");
   EXPECT_EQ(str(s, {"status", "lastRun", "worstRow"}), "HybridDDPRPC / All: median +50%");
@@ -456,7 +457,7 @@ TEST_F(ScheduleControllerTest, AnInvalidScheduleSaysWhyAndStartsNothing) {
     const value s = get("broken");
     return str(s, {"status", "conditions"}).find("InvalidSpec") != std::string::npos;
   }));
-  EXPECT_TRUE(sawEvent("Warning InvalidSpec: invalid spec:"));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning InvalidSpec: invalid spec:"); }));
   EXPECT_TRUE(runNames("broken").empty());
 }
 

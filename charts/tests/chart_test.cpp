@@ -713,6 +713,17 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
   std::set<int> ids;
   collectExprs(dash.at("panels"), exprs, ids);
   ASSERT_GE(exprs.size(), 10u);
+  // Annotation queries (the regressions of scheduled runs) and template
+  // variables query Prometheus too.
+  for (const auto& a : dash.at("annotations").at("list").as_array())
+    if (a.has_field("expr"))
+      exprs.emplace_back("annotation " + a.at("name").as_string(), a.at("expr").as_string());
+  std::set<std::string> variables;
+  for (const auto& v : dash.at("templating").at("list").as_array()) {
+    variables.insert(v.at("name").as_string());
+    if (v.has_field("definition"))
+      exprs.emplace_back("variable " + v.at("name").as_string(), v.at("definition").as_string());
+  }
 
   // Every metric, the ranks' and the operator's, is documented in
   // docs/metrics.md.
@@ -757,8 +768,22 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
            "distbench_epoch_seconds", "distbench_iteration_seconds", "distbench_allreduce_seconds",
            "distbench_rpc_seconds", "distbench_collective_seconds",
            "distbench_operator_reconcile_duration_seconds", "distbench_operator_workqueue_depth",
-           "distbench_operator_benchmarks"})
+           "distbench_operator_benchmarks",
+           // The continuous-benchmarking row: p50 per run against the
+           // baseline band, regressions, failures, staleness.
+           "distbench_schedule_last_run_p50_seconds", "distbench_schedule_baseline_p50_seconds",
+           "distbench_schedule_regression_threshold_ratio", "distbench_schedule_regression",
+           "distbench_schedule_consecutive_failures",
+           "distbench_schedule_last_successful_run_timestamp_seconds"})
     EXPECT_TRUE(used.count(m)) << "the dashboard has no panel on " << m;
+  bool regressionAnnotation = false;
+  for (const auto& [panel, expr] : exprs)
+    if (panel.rfind("annotation ", 0) == 0 &&
+        expr.find("distbench_schedule_regression") != std::string::npos)
+      regressionAnnotation = true;
+  EXPECT_TRUE(regressionAnnotation) << "no annotation marking scheduled runs that regressed";
+  for (const char* v : {"namespace", "schedule"})
+    EXPECT_TRUE(variables.count(v)) << "no template variable " << v << " for the schedule panels";
   bool p99Reconcile = false;
   for (const auto& [panel, expr] : exprs)
     if (expr.find("histogram_quantile(0.99") != std::string::npos &&

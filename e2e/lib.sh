@@ -47,6 +47,19 @@ check() {  # check DESCRIPTION COMMAND...: dies (after on_failure) unless COMMAN
 }
 now_ms() { date +%s%3N; }
 
+# at_exit COMMAND: run COMMAND (eval'd) when the scenario exits, however it
+# exits, after the ones registered before it; the exit status is kept.
+e2e_exit_hooks=()
+at_exit() {
+  e2e_exit_hooks+=("$1")
+  trap e2e_run_exit_hooks EXIT
+}
+e2e_run_exit_hooks() {
+  local rc=$? hook
+  for hook in "${e2e_exit_hooks[@]}"; do eval "$hook" || true; done
+  exit "$rc"
+}
+
 # The environment cluster-<kind>.sh up wrote: KUBECONFIG, the kubectl and
 # helm binaries, image names, the node, the cluster's CA and token.
 load_cluster_env() {

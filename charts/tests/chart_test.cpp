@@ -205,6 +205,7 @@ TEST(Chart, LintsCleanWithEveryValueSet) {
   const std::vector<std::vector<std::string>> valueSets = {
       {},
       {"serviceMonitor.enabled=true", "serviceMonitor.workers.namespaces={bench}"},
+      {"prometheusRule.enabled=true", "prometheusRule.labels.release=prom"},
       {"watchNamespace=bench", "leaderElection.enabled=false", "replicas=1"},
       {"networkPolicy.operator.namespaces={monitoring}", "spread.whenUnsatisfiable=DoNotSchedule"},
       {"grafanaDashboard.enabled=false", "rbac.create=false", "serviceAccount.create=false"},
@@ -272,7 +273,9 @@ TEST(ChartTemplate, DefaultsRenderTheOperatorWithLeaderElection) {
                                           "ConfigMap/" + kFullname + "-dashboard"};
   std::set<std::string> got;
   for (const auto& [k, v] : objs) got.insert(k);
-  EXPECT_EQ(got, expected) << "serviceMonitor is off by default: no ServiceMonitor, no PodMonitor";
+  EXPECT_EQ(got, expected)
+      << "serviceMonitor and prometheusRule are off by default: no ServiceMonitor, no "
+         "PodMonitor, no PrometheusRule";
 
   const YAML::Node& deploy = need(objs, "Deployment/" + kFullname);
   ASSERT_TRUE(deploy);
@@ -372,6 +375,8 @@ TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
   EXPECT_EQ(sm["spec"]["endpoints"][0]["port"].as<std::string>(),
             svc["spec"]["ports"][0]["name"].as<std::string>());
   EXPECT_EQ(sm["spec"]["endpoints"][0]["path"].as<std::string>(), "/metrics");
+  // The schedule gauges' own namespace label must win over the target's.
+  EXPECT_TRUE(sm["spec"]["endpoints"][0]["honorLabels"].as<bool>(false));
   // The PodMonitor selects the benchmark pods by the labels the operator
   // gives them (operator/src/desired_objects.cpp) and their "metrics" port.
   EXPECT_EQ(pm["spec"]["selector"]["matchLabels"]["app.kubernetes.io/managed-by"].as<std::string>(),
@@ -385,6 +390,55 @@ TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
       objects(render(r, {"serviceMonitor.enabled=true", "serviceMonitor.workers.enabled=false"}));
   EXPECT_TRUE(noWorkers.count("ServiceMonitor/" + kFullname));
   EXPECT_FALSE(noWorkers.count("PodMonitor/" + kFullname + "-workers"));
+}
+
+const std::string kRulesFile = kChart + "/rules/distbench-rules.yaml";
+const std::vector<std::string> kAlerts = {"DistbenchRegression", "DistbenchRunsFailing",
+                                          "DistbenchScheduleStale"};
+
+TEST(ChartTemplate, PrometheusRuleIsThePlainRulesFile) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  auto off = objects(render(r));
+  for (const auto& [key, obj] : off)
+    EXPECT_NE(obj["kind"].as<std::string>(), "PrometheusRule") << "off by default: " << key;
+
+  auto objs =
+      objects(render(r, {"prometheusRule.enabled=true", "prometheusRule.labels.release=prom",
+                         "prometheusRule.namespace=monitoring"}));
+  const YAML::Node& rule = need(objs, "PrometheusRule/" + kFullname);
+  ASSERT_TRUE(rule);
+  EXPECT_EQ(rule["apiVersion"].as<std::string>(), "monitoring.coreos.com/v1");
+  EXPECT_EQ(rule["metadata"]["namespace"].as<std::string>(), "monitoring");
+  EXPECT_EQ(rule["metadata"]["labels"]["release"].as<std::string>(""), "prom");
+  EXPECT_EQ(rule["metadata"]["labels"]["app.kubernetes.io/part-of"].as<std::string>(""),
+            "distbench");
+  ASSERT_EQ(rule["spec"].size(), 1u) << "spec holds the groups and nothing else";
+
+  // The groups are the plain rules file's, as Prometheus reads it: the
+  // same YAML once parsed (helm indents it and keeps its comments).
+  const YAML::Node plain = YAML::LoadFile(kRulesFile);
+  ASSERT_TRUE(plain["groups"] && plain["groups"].IsSequence()) << kRulesFile;
+  EXPECT_EQ(YAML::Dump(rule["spec"]["groups"]), YAML::Dump(plain["groups"]))
+      << "the PrometheusRule's groups differ from " << kRulesFile;
+  // Prometheus's own template actions survive helm untouched.
+  EXPECT_NE(YAML::Dump(rule["spec"]["groups"]).find("{{ $labels.schedule }}"), std::string::npos);
+
+  // The three alerts, each with a severity and a runbook-style text.
+  std::set<std::string> alerts;
+  for (const auto& group : plain["groups"])
+    for (const auto& rl : group["rules"]) {
+      const std::string name = rl["alert"].as<std::string>("");
+      alerts.insert(name);
+      EXPECT_FALSE(rl["labels"]["severity"].as<std::string>("").empty()) << name;
+      EXPECT_FALSE(rl["annotations"]["summary"].as<std::string>("").empty()) << name;
+      EXPECT_NE(rl["annotations"]["description"].as<std::string>("").find("What to check"),
+                std::string::npos)
+          << name;
+      EXPECT_NE(rl["expr"].as<std::string>("").find("by (namespace, schedule)"), std::string::npos)
+          << name << ": one series per schedule, whichever replica exports it";
+    }
+  EXPECT_EQ(alerts, std::set<std::string>(kAlerts.begin(), kAlerts.end()));
 }
 
 // The operator's pod labels, from the rendered Deployment.
@@ -659,6 +713,17 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
   std::set<int> ids;
   collectExprs(dash.at("panels"), exprs, ids);
   ASSERT_GE(exprs.size(), 10u);
+  // Annotation queries (the regressions of scheduled runs) and template
+  // variables query Prometheus too.
+  for (const auto& a : dash.at("annotations").at("list").as_array())
+    if (a.has_field("expr"))
+      exprs.emplace_back("annotation " + a.at("name").as_string(), a.at("expr").as_string());
+  std::set<std::string> variables;
+  for (const auto& v : dash.at("templating").at("list").as_array()) {
+    variables.insert(v.at("name").as_string());
+    if (v.has_field("definition"))
+      exprs.emplace_back("variable " + v.at("name").as_string(), v.at("definition").as_string());
+  }
 
   // Every metric, the ranks' and the operator's, is documented in
   // docs/metrics.md.
@@ -703,8 +768,22 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
            "distbench_epoch_seconds", "distbench_iteration_seconds", "distbench_allreduce_seconds",
            "distbench_rpc_seconds", "distbench_collective_seconds",
            "distbench_operator_reconcile_duration_seconds", "distbench_operator_workqueue_depth",
-           "distbench_operator_benchmarks"})
+           "distbench_operator_benchmarks",
+           // The continuous-benchmarking row: p50 per run against the
+           // baseline band, regressions, failures, staleness.
+           "distbench_schedule_last_run_p50_seconds", "distbench_schedule_baseline_p50_seconds",
+           "distbench_schedule_regression_threshold_ratio", "distbench_schedule_regression",
+           "distbench_schedule_consecutive_failures",
+           "distbench_schedule_last_successful_run_timestamp_seconds"})
     EXPECT_TRUE(used.count(m)) << "the dashboard has no panel on " << m;
+  bool regressionAnnotation = false;
+  for (const auto& [panel, expr] : exprs)
+    if (panel.rfind("annotation ", 0) == 0 &&
+        expr.find("distbench_schedule_regression") != std::string::npos)
+      regressionAnnotation = true;
+  EXPECT_TRUE(regressionAnnotation) << "no annotation marking scheduled runs that regressed";
+  for (const char* v : {"namespace", "schedule"})
+    EXPECT_TRUE(variables.count(v)) << "no template variable " << v << " for the schedule panels";
   bool p99Reconcile = false;
   for (const auto& [panel, expr] : exprs)
     if (expr.find("histogram_quantile(0.99") != std::string::npos &&
@@ -724,8 +803,9 @@ TEST(ChartDashboard, ParsesAndQueriesOnlyDocumentedMetrics) {
 // Against a real kube-apiserver (etcd + kube-apiserver on loopback)
 
 // Minimal stand-ins for the Prometheus Operator's CRDs: the API server then
-// knows the kinds, so the rendered ServiceMonitor and PodMonitor go through
-// a server-side dry run with the rest (the schema itself is not checked).
+// knows the kinds, so the rendered ServiceMonitor, PodMonitor and
+// PrometheusRule go through a server-side dry run with the rest (the schema
+// itself is not checked).
 const char* kMonitoringCrds = R"(apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -749,6 +829,21 @@ spec:
   group: monitoring.coreos.com
   scope: Namespaced
   names: {kind: PodMonitor, listKind: PodMonitorList, plural: podmonitors, singular: podmonitor}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: prometheusrules.monitoring.coreos.com
+spec:
+  group: monitoring.coreos.com
+  scope: Namespaced
+  names: {kind: PrometheusRule, listKind: PrometheusRuleList, plural: prometheusrules, singular: prometheusrule}
   versions:
     - name: v1
       served: true
@@ -810,12 +905,14 @@ class ChartCluster : public ::testing::Test {
 TEST_F(ChartCluster, RenderedObjectsPassAServerSideDryRun) {
   applyForReal(kChart + "/crds/" + kCrdName, {"distbenchmarks.distbench.io"});
   applyForReal(runner_.write("monitoring-crds.yaml", kMonitoringCrds),
-               {"servicemonitors.monitoring.coreos.com", "podmonitors.monitoring.coreos.com"});
+               {"servicemonitors.monitoring.coreos.com", "podmonitors.monitoring.coreos.com",
+                "prometheusrules.monitoring.coreos.com"});
 
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"defaults", {}},
       {"serviceMonitor on",
        {"serviceMonitor.enabled=true", "serviceMonitor.workers.namespaces={bench}"}},
+      {"prometheusRule on", {"prometheusRule.enabled=true"}},
       {"operator NetworkPolicy from named peers",
        {"networkPolicy.operator.namespaces={monitoring}",
         "networkPolicy.operator.from[0].ipBlock.cidr=10.1.0.0/16",

@@ -63,10 +63,13 @@ app.kubernetes.io/component: operator
 {{- printf "%s:%s" .Values.worker.cudaImage.repository (default .Chart.AppVersion .Values.worker.cudaImage.tag) }}
 {{- end }}
 
-{{/* Namespace of the monitors and of the dashboard ConfigMap. */}}
+{{/* Namespace of the monitors, of the PrometheusRule and of the dashboard ConfigMap. */}}
 {{- define "distbench-operator.monitorNamespace" -}}
 {{- default .Release.Namespace .Values.serviceMonitor.namespace }}
 {{- end }}
 {{- define "distbench-operator.dashboardNamespace" -}}
 {{- default .Release.Namespace .Values.grafanaDashboard.namespace }}
+{{- end }}
+{{- define "distbench-operator.ruleNamespace" -}}
+{{- default .Release.Namespace .Values.prometheusRule.namespace }}
 {{- end }}

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Continuous benchmarking on the real node: a DistBenchmarkSchedule firing
+# every minute ("* * * * *") runs the tiny DDP spec three times, unchanged,
+# into a rolling baseline of 3 runs; then its template caps each trainer at
+# 50m of CPU (spec.podTemplates.trainer.resources.limits; the same spec, so
+# the same group key) and the next run must come out with verdict
+# Regression, in the run's status and the schedule's, and the alert
+# DistbenchRegression must fire in a real Prometheus loaded with the chart's
+# rules file (e2e/prometheus.sh). The schedule panels of the dashboard must
+# then return data. The schedule is suspended however the scenario ends:
+# a run a minute would disturb the scenarios after it.
+#
+# Why 50m: a tiny DDP iteration takes about 10 ms of CPU here. Kubernetes
+# enforces a limit as a CFS quota per 100 ms period, so a trainer capped at
+# 50m gets 5 ms and stalls in every iteration: measured on the same spec
+# with the same period (all ranks of a `distbench run` in one cgroup of
+# 10 ms per 100 ms), p50 7-20x the unthrottled run's and the whole run 24 s
+# instead of 5 s. A cap the quota can cover (20 % and more of a CPU) bites
+# only the iterations that outrun it, and the median hardly moves
+# (docs/performance.md, the hybrid straggler at 20 %). The threshold is
+# 100 %, so the three unchanged runs, compared with one another, stay far
+# from it on a busy node, and a 7x slowdown is far over it.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+source "$e2e_root/e2e/prometheus.sh"
+scenario_start schedule-regression
+new_namespace e2e-schedule
+SCHED=canary
+check "the DistBenchmarkSchedule CRD is installed and Established" \
+  kubectl wait --for=condition=Established crd/distbenchmarkschedules.distbench.io --timeout=30s
+
+sched_json() { kubectl -n "$E2E_NS" get distbenchmarkschedule "$SCHED" -o json; }
+sched_field() { kubectl -n "$E2E_NS" get distbenchmarkschedule "$SCHED" -o jsonpath="{$1}" 2>/dev/null; }
+# The schedule's runs, oldest first: their names end in the minute they were
+# scheduled for, so they sort by time.
+run_names() {
+  kubectl -n "$E2E_NS" get distbenchmarks -l "distbench.io/schedule=$SCHED" -o json |
+    jq -r '.items | map(.metadata.name) | sort | .[]'
+}
+dump_schedule() {
+  log "--- DistBenchmarkSchedule $E2E_NS/$SCHED"
+  kubectl -n "$E2E_NS" get distbenchmarkschedule "$SCHED" -o yaml 2>&1 | head -n 120
+  kubectl -n "$E2E_NS" get distbenchmarks -L distbench.io/schedule 2>&1
+  log "--- $SCHED-baseline"
+  kubectl -n "$E2E_NS" get configmap "$SCHED-baseline" -o json 2>&1 |
+    jq -c '{labels: .metadata.labels, keys: (.data // {} | keys), runs: (.data["runs.json"] // "[]" | fromjson | map(.name))}' 2>&1
+}
+on_failure() {
+  dump_schedule
+  dump_bench
+  dump_prometheus
+  prom_query '{__name__=~"distbench_schedule_.*"}' | jq -c '.data.result[]? | [.metric, .value[1]]' 2>&1 | tail -n 30
+}
+
+start_prometheus
+t_start=$EPOCHREALTIME
+
+# The tiny DDP spec as a schedule's template: the local worker image, no
+# metrics linger (nothing here reads the ranks' metrics), and a deadline, so
+# a stuck run cannot hold the schedule (concurrencyPolicy Forbid).
+template=$(kubectl create --dry-run=client -o json -f "$e2e_root/e2e/specs/ddp.yaml" |
+  jq --arg image "$E2E_WORKER_IMAGE" '.spec
+    | .runtime = ({metricsLingerSeconds: 0} + (.runtime // {}) + {image: $image})
+    | .runPolicy = ((.runPolicy // {}) + {activeDeadlineSeconds: 240})') ||
+  die "cannot read e2e/specs/ddp.yaml"
+jq -n --arg name "$SCHED" --argjson spec "$template" '{
+    apiVersion: "distbench.io/v1alpha1", kind: "DistBenchmarkSchedule",
+    metadata: {name: $name},
+    spec: {schedule: "* * * * *", concurrencyPolicy: "Forbid",
+           successfulRunsHistoryLimit: 5, failedRunsHistoryLimit: 2,
+           baseline: {runs: 3, thresholdPercent: 100},
+           template: {spec: $spec}}}' |
+  kubectl apply -n "$E2E_NS" -f - >/dev/null || die "kubectl apply DistBenchmarkSchedule $SCHED"
+# shellcheck disable=SC2016 # expanded when the scenario exits
+at_exit 'kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge -p "{\"spec\":{\"suspend\":true}}" >/dev/null 2>&1'
+log "applied DistBenchmarkSchedule $E2E_NS/$SCHED (* * * * *, baseline 3 runs, threshold 100%)"
+valid() { [[ $(sched_json | jq -r '[.status.conditions[]? | select(.type == "Valid") | .status][0] // ""') == True ]]; }
+wait_for 30 "$SCHED Valid" valid
+
+# 1. Three runs of the unchanged template. The template changes as soon as
+# the third exists (runs copy it when they are created), so the slowed run
+# is the very next one: a minute saved against waiting for the third to end.
+runs_at_least() { (($(run_names | wc -l) >= $1)); }
+wait_for 240 "three runs of $SCHED created" runs_at_least 3
+mapfile -t unchanged < <(run_names)
+((${#unchanged[@]} == 3)) || { on_failure; die "expected 3 runs before the template change, found: ${unchanged[*]}"; }
+kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge \
+  -p '{"spec":{"template":{"spec":{"podTemplates":{"trainer":{"resources":{"limits":{"cpu":"50m"}}}}}}}}' >/dev/null ||
+  { on_failure; die "patching $SCHED's template"; }
+log "template now caps each trainer at 50m of CPU; unchanged runs: ${unchanged[*]}"
+third=${unchanged[2]}
+
+# They succeed, join the pool, and none regresses against the runs before it.
+pool_of_three() { [[ $(sched_json | jq '.status.baseline.runs // [] | length') == 3 ]]; }
+wait_for 240 "the three unchanged runs pooled in $SCHED-baseline" pool_of_three
+for BENCH in "${unchanged[@]}"; do
+  phase_is Succeeded || { on_failure; die "unchanged run $BENCH is $(bench_field .status.phase), not Succeeded"; }
+  if condition_true RegressionDetected; then
+    on_failure
+    die "unchanged run $BENCH regressed against the runs before it (an A/A false alarm at 100%): $(bench_json | jq -c '.status.baseline')"
+  fi
+  log "unchanged run $BENCH: p50 $(bench_field .status.results.p50), RegressionDetected $(bench_json | jq -r '[.status.conditions[]? | select(.type == "RegressionDetected") | .status][0] // "none (no baseline)"')"
+done
+# Neither firing nor pending.
+no_regression_alert() {
+  curl -s "$PROM_URL/api/v1/alerts" | jq -e --arg s "$SCHED" \
+    '[.data.alerts[] | select(.labels.alertname == "DistbenchRegression" and .labels.schedule == $s)] | length == 0'
+}
+check "DistbenchRegression is neither pending nor firing for the unchanged runs" no_regression_alert
+
+# 2. The first run with the cap: verdict Regression, in the schedule's
+# status (lastRun) and the run's own (RegressionDetected).
+slowed_verdict() {  # 0 once the last finished run is a capped one and says Regression; dies on another verdict
+  local last verdict
+  last=$(sched_field .status.lastRun.name)
+  [[ -n $last && $last > $third ]] || return 1
+  verdict=$(sched_field .status.lastRun.verdict)
+  [[ $verdict == Regression ]] && return 0
+  [[ -z $verdict ]] && return 1
+  on_failure
+  die "the capped run $last finished with verdict $verdict, not Regression: $(sched_json | jq -c '.status.lastRun')"
+}
+deadline=$(($(date +%s) + 300))
+until slowed_verdict; do
+  (($(date +%s) < deadline)) || { on_failure; die "no capped run finished within 300s of the third"; }
+  sleep 2
+done
+BENCH=$(sched_field .status.lastRun.name)
+log "capped run $BENCH: verdict Regression, $(sched_field .status.lastRun.worstRow)"
+check "$BENCH has RegressionDetected True" condition_true RegressionDetected
+capped() { [[ $(bench_field .spec.podTemplates.trainer.resources.limits.cpu) == 50m ]]; }
+check "$BENCH's spec carries the cap" capped
+against_pool() { [[ $(bench_field .spec.baseline.configMap.name) == "$SCHED-baseline" ]]; }
+check "$BENCH was compared with $SCHED-baseline" against_pool
+log "rows of $BENCH against the baseline: $(sched_json | jq -c '[.status.lastRun.rows[]? | {row, p50Seconds, baselineP50Seconds}]')"
+
+# 3. The alert, from the operator's gauges through the real Prometheus
+# (DistbenchRegression has `for: 1m`).
+selector=".namespace == \"$E2E_NS\" and .schedule == \"$SCHED\""
+wait_for 150 "DistbenchRegression firing for $E2E_NS/$SCHED" alert_firing DistbenchRegression "$selector"
+log "ok: DistbenchRegression firing: $(curl -s "$PROM_URL/api/v1/alerts" | jq -c "[.data.alerts[] | select(.labels.alertname == \"DistbenchRegression\") | .labels | select($selector)][0]")"
+gauge() { prom_query "max($1{namespace=\"$E2E_NS\", schedule=\"$SCHED\"})" | jq -r '.data.result[0].value[1] // "none"'; }
+log "gauges: regression $(gauge distbench_schedule_regression), threshold ratio $(gauge distbench_schedule_regression_threshold_ratio), consecutive failures $(gauge distbench_schedule_consecutive_failures), expected interval $(gauge distbench_schedule_expected_interval_seconds) s"
+[[ $(gauge distbench_schedule_regression_threshold_ratio) == 1 ]] ||
+  { on_failure; die "distbench_schedule_regression_threshold_ratio is $(gauge distbench_schedule_regression_threshold_ratio), expected 1 (thresholdPercent 100)"; }
+[[ $(gauge distbench_schedule_expected_interval_seconds) == 60 ]] ||
+  { on_failure; die "distbench_schedule_expected_interval_seconds is $(gauge distbench_schedule_expected_interval_seconds), expected 60 for * * * * *"; }
+
+# 4. The dashboard's continuous-benchmarking row and its regression
+# annotations, over the scenario so far.
+python3 "$e2e_root/e2e/dashboard_queries.py" --only schedule "$PROM_URL" \
+  "$e2e_root/charts/distbench-operator/dashboards/distbench.json" "$t_start:$EPOCHREALTIME" ||
+  { on_failure; die "the dashboard's schedule panels: see above"; }
+log "ok: every schedule panel and the regression annotation return data"
+
+# 5. Suspended: no more runs, and the gauge says so.
+kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge -p '{"spec":{"suspend":true}}' >/dev/null
+suspended_gauge() { [[ $(gauge distbench_schedule_suspended) == 1 ]]; }
+wait_for 30 "distbench_schedule_suspended 1" suspended_gauge
+log "ok: $SCHED suspended after $(run_names | wc -l) runs, in $((${EPOCHREALTIME%.*} - ${t_start%.*}))s"
+kubectl delete namespace "$E2E_NS" --wait=false >/dev/null

@@ -177,6 +177,7 @@ def status_schema(conditions):
                 "description": "The last run that finished.",
                 "properties": {
                     "name": string("The DistBenchmark's name."),
+                    "scheduledTime": time("The firing it ran for: runs up to this one are accounted."),
                     "phase": string("How it ended.", enum=["Succeeded", "Failed"]),
                     "finishedTime": time("When it finished."),
                     "p50": string("Its status.results.p50."),

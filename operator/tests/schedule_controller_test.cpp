@@ -326,6 +326,7 @@ TEST_F(ScheduleControllerTest, DowntimeCatchesUpOnceWithinTheStartingDeadlineAnd
   ASSERT_TRUE(eventually([&] { return runNames("late").size() == 1; }));
   EXPECT_EQ(runNames("late").at(0), "late-" + std::to_string(minutesOf(hour)));
   finish(runNames("late").at(0), "Failed");
+  ASSERT_TRUE(eventually([&] { return str(get("late"), {"status", "consecutiveFailures"}) == "1"; }));
   stop();
 
   // Down again, back 10 minutes after the next firing: past the deadline.
@@ -334,6 +335,9 @@ TEST_F(ScheduleControllerTest, DowntimeCatchesUpOnceWithinTheStartingDeadlineAnd
   ASSERT_TRUE(eventually([&] { return sawEvent("Warning MissedSchedule"); }));
   EXPECT_EQ(runNames("late").size(), 1u);
   EXPECT_EQ(str(get("late"), {"status", "nextScheduleTime"}), formatRfc3339(hour + 2h));
+  // Reconciled again and again, a run is accounted once.
+  EXPECT_EQ(str(get("late"), {"status", "consecutiveFailures"}), "1");
+  EXPECT_EQ(str(get("late"), {"status", "lastRun", "scheduledTime"}), formatRfc3339(hour));
 }
 
 TEST_F(ScheduleControllerTest, FinishedRunsPastTheHistoryLimitsAreDeleted) {

@@ -37,10 +37,11 @@ FROM ${BASE_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # cpprestsdk (HTTP, TLS, JSON), yaml-cpp (the DistBenchmark spec),
 # prometheus-cpp's core (the metrics registry; the operator serves /metrics
-# itself), OpenSSL, and the CA bundle for API servers signed by a public CA.
+# itself), OpenSSL, the CA bundle for API servers signed by a public CA, and
+# the tz database (a DistBenchmarkSchedule's spec.timeZone).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libcpprest2.10 libyaml-cpp0.7 libprometheus-cpp-core1.0 libssl3 ca-certificates \
+      libcpprest2.10 libyaml-cpp0.7 libprometheus-cpp-core1.0 libssl3 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --gid 65532 distbench \
  && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \

@@ -33,6 +33,7 @@ two_running() {
     --field-selector=status.phase=Running -o name | wc -l) -eq 2 ]]
 }
 wait_for 120 "both operator replicas Running" two_running
-check "the CRD is installed and Established" \
-  kubectl wait --for=condition=Established crd/distbenchmarks.distbench.io --timeout=30s
+check "the CRDs are installed and Established" \
+  kubectl wait --for=condition=Established crd/distbenchmarks.distbench.io \
+    crd/distbenchmarkschedules.distbench.io --timeout=30s
 kubectl -n "$E2E_OPERATOR_NS" get pods -o wide

@@ -114,12 +114,12 @@ std::vector<MetricFamily> ScheduleMetrics::collect(const std::vector<value>& sch
       labels.push_back({"row", stringField(row, "row")});
       if (const value* v = fieldOf(row, "p50Seconds"))
         f.add("distbench_schedule_last_run_p50_seconds",
-              "Median seconds per sample of each row of the schedule's last successful run.",
+              "Median seconds per sample of each row of the schedule's last finished run (absent after a failed one).",
               labels, number(*v));
       if (const value* v = fieldOf(row, "p95Seconds"))
         f.add("distbench_schedule_last_run_p95_seconds",
-              "95th percentile seconds per sample of each row of the schedule's last successful "
-              "run.",
+              "95th percentile seconds per sample of each row of the schedule's last finished "
+              "run (absent after a failed one).",
               labels, number(*v));
       if (const value* v = fieldOf(row, "baselineP50Seconds"))
         f.add("distbench_schedule_baseline_p50_seconds",

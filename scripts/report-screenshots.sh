@@ -20,7 +20,9 @@
 #
 # The pages: report-hybrid (HybridDDPRPC, with its per-phase chart),
 # report-ddp, report-collectives, report-baseline (a HybridDDPRPC run against
-# an earlier one, --baseline); with --short also report-hybrid-pre-phases: the
+# an earlier one, --baseline), report-trend (a series of small HybridDDPRPC
+# runs, the last with every rank on one core, --trend: the rolling
+# baseline); with --short also report-hybrid-pre-phases: the
 # committed report written before the worker recorded phases
 # (testing/fixtures/report/README.md), whose page says the phases are missing.
 set -euo pipefail
@@ -147,6 +149,26 @@ shoot report-collectives collectives.json
 # Noise decides between two runs of one build; no --threshold, so nothing is
 # judged a regression, only shown.
 shoot report-baseline hybrid.json --baseline hybrid-base.json
+# The rolling baseline (--trend): unchanged runs, then one with every rank on
+# one core, which the trend marks as a regression (exit 1, expected).
+trend_runs=()
+for i in $(seq 1 $((short ? 3 : 6))); do
+  run "trend-$i" "$root/benchmarks/rolling_baseline/aa-hybrid.yaml"
+  trend_runs+=("trend-$i.json")
+done
+if command -v taskset >/dev/null; then
+  run_slowed() { taskset -c 0 "$bin/distbench" run "$@"; }
+  if ! run_slowed "$root/benchmarks/rolling_baseline/aa-hybrid.yaml" \
+      --report "$work/trend-slowed.json" --timeout 600 >"$work/trend-slowed.out" 2>&1; then
+    log "FAILED: the slowed trend run"; tail -n 30 "$work/trend-slowed.out"; exit 1
+  fi
+  trend_runs+=(trend-slowed.json)
+  log "ran trend-slowed (every rank on one core)"
+fi
+(cd "$work" && "$bin/distbench" report --trend "${trend_runs[@]}" -o "$pages/report-trend.html") ||
+  [[ $? == 1 ]]
+python3 "$root/scripts/render-report-page.py" "$pages/report-trend.html" \
+  --screenshot "$out/report-trend.png"
 # A report without phase timings: the page says so in place of the phase chart.
 if ((short)); then
   shoot report-hybrid-pre-phases tutorial-run-pre-phases.json

@@ -12,11 +12,24 @@ Asserts: none of the ten unchanged runs is flagged (the A/A property), and the
 slowed run is. Prints every verdict, so a failure shows which run and row.
 ctest runs it as benchmark_rolling_baseline_aa (benchmarks/tests/CMakeLists.txt).
 
+The slowed run is a twofold slowdown at most (two ranks sharing a core), and
+only on a machine with a core to spare. The check of the slowed run is
+skipped, and says why, when it cannot show anything: when the unchanged runs
+it is judged by differ by more than that themselves (their p50s spread over
+more than 2x: a machine loaded by other work), since no honest comparison
+tells such a slowdown from such drift; or when the pin did not slow the run
+by half (no row's median 50 % above the pool's: the machine was already
+oversubscribed, so one core was all any rank got anyway). The A/A check is
+never skipped.
+
 Exit status: 0 pass, 1 an assertion failed, 2 a run or the report failed,
-77 skipped (one CPU: pinning to one core would slow nothing).
+77 skipped (one CPU: pinning to one core would slow nothing; or a slowed-run
+check skipped for drift, everything else passed).
 """
 import argparse
+import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -53,6 +66,24 @@ def trend(distbench, reports, page, args):
     if len(lines) != len(reports):
         raise SystemExit(f"aa_check: expected {len(reports)} verdict lines, got:\n{done.stdout}")
     return done.returncode, lines
+
+
+def drift(reports):
+    """The largest max/min over the runs of one row's p50, and that row."""
+    p50s = {}
+    for path in reports:
+        with open(path, encoding="utf-8") as f:
+            for s in json.load(f)["series"]:
+                p50s.setdefault(s["group"] + " / " + s["row"], []).append(
+                    statistics.median(s["samples"]))
+    return max((max(v) / min(v), row) for row, v in p50s.items())
+
+
+def worst_change(line):
+    """The worst row's median change in percent, from a verdict line."""
+    if "; worst " not in line:
+        return None
+    return float(line.split("; worst ", 1)[1].rsplit(" [", 1)[0].rsplit(" ", 1)[1].rstrip("%"))
 
 
 def verdict(line):
@@ -95,6 +126,7 @@ def main():
         print(f"run {k}-slowed (one core): {seconds:.1f} s", flush=True)
 
     failures = []
+    skipped = []
     for k in kinds:
         code, lines = trend(args.distbench, reports[k], os.path.join(args.workdir, f"{k}-aa.html"),
                             args)
@@ -112,12 +144,28 @@ def main():
                             os.path.join(args.workdir, f"{k}-slowed.html"), args)
         print(f"{k}: then one run slowed (every rank on one core)")
         print("  " + lines[-1])
-        if verdict(lines[-1]) != "Regression" or code != 1:
+        spread, row = drift(reports[k][-args.baseline_runs:])
+        print(f"  the unchanged runs' p50s the slowed run was judged by spread {spread:.2f}x "
+              f"({row})")
+        if verdict(lines[-1]) == "Regression" and code == 1:
+            continue
+        change = worst_change(lines[-1])
+        if spread > 2:
+            skipped.append(f"{k}: the slowed run was not flagged, but the unchanged runs before it "
+                           f"drifted {spread:.2f}x ({row}), more than the slowdown")
+        elif change is not None and change < 50:
+            skipped.append(f"{k}: the slowed run was not flagged, but pinning it to one core slowed "
+                           f"it by {change:+.1f}% only: the machine was already oversubscribed")
+        else:
             failures.append(f"{k}: the slowed run was not flagged: {lines[-1]}")
 
     if failures:
-        print("\nFAILED:\n" + "\n".join("  " + f for f in failures))
+        print("\nFAILED:\n" + "\n".join("  " + f for f in failures + skipped))
         return 1
+    if skipped:
+        print("\nSKIPPED (no false alarm among the unchanged runs):\n" +
+              "\n".join("  " + s for s in skipped))
+        return 77
     print("\nPASSED: no false alarm among the unchanged runs; every slowed run flagged")
     return 0
 

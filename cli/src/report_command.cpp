@@ -113,13 +113,7 @@ std::string baseName(const std::string& path) {
 std::string trendLine(const report::TrendRun& run) {
   std::string line = run.name + ": " + report::verdictName(run.verdict);
   if (!run.pool.empty()) line += " against " + std::to_string(run.pool.size()) + " runs";
-  const report::TrendPoint* worst = nullptr;
-  for (const report::TrendPoint& point : run.points) {
-    if (point.change && (!worst || point.change->pointChange > worst->change->pointChange)) {
-      worst = &point;
-    }
-  }
-  if (worst) {
+  if (const report::TrendPoint* worst = report::worstPoint(run)) {
     char change[96];
     std::snprintf(change, sizeof change, " %+.1f%% [%+.1f%%, %+.1f%%]",
                   worst->change->pointChange * 100, worst->change->low * 100,

@@ -35,7 +35,7 @@ DISTBENCH_BIN=$bin "$root/scripts/report-screenshots.sh" --short "$pages"
 python3 - "$pages" <<'EOF'
 import glob, os, struct, sys
 names = ["report-hybrid", "report-ddp", "report-collectives", "report-baseline",
-         "report-hybrid-pre-phases"]
+         "report-trend", "report-hybrid-pre-phases"]
 for name in names:
     path = os.path.join(sys.argv[1], name + ".png")
     with open(path, "rb") as f:

@@ -50,6 +50,18 @@ void addComparison(TrendRun& out, const ReportDiff& diff, double thresholdPercen
 
 }  // namespace
 
+const TrendPoint* worstPoint(const TrendRun& run) {
+  const TrendPoint* worst = nullptr;
+  for (const TrendPoint& point : run.points) {
+    if (!point.change) continue;
+    const bool better = !worst || (point.regressed && !worst->regressed) ||
+                        (point.regressed == worst->regressed &&
+                         point.change->pointChange > worst->change->pointChange);
+    if (better) worst = &point;
+  }
+  return worst;
+}
+
 std::string verdictName(PoolVerdict verdict) {
   switch (verdict) {
     case PoolVerdict::NoBaseline:

@@ -76,6 +76,19 @@ TEST(BaselineTrend, AChangedBenchmarkStartsAgain) {
   EXPECT_NE(trend[3].note.find("the baseline starts again"), std::string::npos);
 }
 
+TEST(BaselineTrend, TheWorstPointIsARegressedOneWhereOneRegressed) {
+  TrendRun run;
+  EXPECT_EQ(worstPoint(run), nullptr);
+  TrendPoint noisy, regressed, uncompared;
+  noisy.change = MedianChange{0.9, -0.2, 2.0, false};
+  regressed.change = MedianChange{0.3, 0.2, 0.4, true};
+  regressed.regressed = true;
+  run.points = {uncompared, noisy, regressed};
+  EXPECT_EQ(worstPoint(run), &run.points[2]);
+  run.points[2].regressed = false;
+  EXPECT_EQ(worstPoint(run), &run.points[1]);
+}
+
 TEST(BaselineTrend, RefusesNonsenseOptions) {
   EXPECT_THROW(replayTrend({run("r1", 1.0)}, options(0)), std::invalid_argument);
   TrendOptions noThreshold = options();

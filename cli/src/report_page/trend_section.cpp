@@ -78,13 +78,13 @@ Chart trendChart(const std::vector<TrendRun>& trend, const report::TrendOptions&
       // The band: from the pool's median up to where a regression starts.
       obj({{"transform", arr({hasBaseline})},
            {"mark", obj({{"type", str("area")}, {"opacity", Json::number(0.25)},
-                         {"color", str("#2ca02c")}, {"interpolate", str("step-after")}})},
+                         {"color", str("#2ca02c")}, {"interpolate", str("step")}})},
            {"encoding", obj({{"x", x},
                              {"y", field("baseline", "quantitative", "seconds")},
                              {"y2", obj({{"field", str("line")}})}})}}),
       obj({{"transform", arr({hasBaseline})},
            {"mark", obj({{"type", str("line")}, {"color", str("#2ca02c")},
-                         {"strokeDash", arr({num(4), num(3)})}, {"interpolate", str("step-after")}})},
+                         {"strokeDash", arr({num(4), num(3)})}, {"interpolate", str("step")}})},
            {"encoding", obj({{"x", x}, {"y", field("baseline", "quantitative", "seconds")}})}}),
       obj({{"mark", obj({{"type", str("line")}, {"color", str("#555")}})},
            {"encoding", obj({{"x", x}, {"y", y}})}}),
@@ -105,23 +105,13 @@ Chart trendChart(const std::vector<TrendRun>& trend, const report::TrendOptions&
   return {"trend-p50", std::move(spec)};
 }
 
-// The row that changed most for the worse, as the operator's worstRow says.
-const TrendPoint* worstPoint(const TrendRun& run) {
-  const TrendPoint* worst = nullptr;
-  for (const TrendPoint& point : run.points) {
-    if (point.change && (!worst || point.change->pointChange > worst->change->pointChange)) {
-      worst = &point;
-    }
-  }
-  return worst;
-}
 
 std::string runsTable(const std::vector<TrendRun>& trend) {
   HtmlTable table({"#", "run", "verdict", "compared with", "worst row", "median change [interval]",
                    "joined the baseline"});
   for (size_t i = 0; i < trend.size(); ++i) {
     const TrendRun& run = trend[i];
-    const TrendPoint* worst = worstPoint(run);
+    const TrendPoint* worst = report::worstPoint(run);
     std::string pool = run.pool.empty() ? "(nothing)"
                                         : std::to_string(run.pool.size()) +
                                               (run.pool.size() == 1 ? " run: " : " runs: ") +

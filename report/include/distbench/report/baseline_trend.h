@@ -47,6 +47,11 @@ struct TrendOptions {
 // threshold; ReportError where a pool cannot be made (poolReports).
 std::vector<TrendRun> replayTrend(const std::vector<PooledRun>& runs, const TrendOptions& options);
 
+// The row to name in a one-line summary: of the regressed rows, or where
+// none regressed of every compared row, the one whose median changed most
+// for the worse. nullptr when no row was compared.
+const TrendPoint* worstPoint(const TrendRun& run);
+
 // "Regression", "NoRegression", "NoBaseline", "Incomparable": the words the
 // operator's status uses.
 std::string verdictName(PoolVerdict verdict);

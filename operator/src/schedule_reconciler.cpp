@@ -394,8 +394,9 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
 
   api::DistBenchmark run = api::scheduledRun(ctx.schedule, at);
   const std::vector<report::PooledRun>& pool = ctx.readPool(client_);
-  // A ConfigMap of that name that is not ours is never named as a baseline.
-  if (!pool.empty() && isController(ctx.poolConfigMap, ctx.uid)) {
+  // Judged once the pool can say how much runs differ (poolJudges); a
+  // ConfigMap of that name that is not ours is never named as a baseline.
+  if (report::poolJudges(pool, spec.baseline.runs) && isController(ctx.poolConfigMap, ctx.uid)) {
     api::Baseline baseline;
     baseline.configMap = api::ConfigMapKeyRef{api::scheduleBaselineConfigMapName(ctx.name),
                                               kPoolBaselineKey};

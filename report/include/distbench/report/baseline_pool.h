@@ -58,8 +58,8 @@ enum class PoolVerdict {
 PoolVerdict poolVerdictOf(const ReportDiff& diff);
 
 struct PoolStep {
-  bool entered = false;  // the new run joined the pool
-  bool restarted = false;  // the old runs were dropped: they measured something else
+  bool entered = false;         // the new run joined the pool
+  bool restarted = false;       // the old runs were dropped: they measured something else
   std::vector<PooledRun> pool;  // oldest first, at most maxRuns
 };
 

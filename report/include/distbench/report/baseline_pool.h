@@ -47,7 +47,7 @@ std::vector<PooledRun> parseRunsJson(const std::string& json,
 
 // How a new run's comparison with the pool came out.
 enum class PoolVerdict {
-  NoBaseline,    // the pool was empty: nothing to compare with
+  NoBaseline,    // not compared: the pool is empty, or too small to judge (poolJudges)
   NoRegression,  // compared, no row regressed
   Regression,    // compared, a row regressed
   Incomparable,  // the benchmark changed (IncomparableReports, or no row compared)

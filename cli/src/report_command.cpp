@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "distbench/cli/arg_parser.h"
@@ -103,13 +104,15 @@ void writePage(const std::string& path, const std::string& page) {
 std::string baseName(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);
   const std::string json = ".json";
-  if (name.size() > json.size() && name.compare(name.size() - json.size(), json.size(), json) == 0) {
+  if (name.size() > json.size() &&
+      name.compare(name.size() - json.size(), json.size(), json) == 0) {
     name.resize(name.size() - json.size());
   }
   return name;
 }
 
-// "run-3: Regression; worst smallcnn with batch size 16 · 1M/2R +12.0% [+8.1%, +15.9%]"
+// "run-3: Regression against 2 runs; worst smallcnn with batch size 16 / 1M/2R +12.0% [+8.1%,
+// +15.9%]"
 std::string trendLine(const report::TrendRun& run) {
   std::string line = run.name + ": " + report::verdictName(run.verdict);
   if (!run.pool.empty()) line += " against " + std::to_string(run.pool.size()) + " runs";
@@ -128,9 +131,13 @@ std::string trendLine(const report::TrendRun& run) {
 // and the page of the newest with the trend on top.
 int trendPage(const std::vector<std::string>& files, const std::string& output,
               const report::TrendOptions& options, const std::vector<ChartLibrary>& libraries) {
+  // Runs are named by their files; as given where two share a name.
+  std::vector<std::string> names;
+  for (const std::string& file : files) names.push_back(baseName(file));
+  const bool unique = std::set<std::string>(names.begin(), names.end()).size() == names.size();
   std::vector<report::PooledRun> runs;
-  for (const std::string& file : files) {
-    runs.push_back({baseName(file), report::loadReportFile(file)});
+  for (size_t i = 0; i < files.size(); ++i) {
+    runs.push_back({unique ? names[i] : files[i], report::loadReportFile(files[i])});
   }
   const std::vector<report::TrendRun> trend = report::replayTrend(runs, options);
   ReportPageInput input;
@@ -144,7 +151,8 @@ int trendPage(const std::vector<std::string>& files, const std::string& output,
   std::cerr << "distbench report: wrote " << output << "\n";
   switch (trend.back().verdict) {
     case report::PoolVerdict::Regression:
-      std::cerr << "distbench report: the newest run regressed over " << *options.diff.thresholdPercent
+      std::cerr << "distbench report: the newest run regressed over "
+                << *options.diff.thresholdPercent
                 << "% against the runs before it (see the page)\n";
       return kExitRegression;
     case report::PoolVerdict::Incomparable:
@@ -186,8 +194,9 @@ int reportCommand(const std::vector<std::string>& args) {
                        std::to_string(files.size()));
     }
     if (parsed.has("--baseline")) {
-      throw UsageError("--trend compares each run with the runs before it; --baseline goes "
-                       "without --trend");
+      throw UsageError(
+          "--trend compares each run with the runs before it; --baseline goes "
+          "without --trend");
     }
   } else if (parsed.has("--baseline-runs")) {
     throw UsageError("--baseline-runs needs --trend");

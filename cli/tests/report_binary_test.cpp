@@ -223,8 +223,9 @@ TEST_F(ReportBinary, TrendPrintsEachRunsVerdictAndExitsOneWhenTheNewestRegressed
   const std::vector<std::string> files = writeRuns(dir_.path(), {1.0, 1.01, 0.99, 1.0, 1.5});
   Result r = run("report", "--trend" + joined(files) + " -o " + path("trend.html"));
   EXPECT_EQ(r.exitCode, 1) << r.err;
-  EXPECT_TRUE(contains(r.out, "run-1: NoBaseline\nrun-2: NoBaseline\nrun-3: NoRegression against 2 "
-                              "runs; worst HybridDDPRPC / "))
+  EXPECT_TRUE(contains(r.out,
+                       "run-1: NoBaseline\nrun-2: NoBaseline\nrun-3: NoRegression against 2 "
+                       "runs; worst HybridDDPRPC / "))
       << r.out;
   EXPECT_TRUE(contains(r.out, "\nrun-5: Regression against 4 runs; worst HybridDDPRPC / "))
       << r.out;
@@ -243,6 +244,22 @@ TEST_F(ReportBinary, TrendPrintsEachRunsVerdictAndExitsOneWhenTheNewestRegressed
   EXPECT_TRUE(contains(r.out, "run-5: NoRegression against 2 runs")) << r.out;
 }
 
+TEST_F(ReportBinary, TrendNamesRunsByTheirFilesAndByPathWhereTwoShareAName) {
+  const std::vector<std::string> files = writeRuns(dir_.path(), {1.0, 1.0});
+  ASSERT_EQ(::mkdir(path("again").c_str(), 0700), 0);
+  const std::string again = path("again/run-1.json");
+  report::writeReportFile(again, report::loadReportFile(files[0]));
+  Result r = run("report", "--trend" + joined(files) + " -o " + path("p.html"));
+  EXPECT_EQ(r.out, "run-1: NoBaseline\nrun-2: NoBaseline\n");
+  r = run("report", "--trend" + joined(files) + " " + again + " -o " + path("p.html"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out.rfind(files[0] + ": NoBaseline\n" + files[1] + ": NoBaseline\n" + again +
+                            ": NoRegression against 2 runs",
+                        0),
+            0u)
+      << r.out;
+}
+
 TEST_F(ReportBinary, TrendRefusesWhatItCannotDo) {
   const std::vector<std::string> files = writeRuns(dir_.path(), {1.0, 1.0});
   const std::string out = " -o " + path("p.html");
@@ -257,8 +274,9 @@ TEST_F(ReportBinary, TrendRefusesWhatItCannotDo) {
   // A DDP report after HybridDDPRPC ones: the newest run cannot be judged.
   const Result r = run("report", "--trend" + joined(files) + " " + kDdp + out);
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_TRUE(contains(r.out, "ddp-smallcnn: Incomparable against 2 runs (cannot compare: base is a "
-                              "HybridDDPRPC"))
+  EXPECT_TRUE(contains(r.out,
+                       "ddp-smallcnn: Incomparable against 2 runs (cannot compare: base is a "
+                       "HybridDDPRPC"))
       << r.out;
 }
 

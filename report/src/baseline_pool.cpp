@@ -29,9 +29,12 @@ std::string rowMismatch(const Series& pooled, const Series& next) {
   if (pooled.ranks != next.ranks) {
     return "ranks " + std::to_string(pooled.ranks) + " vs " + std::to_string(next.ranks);
   }
-  if (pooled.sampleOf != next.sampleOf) return "sampleOf " + pooled.sampleOf + " vs " + next.sampleOf;
-  if (pooled.workUnit != next.workUnit) return "workUnit " + pooled.workUnit + " vs " + next.workUnit;
-  const bool byChance = pooled.sampleOf == "epoch" && pooled.workPerSample > 0 && next.workPerSample > 0;
+  if (pooled.sampleOf != next.sampleOf)
+    return "sampleOf " + pooled.sampleOf + " vs " + next.sampleOf;
+  if (pooled.workUnit != next.workUnit)
+    return "workUnit " + pooled.workUnit + " vs " + next.workUnit;
+  const bool byChance =
+      pooled.sampleOf == "epoch" && pooled.workPerSample > 0 && next.workPerSample > 0;
   if (pooled.workPerSample != next.workPerSample && !byChance) {
     return "workPerSample " + numberText(pooled.workPerSample) + " vs " +
            numberText(next.workPerSample);
@@ -59,7 +62,8 @@ void addRun(Report& pool, const Report& run, size_t index) {
                       " benchmark, the runs before it are " + pool.kind);
   }
   for (const Series& s : run.series) {
-    if (const Series* owner = findGroupKeyOwner(pool, s.group); owner && owner->groupKey != s.groupKey) {
+    if (const Series* owner = findGroupKeyOwner(pool, s.group);
+        owner && owner->groupKey != s.groupKey) {
       throw ReportError("cannot pool " + runLabel(run, index) + ": group " + s.group +
                         " has another groupKey than in the runs before it");
     }
@@ -74,9 +78,8 @@ void addRun(Report& pool, const Report& run, size_t index) {
                         " measured something else (" + why + ")");
     }
     // Per unit of the first run's work, as compareReports compares a test.
-    const double scale = pooled->workPerSample == s.workPerSample
-                             ? 1
-                             : pooled->workPerSample / s.workPerSample;
+    const double scale =
+        pooled->workPerSample == s.workPerSample ? 1 : pooled->workPerSample / s.workPerSample;
     for (double seconds : s.samples) pooled->samples.push_back(seconds * scale);
     pooled->runSamples.push_back(static_cast<int>(s.samples.size()));
   }
@@ -146,8 +149,8 @@ PoolVerdict poolVerdictOf(const ReportDiff& diff) {
 
 PoolStep nextPool(const std::vector<PooledRun>& pool, const PooledRun& run, PoolVerdict verdict,
                   int maxRuns) {
-  if (maxRuns < 1) throw std::invalid_argument("a pool holds at least 1 run, not " +
-                                               std::to_string(maxRuns));
+  if (maxRuns < 1)
+    throw std::invalid_argument("a pool holds at least 1 run, not " + std::to_string(maxRuns));
   PoolStep step;
   step.pool = pool;
   switch (verdict) {

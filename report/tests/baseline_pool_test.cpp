@@ -200,7 +200,8 @@ TEST(BaselinePool, TheVerdictOfADiff) {
   const Report base = poolReports({run("a", 1, 2), run("b", 1, 2)});
   DiffOptions options;
   options.thresholdPercent = 5;
-  EXPECT_EQ(poolVerdictOf(compareReports(base, run("c", 1, 2), options)), PoolVerdict::NoRegression);
+  EXPECT_EQ(poolVerdictOf(compareReports(base, run("c", 1, 2), options)),
+            PoolVerdict::NoRegression);
   Report other = run("c", 1, 2);
   for (Series& s : other.series) s.row += " (renamed)";
   EXPECT_EQ(poolVerdictOf(compareReports(base, other, options)), PoolVerdict::Incomparable);

@@ -25,10 +25,9 @@ TrendOptions options(int baselineRuns = 5) {
 }
 
 TEST(BaselineTrend, EachRunIsJudgedByTheUnregressedRunsBeforeIt) {
-  const std::vector<TrendRun> trend =
-      replayTrend({run("r1", 1.0), run("r2", 1.01), run("r3", 0.99), run("r4", 1.5),
-                   run("r5", 1.0), run("r6", 1.02)},
-                  options(3));
+  const std::vector<TrendRun> trend = replayTrend({run("r1", 1.0), run("r2", 1.01), run("r3", 0.99),
+                                                   run("r4", 1.5), run("r5", 1.0), run("r6", 1.02)},
+                                                  options(3));
   ASSERT_EQ(trend.size(), 6u);
   EXPECT_EQ(trend[0].verdict, PoolVerdict::NoBaseline);
   EXPECT_EQ(trend[1].verdict, PoolVerdict::NoBaseline) << "one run says nothing of the spread";

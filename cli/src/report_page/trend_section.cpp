@@ -50,7 +50,9 @@ std::vector<Json> pointsOf(const std::vector<TrendRun>& trend) {
           {"low", point.change ? num(point.change->low * 100) : Json::null()},
           {"high", point.change ? num(point.change->high * 100) : Json::null()},
           {"poolRuns", Json::number(static_cast<int>(run.pool.size()))},
-          {"verdict", str(point.regressed ? "regression" : compared ? "no regression" : "no baseline")},
+          {"verdict", str(point.regressed ? "regression"
+                          : compared      ? "no regression"
+                                          : "no baseline")},
       }));
     }
   }
@@ -59,37 +61,43 @@ std::vector<Json> pointsOf(const std::vector<TrendRun>& trend) {
 
 Chart trendChart(const std::vector<TrendRun>& trend, const report::TrendOptions& options) {
   const Json x = field("index", "ordinal", "run (oldest first)");
-  const Json tooltip = arr({vl::tooltip("run", "run"), vl::tooltip("series", "row"),
-                            vl::tooltip("p50", "p50 (s)", ".4~s"),
-                            vl::tooltip("baseline", "baseline median (s)", ".4~s"),
-                            vl::tooltip("line", "regression line (s)", ".4~s"),
-                            vl::tooltip("change", "median change %", "+.1f"),
-                            vl::tooltip("low", "interval low %", "+.1f"),
-                            vl::tooltip("high", "interval high %", "+.1f"),
-                            vl::tooltip("poolRuns", "runs in the baseline", "d"),
-                            vl::tooltip("verdict", "verdict")});
-  const Json y = field("p50", "quantitative", "seconds", {{"scale", obj({{"zero", Json::boolean(false)}})}});
-  const Json verdictColor = field(
-      "verdict", "nominal", "verdict",
-      {{"scale", obj({{"domain", vl::strings({"regression", "no regression", "no baseline"})},
-                      {"range", vl::strings({"#d62728", "#1f77b4", "#7f7f7f"})}})}});
+  const Json tooltip = arr(
+      {vl::tooltip("run", "run"), vl::tooltip("series", "row"),
+       vl::tooltip("p50", "p50 (s)", ".4~s"),
+       vl::tooltip("baseline", "baseline median (s)", ".4~s"),
+       vl::tooltip("line", "regression line (s)", ".4~s"),
+       vl::tooltip("change", "median change %", "+.1f"),
+       vl::tooltip("low", "interval low %", "+.1f"), vl::tooltip("high", "interval high %", "+.1f"),
+       vl::tooltip("poolRuns", "runs in the baseline", "d"), vl::tooltip("verdict", "verdict")});
+  const Json y =
+      field("p50", "quantitative", "seconds", {{"scale", obj({{"zero", Json::boolean(false)}})}});
+  const Json verdictColor =
+      field("verdict", "nominal", "verdict",
+            {{"scale", obj({{"domain", vl::strings({"regression", "no regression", "no baseline"})},
+                            {"range", vl::strings({"#d62728", "#1f77b4", "#7f7f7f"})}})}});
   const Json hasBaseline = obj({{"filter", str("isValid(datum.baseline)")}});
   std::vector<Json> layers = {
       // The band: from the pool's median up to where a regression starts.
       obj({{"transform", arr({hasBaseline})},
-           {"mark", obj({{"type", str("area")}, {"opacity", Json::number(0.25)},
-                         {"color", str("#2ca02c")}, {"interpolate", str("step")}})},
+           {"mark", obj({{"type", str("area")},
+                         {"opacity", Json::number(0.25)},
+                         {"color", str("#2ca02c")},
+                         {"interpolate", str("step")}})},
            {"encoding", obj({{"x", x},
                              {"y", field("baseline", "quantitative", "seconds")},
                              {"y2", obj({{"field", str("line")}})}})}}),
       obj({{"transform", arr({hasBaseline})},
-           {"mark", obj({{"type", str("line")}, {"color", str("#2ca02c")},
-                         {"strokeDash", arr({num(4), num(3)})}, {"interpolate", str("step")}})},
+           {"mark", obj({{"type", str("line")},
+                         {"color", str("#2ca02c")},
+                         {"strokeDash", arr({num(4), num(3)})},
+                         {"interpolate", str("step")}})},
            {"encoding", obj({{"x", x}, {"y", field("baseline", "quantitative", "seconds")}})}}),
       obj({{"mark", obj({{"type", str("line")}, {"color", str("#555")}})},
            {"encoding", obj({{"x", x}, {"y", y}})}}),
-      obj({{"mark", obj({{"type", str("point")}, {"filled", Json::boolean(true)},
-                         {"size", Json::number(70)}, {"opacity", Json::number(1)}})},
+      obj({{"mark", obj({{"type", str("point")},
+                         {"filled", Json::boolean(true)},
+                         {"size", Json::number(70)},
+                         {"opacity", Json::number(1)}})},
            {"encoding", obj({{"x", x}, {"y", y}, {"color", verdictColor}, {"tooltip", tooltip}})}}),
   };
   Json spec = obj({
@@ -98,13 +106,12 @@ Chart trendChart(const std::vector<TrendRun>& trend, const report::TrendOptions&
                     formatNumber(*options.diff.thresholdPercent) + "%)")},
       {"data", obj({{"values", arr(pointsOf(trend))}})},
       {"facet", obj({{"row", field("series", "nominal", "")}})},
-      {"spec", obj({{"width", Json::number(640)}, {"height", Json::number(140)},
-                    {"layer", arr(layers)}})},
+      {"spec",
+       obj({{"width", Json::number(640)}, {"height", Json::number(140)}, {"layer", arr(layers)}})},
       {"resolve", obj({{"scale", obj({{"y", str("independent")}})}})},
   });
   return {"trend-p50", std::move(spec)};
 }
-
 
 std::string runsTable(const std::vector<TrendRun>& trend) {
   HtmlTable table({"#", "run", "verdict", "compared with", "worst row", "median change [interval]",
@@ -112,16 +119,15 @@ std::string runsTable(const std::vector<TrendRun>& trend) {
   for (size_t i = 0; i < trend.size(); ++i) {
     const TrendRun& run = trend[i];
     const TrendPoint* worst = report::worstPoint(run);
-    std::string pool = run.pool.empty() ? "(nothing)"
-                                        : std::to_string(run.pool.size()) +
-                                              (run.pool.size() == 1 ? " run: " : " runs: ") +
-                                              run.pool.front() +
-                                              (run.pool.size() > 1 ? " .. " + run.pool.back() : "");
+    std::string pool = run.pool.empty()
+                           ? "(nothing)"
+                           : std::to_string(run.pool.size()) +
+                                 (run.pool.size() == 1 ? " run: " : " runs: ") + run.pool.front() +
+                                 (run.pool.size() > 1 ? " .. " + run.pool.back() : "");
     std::string verdict = report::verdictName(run.verdict);
     if (!run.note.empty()) verdict += " (" + run.note + ")";
-    table.addRow({std::to_string(i + 1), run.name, verdict, pool,
-                  worst ? seriesLabel(*worst) : "", worst ? changeText(*worst->change) : "",
-                  run.entered ? "yes" : "no"},
+    table.addRow({std::to_string(i + 1), run.name, verdict, pool, worst ? seriesLabel(*worst) : "",
+                  worst ? changeText(*worst->change) : "", run.entered ? "yes" : "no"},
                  run.verdict == report::PoolVerdict::Regression ? "regressed" : "");
   }
   return table.html();

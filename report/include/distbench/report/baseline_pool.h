@@ -47,7 +47,7 @@ std::vector<PooledRun> parseRunsJson(const std::string& json,
 
 // How a new run's comparison with the pool came out.
 enum class PoolVerdict {
-  NoBaseline,    // the pool was empty: nothing to compare with
+  NoBaseline,    // not compared: the pool is empty, or too small to judge (poolJudges)
   NoRegression,  // compared, no row regressed
   Regression,    // compared, a row regressed
   Incomparable,  // the benchmark changed (IncomparableReports, or no row compared)
@@ -58,8 +58,8 @@ enum class PoolVerdict {
 PoolVerdict poolVerdictOf(const ReportDiff& diff);
 
 struct PoolStep {
-  bool entered = false;  // the new run joined the pool
-  bool restarted = false;  // the old runs were dropped: they measured something else
+  bool entered = false;         // the new run joined the pool
+  bool restarted = false;       // the old runs were dropped: they measured something else
   std::vector<PooledRun> pool;  // oldest first, at most maxRuns
 };
 

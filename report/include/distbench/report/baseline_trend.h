@@ -33,8 +33,8 @@ struct TrendRun {
   // The runs it was compared with, oldest first; empty where it was not
   // (poolJudges).
   std::vector<std::string> pool;
-  bool entered = false;           // joined the pool for the runs after it
-  std::string note;               // why it was not compared, where it was not
+  bool entered = false;            // joined the pool for the runs after it
+  std::string note;                // why it was not compared, where it was not
   std::vector<TrendPoint> points;  // in the run's series order
 };
 

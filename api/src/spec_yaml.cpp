@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "distbench/api/dense_layers.h"
+#include "distbench/api/local_spec.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_validation.h"
 #include "spec_fields.h"
@@ -268,6 +269,20 @@ class Reader {
     });
   }
 
+  // A string, or an integer kept as its text: what the CRD's int-or-string
+  // takes (spec.local's rates and caps). `example` says what to write.
+  void intOrString(const YAML::Node& node, const std::string& path, std::string& out,
+                   const std::string& example) {
+    readIntOrString(node, path, out, example);
+  }
+  void intOrStringMap(const YAML::Node& node, const std::string& path,
+                      std::map<std::string, std::string>& out, const std::string& example) {
+    textMap(node, path, out, [&](const YAML::Node& v, const std::string& valuePath,
+                                 std::string& text) {
+      return readIntOrString(v, valuePath, text, example);
+    });
+  }
+
   // Resource quantities: name -> quantity. As in core/v1, a quantity may be
   // written as a string ("500m", "4Gi") or an integer (cpu: 2); either is kept
   // as its text. Decimals must be quoted: the CRD's int-or-string schema
@@ -286,6 +301,18 @@ class Reader {
   }
 
  private:
+  bool readIntOrString(const YAML::Node& node, const std::string& path, std::string& out,
+                       const std::string& example) {
+    const ScalarType type = node.IsScalar() ? resolve(node) : ScalarType::Null;
+    if (type != ScalarType::String && type != ScalarType::Integer) {
+      fail(path, "must be a string such as " + example + " or an integer");
+      return false;
+    }
+    out = node.Scalar();
+    if (type == ScalarType::Integer && out[0] == '+') out.erase(0, 1);
+    return true;
+  }
+
   // An object of string keys whose values `read` turns into text (false: it
   // reported the error). `out` changes only when every entry is good.
   template <typename Read>
@@ -659,6 +686,66 @@ void readBaseline(Reader& r, const Node& node, const Path& path, std::optional<B
   out = b;
 }
 
+// spec.local (benchmark_spec.h). A latency-like field under links is refused
+// with the reason, as --links refuses it, rather than as merely unknown.
+void readLocalLinks(Reader& r, const Node& node, const Path& path, std::optional<LocalLinks>& out) {
+  LocalLinks links;
+  std::vector<Reader::Field> fields = {
+      {"bandwidth",
+       [&](const Node& v, const Path& p) {
+         std::string rate;
+         r.intOrString(v, p, rate, "\"1gbit\"");
+         links.bandwidth = rate;
+       }},
+      {"ranks",
+       [&](const Node& v, const Path& p) { r.intOrStringMap(v, p, links.ranks, "\"100mbit\""); }},
+  };
+  for (const char* word : {"latency", "delay", "loss", "jitter", "rtt"}) {
+    fields.push_back({word, [&r](const Node&, const Path& p) { r.fail(p, kNoLatencyReason); }});
+  }
+  r.object(node, path, fields);
+  out = std::move(links);
+}
+
+void readLocalSlow(Reader& r, const Node& node, const Path& path,
+                   std::map<std::string, LocalSlowRank>& out) {
+  if (!node.IsMap()) return r.fail(path, "must be an object");
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) {
+      r.fail(path, "keys must be strings");
+      continue;
+    }
+    const std::string rankPath = childPath(path, entry.first.Scalar());
+    if (out.count(entry.first.Scalar())) {
+      r.fail(rankPath, "duplicate field");
+      continue;
+    }
+    LocalSlowRank slow;
+    bool sawCpu = false;
+    r.object(entry.second, rankPath,
+             {
+                 {"cpu",
+                  [&](const Node& v, const Path& p) {
+                    sawCpu = true;
+                    r.intOrString(v, p, slow.cpu, "\"50%\"");
+                  }},
+             });
+    if (entry.second.IsMap() && !sawCpu) r.fail(childPath(rankPath, "cpu"), "required");
+    out.emplace(entry.first.Scalar(), std::move(slow));
+  }
+}
+
+void readLocal(Reader& r, const Node& node, const Path& path, std::optional<LocalSpec>& out) {
+  LocalSpec local;
+  r.object(node, path,
+           {
+               {"links",
+                [&](const Node& v, const Path& p) { readLocalLinks(r, v, p, local.links); }},
+               {"slow", [&](const Node& v, const Path& p) { readLocalSlow(r, v, p, local.slow); }},
+           });
+  out = std::move(local);
+}
+
 void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
   Presence presence;
   r.object(
@@ -673,6 +760,7 @@ void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& 
           {"podTemplates",
            [&](const Node& v, const Path& p) { readPodTemplates(r, v, p, s.podTemplates); }},
           {"baseline", [&](const Node& v, const Path& p) { readBaseline(r, v, p, s.baseline); }},
+          {"local", [&](const Node& v, const Path& p) { readLocal(r, v, p, s.local); }},
       });
   checkKindSections(r, s.benchmark, presence);
   // Only the hybrid benchmark has parameter servers.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "distbench/api/local_spec.h"
+#include "distbench/api/renderer.h"
 #include "test_util.h"
 
 namespace distbench::api {
@@ -146,6 +147,14 @@ TEST(LocalSpec, HelpersTheFlagsShare) {
   EXPECT_THROW(resolveRankName("rank", labels), std::invalid_argument);
   EXPECT_TRUE(isLinkDelayOption("latency"));
   EXPECT_FALSE(isLinkDelayOption("bandwidth"));
+}
+
+TEST(LocalSpec, RanksNeverSeeTheBlock) {
+  DistBenchmark b = parseDistBenchmark(withLocal("    links: {bandwidth: 1gbit}\n"));
+  const std::string config = render(b).configYaml;
+  EXPECT_THAT(config, ::testing::Not(HasSubstr("local:")));
+  b.spec.local.reset();
+  EXPECT_EQ(parseDistBenchmark(config).spec, b.spec);
 }
 
 TEST(LocalSpec, ValidateSeesABlockBuiltInCode) {

@@ -97,10 +97,20 @@ bool operator==(const Baseline& a, const Baseline& b) {
          std::tie(b.benchmark, b.configMap, b.thresholdPercent);
 }
 
+bool operator==(const LocalLinks& a, const LocalLinks& b) {
+  return std::tie(a.bandwidth, a.ranks) == std::tie(b.bandwidth, b.ranks);
+}
+
+bool operator==(const LocalSlowRank& a, const LocalSlowRank& b) { return a.cpu == b.cpu; }
+
+bool operator==(const LocalSpec& a, const LocalSpec& b) {
+  return std::tie(a.links, a.slow) == std::tie(b.links, b.slow);
+}
+
 bool operator==(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) {
   return a.topology == b.topology && a.benchmark == b.benchmark && a.runtime == b.runtime &&
          a.runPolicy == b.runPolicy && a.podTemplates == b.podTemplates &&
-         a.baseline == b.baseline;
+         a.baseline == b.baseline && a.local == b.local;
 }
 
 bool operator==(const DistBenchmark& a, const DistBenchmark& b) {

@@ -54,6 +54,8 @@ DistBenchmark resolve(const DistBenchmark& benchmark, const RenderOptions& optio
   if (options.metricsLingerSeconds) rt.metricsLingerSeconds = *options.metricsLingerSeconds;
   // The config writes every default out, this one included where it applies.
   if (rt.device == Device::CUDA && !rt.gpusPerRank) rt.gpusPerRank = kDefaultGpusPerRank;
+  // No rank reads spec.local: distbench run acts on it before any starts, a cluster ignores it.
+  b.spec.local.reset();
   return b;
 }
 

@@ -12,6 +12,7 @@
 
 #include <type_traits>
 
+#include "distbench/api/local_spec.h"
 #include "spec_fields.h"
 
 namespace distbench::api::detail {
@@ -364,6 +365,66 @@ void readBaseline(Reader& r, const Node& node, const Path& path, std::optional<B
   out = b;
 }
 
+// spec.local (benchmark_spec.h). A latency-like field under links is refused
+// with the reason, as --links refuses it, rather than as merely unknown.
+void readLocalLinks(Reader& r, const Node& node, const Path& path, std::optional<LocalLinks>& out) {
+  LocalLinks links;
+  std::vector<Reader::Field> fields = {
+      {"bandwidth",
+       [&](const Node& v, const Path& p) {
+         std::string rate;
+         r.intOrString(v, p, rate, "\"1gbit\"");
+         links.bandwidth = rate;
+       }},
+      {"ranks",
+       [&](const Node& v, const Path& p) { r.intOrStringMap(v, p, links.ranks, "\"100mbit\""); }},
+  };
+  for (const char* word : {"latency", "delay", "loss", "jitter", "rtt"}) {
+    fields.push_back({word, [&r](const Node&, const Path& p) { r.fail(p, kNoLatencyReason); }});
+  }
+  r.object(node, path, fields);
+  out = std::move(links);
+}
+
+void readLocalSlow(Reader& r, const Node& node, const Path& path,
+                   std::map<std::string, LocalSlowRank>& out) {
+  if (!node.IsMap()) return r.fail(path, "must be an object");
+  for (const auto& entry : node) {
+    if (!entry.first.IsScalar()) {
+      r.fail(path, "keys must be strings");
+      continue;
+    }
+    const std::string rankPath = childPath(path, entry.first.Scalar());
+    if (out.count(entry.first.Scalar())) {
+      r.fail(rankPath, "duplicate field");
+      continue;
+    }
+    LocalSlowRank slow;
+    bool sawCpu = false;
+    r.object(entry.second, rankPath,
+             {
+                 {"cpu",
+                  [&](const Node& v, const Path& p) {
+                    sawCpu = true;
+                    r.intOrString(v, p, slow.cpu, "\"50%\"");
+                  }},
+             });
+    if (entry.second.IsMap() && !sawCpu) r.fail(childPath(rankPath, "cpu"), "required");
+    out.emplace(entry.first.Scalar(), std::move(slow));
+  }
+}
+
+void readLocal(Reader& r, const Node& node, const Path& path, std::optional<LocalSpec>& out) {
+  LocalSpec local;
+  r.object(node, path,
+           {
+               {"links",
+                [&](const Node& v, const Path& p) { readLocalLinks(r, v, p, local.links); }},
+               {"slow", [&](const Node& v, const Path& p) { readLocalSlow(r, v, p, local.slow); }},
+           });
+  out = std::move(local);
+}
+
 }  // namespace
 
 void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& s) {
@@ -380,6 +441,7 @@ void readSpec(Reader& r, const Node& node, const Path& path, DistBenchmarkSpec& 
           {"podTemplates",
            [&](const Node& v, const Path& p) { readPodTemplates(r, v, p, s.podTemplates); }},
           {"baseline", [&](const Node& v, const Path& p) { readBaseline(r, v, p, s.baseline); }},
+          {"local", [&](const Node& v, const Path& p) { readLocal(r, v, p, s.local); }},
       });
   checkKindSections(r, childPath(path, "benchmark"), s.benchmark, presence);
   // Only the hybrid benchmark has parameter servers.

@@ -254,6 +254,20 @@ class Reader {
     });
   }
 
+  // A string, or an integer kept as its text: what the CRD's int-or-string
+  // takes (spec.local's rates and caps). `example` says what to write.
+  void intOrString(const YAML::Node& node, const std::string& path, std::string& out,
+                   const std::string& example) {
+    readIntOrString(node, path, out, example);
+  }
+  void intOrStringMap(const YAML::Node& node, const std::string& path,
+                      std::map<std::string, std::string>& out, const std::string& example) {
+    textMap(node, path, out, [&](const YAML::Node& v, const std::string& valuePath,
+                                 std::string& text) {
+      return readIntOrString(v, valuePath, text, example);
+    });
+  }
+
   // Resource quantities: name -> quantity. As in core/v1, a quantity may be
   // written as a string ("500m", "4Gi") or an integer (cpu: 2); either is kept
   // as its text. Decimals must be quoted: the CRD's int-or-string schema
@@ -272,6 +286,18 @@ class Reader {
   }
 
  private:
+  bool readIntOrString(const YAML::Node& node, const std::string& path, std::string& out,
+                       const std::string& example) {
+    const ScalarType type = node.IsScalar() ? resolve(node) : ScalarType::Null;
+    if (type != ScalarType::String && type != ScalarType::Integer) {
+      fail(path, "must be a string such as " + example + " or an integer");
+      return false;
+    }
+    out = node.Scalar();
+    if (type == ScalarType::Integer && out[0] == '+') out.erase(0, 1);
+    return true;
+  }
+
   // An object of string keys whose values `read` turns into text (false: it
   // reported the error). `out` changes only when every entry is good.
   template <typename Read>

@@ -222,6 +222,25 @@ Node baseline(const Baseline& b) {
   return node.add("thresholdPercent", Node::number(b.thresholdPercent));
 }
 
+// Only what is set, so a block reads back as written.
+Node local(const LocalSpec& l) {
+  Node node = Node::map();
+  if (l.links) {
+    Node links = Node::map();
+    if (l.links->bandwidth) links.add("bandwidth", Node::string(*l.links->bandwidth));
+    if (!l.links->ranks.empty()) links.add("ranks", Node::stringMap(l.links->ranks));
+    node.add("links", std::move(links));
+  }
+  if (!l.slow.empty()) {
+    Node slow = Node::map();
+    for (const auto& [rank, cap] : l.slow) {
+      slow.add(rank, Node::map().add("cpu", Node::string(cap.cpu)));
+    }
+    node.add("slow", std::move(slow));
+  }
+  return node;
+}
+
 }  // namespace
 
 TreeNode specToTree(const DistBenchmark& b) {
@@ -233,6 +252,7 @@ TreeNode specToTree(const DistBenchmark& b) {
                   .add("runPolicy", runPolicy(s.runPolicy))
                   .add("podTemplates", podTemplates(s.podTemplates));
   if (s.baseline) spec.add("baseline", baseline(*s.baseline));
+  if (s.local) spec.add("local", local(*s.local));
   return Node::map()
       .add("apiVersion", Node::string(b.apiVersion))
       .add("kind", Node::string(b.kind))

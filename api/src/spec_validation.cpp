@@ -8,6 +8,7 @@
 
 #include "distbench/api/dense_layers.h"
 #include "distbench/api/image_models.h"
+#include "distbench/api/local_spec.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/role.h"
 #include "distbench/api/spec_limits.h"
@@ -471,6 +472,8 @@ std::vector<FieldError> validate(const DistBenchmark& benchmark) {
   // The derived limits multiply fields the checks above bound from below
   // only; on a spec that failed those, they would add noise, not news.
   if (errors.empty()) errors = checkSpecLimits(benchmark.spec);
+  std::vector<FieldError> local = validateLocal(benchmark.spec);
+  errors.insert(errors.end(), local.begin(), local.end());
   return errors;
 }
 

@@ -72,7 +72,7 @@ TEST(ValidationTest, AtMost4096RanksComputedWithoutOverflow) {
                           "spec.topology.parameterServers: must be ≤ 4095",
                           "spec.topology: 1 master + 2147483647 parameter servers + 2147483647 "
                           "trainers is 4294967295 ranks; at most 4096 are supported"));
-  EXPECT_EQ(worldSize(DistBenchmarkSpec{{2147483647, 2147483647}, {}, {}, {}, {}, {}}), 4294967295LL);
+  EXPECT_EQ(worldSize(DistBenchmarkSpec{{2147483647, 2147483647}, {}, {}, {}, {}, {}, {}}), 4294967295LL);
 }
 
 TEST(ValidationTest, ParameterServerShardsAndBagsAreBounded) {

@@ -28,6 +28,7 @@
 #include "distbench/cli/local_run/sandbox_report.h"
 #include "distbench/cli/local_run/sandbox_stats.h"
 #include "distbench/cli/local_run/signal_watcher.h"
+#include "distbench/cli/local_run/spec_local.h"
 #include "distbench/process/free_ports.h"
 #include "distbench/process/temp_dir.h"
 #include "distbench/report/bit_rate.h"
@@ -71,6 +72,9 @@ emulated links and stragglers (root; docs/cli.md, "Emulated links"):
   --clean-up                remove what killed runs left behind (namespaces
                             dbl-*, cgroups distbench/*, /run/distbench locks)
                             and exit; every --links/--slow run does it first
+  A spec's spec.local block (links, slow) means the same as these flags and
+  is used when they are not given; --links overrides spec.local.links and
+  --slow spec.local.slow, and the run says so.
 
 exit status: 0 every rank succeeded; 1 a rank failed, could not start, or the
 run timed out; 2 bad command line, spec or worker path, or a sandbox that
@@ -305,7 +309,6 @@ int runCommand(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (settings.cleanUp) return cleanUpCommand();
-  const bool sandboxed = !settings.links.empty() || !settings.slow.empty();
 
   std::optional<api::DistBenchmark> benchmark = loadSpec(settings.source, std::cerr);
   if (!benchmark) return kExitUsage;
@@ -316,6 +319,21 @@ int runCommand(const std::vector<std::string>& args) {
                  "compare the reports with `distbench diff BASE.json RUN.json --threshold "
               << benchmark->spec.baseline->thresholdPercent << "`\n";
   }
+  // spec.local stands for --links/--slow (spec_local.h); a flag overrides its part.
+  const bool linksFlag = !settings.links.empty();
+  const SandboxRequest request =
+      sandboxRequest(benchmark->spec.local, settings.links, settings.slow);
+  for (const std::string& note : request.notes) std::cerr << note << "\n";
+  if (!linksFlag && !request.links.empty() &&
+      (!settings.prometheusSdPath.empty() || settings.metricsAddress != "127.0.0.1")) {
+    std::cerr << "distbench: --prometheus-sd and --metrics-address cannot be used with "
+                 "spec.local.links: every rank then runs in its own network namespace, whose "
+                 "/metrics cannot be reached from this one\n";
+    return kExitUsage;
+  }
+  settings.links = request.links;
+  settings.slow = request.slow;
+  const bool sandboxed = !settings.links.empty() || !settings.slow.empty();
 
   std::string worker = settings.workerBinary.empty()
                            ? executableDirectory() + "/distbench-worker"

@@ -94,6 +94,27 @@ TEST_F(SandboxRun, CappedRankGetsHalfACpu) {
   EXPECT_TRUE(localRank(parsed, "trainer0").at("throttledSeconds").is_null());
 }
 
+// spec.local takes the flags' path: the same sandbox, the same local block;
+// a flag given as well overrides its part (--slow here), the other part stays.
+TEST_F(SandboxRun, SpecLocalBlockShapesAsTheFlagsDoAndAFlagOverridesIt) {
+  std::string spec = slurp(allreduceSpec(1 << 20, 2));
+  spec += "  local:\n"
+          "    links: {ranks: {trainer1: 100mbit}}\n"
+          "    slow: {trainer0: {cpu: 20%}}\n";
+  CliRun run(dir(), write("local.yaml", spec) + " --slow trainer0=cpu:50% --report " +
+                        report("local.json"));
+  ASSERT_EQ(run.wait(), 0) << run.err();
+  EXPECT_TRUE(run.logged("spec.local.links, as --links \"trainer1=100mbit\"")) << run.err();
+  EXPECT_TRUE(run.logged("--slow overrides spec.local.slow")) << run.err();
+  EXPECT_TRUE(run.logged("rendezvous 198.18.0.16:")) << run.err();
+  report::Report parsed = readReport(report("local.json"));
+  ASSERT_FALSE(parsed.localJson.empty()) << "no local block";
+  EXPECT_NE(parsed.localJson.find("\"links\":\"trainer1=100mbit\""), std::string::npos);
+  EXPECT_EQ(number(localRank(parsed, "trainer1"), "linkBitsPerSecond"), 100e6);
+  EXPECT_EQ(number(localRank(parsed, "trainer0"), "cpuLimit"), 0.5);
+  EXPECT_TRUE(localRank(parsed, "trainer0").at("linkBitsPerSecond").is_null());
+}
+
 TEST_F(SandboxRun, SigintMidRunRemovesEverything) {
   CliRun run(dir(), allreduceSpec(4LL << 20, 200) + " --links bandwidth=100mbit --slow "
                     "rank1=cpu:80% --no-report");

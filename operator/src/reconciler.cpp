@@ -299,7 +299,10 @@ std::optional<Result> Reconciler::createGangPods(Context& ctx, const GangPlan& p
                              " parameter servers and " + std::to_string(t.trainers) + " trainers";
     const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
     if (gang == 0) {
-      ctx.transition(kCondCreated, true, "PodsCreated", "created " + what, false);
+      ctx.transition(kCondCreated, true, "PodsCreated",
+                     "created " + what +
+                         (ctx.benchmark.spec.local ? "; spec.local is ignored in a cluster" : ""),
+                     false);
     } else if (missing.size() == plan.desired.size()) {
       ctx.events.push_back(
           {false, "GangCreated", "created gang " + std::to_string(gang) + ": " + what});

@@ -1,10 +1,9 @@
 #include "distbench/cli/local_run/link_spec.h"
 
-#include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <set>
 
+#include "distbench/api/local_spec.h"
 #include "distbench/report/bit_rate.h"
 
 namespace distbench::cli {
@@ -44,16 +43,8 @@ std::vector<std::pair<std::string, std::string>> entries(const std::string& flag
   return result;
 }
 
-bool isLatencyWord(const std::string& word) {
-  static const std::set<std::string> words = {"latency", "delay", "loss", "jitter", "rtt"};
-  return words.count(word) != 0;
-}
-
 [[noreturn]] void refuseLatency(const std::string& entry) {
-  throw SandboxSpecError(
-      "--links: '" + entry +
-      "': latency cannot be emulated here; distbench shapes bandwidth only (tbf), "
-      "since adding delay needs the netem qdisc, which this kernel does not have");
+  throw SandboxSpecError("--links: '" + entry + "': " + api::kNoLatencyReason);
 }
 
 double rate(const std::string& flag, const std::string& key, const std::string& value) {
@@ -75,14 +66,14 @@ LinkSpec parseLinkSpec(const std::string& text) {
   spec.text = text;
   std::set<std::string> seen;
   for (const auto& [key, value] : entries("--links", text)) {
-    if (isLatencyWord(key)) refuseLatency(key + "=" + value);
+    if (api::isLinkDelayOption(key)) refuseLatency(key + "=" + value);
     checkUnique("--links", seen, key);
     std::string rateText = value;
     // "rank5=bandwidth:100mbit" reads the same as "rank5=100mbit".
     std::size_t colon = value.find(':');
     if (colon != std::string::npos) {
       std::string what = lower(trim(value.substr(0, colon)));
-      if (isLatencyWord(what)) refuseLatency(key + "=" + value);
+      if (api::isLinkDelayOption(what)) refuseLatency(key + "=" + value);
       if (what != "bandwidth") {
         throw SandboxSpecError("--links: " + key + "=" + value + ": only bandwidth:RATE or RATE");
       }
@@ -106,18 +97,11 @@ SlowSpec parseSlowSpec(const std::string& text) {
     const std::string where = "--slow: " + key + "=" + value;
     std::string lowered = lower(value);
     if (lowered.rfind("cpu:", 0) != 0) throw SandboxSpecError(where + ": expected cpu:PERCENT%");
-    std::string amount = trim(lowered.substr(4));
-    bool percent = !amount.empty() && amount.back() == '%';
-    if (percent) amount.pop_back();
-    char* end = nullptr;
-    double number = std::strtod(amount.c_str(), &end);
-    if (amount.empty() || end != amount.c_str() + amount.size()) {
-      throw SandboxSpecError(where + ": '" + value.substr(4) + "' is not a number");
-    }
-    double cpus = percent ? number / 100.0 : number;
-    // A cgroup quota below 1 % of a 10 ms period (100 us) is not enforced well.
-    if (!(cpus >= 0.01) || cpus > 1024) {
-      throw SandboxSpecError(where + ": the cap must be between 1% and 102400% of one CPU");
+    double cpus = 0;
+    try {
+      cpus = api::parseCpuCap(trim(value.substr(4)));
+    } catch (const std::invalid_argument& error) {
+      throw SandboxSpecError(where + ": " + error.what());
     }
     spec.cpu.emplace_back(key, cpus);
   }
@@ -126,23 +110,14 @@ SlowSpec parseSlowSpec(const std::string& text) {
 
 int resolveSelector(const std::string& flag, const std::string& selector,
                     const std::vector<api::RankProcess>& ranks) {
-  if (selector.size() > 4 && selector.rfind("rank", 0) == 0 &&
-      std::all_of(selector.begin() + 4, selector.end(),
-                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    long rank = std::strtol(selector.c_str() + 4, nullptr, 10);
-    for (const auto& process : ranks) {
-      if (process.rank == rank) return process.rank;
-    }
-    throw SandboxSpecError(flag + ": " + selector + ": the run has ranks 0 to " +
-                           std::to_string(static_cast<int>(ranks.size()) - 1));
+  // Rendered ranks come in global-rank order, so their labels index by rank.
+  std::vector<std::string> labels;
+  for (const auto& process : ranks) labels.push_back(process.rankLabel);
+  try {
+    return api::resolveRankName(selector, labels);
+  } catch (const std::invalid_argument& error) {
+    throw SandboxSpecError(flag + ": " + selector + ": " + error.what());
   }
-  std::string labels;
-  for (const auto& process : ranks) {
-    if (lower(process.rankLabel) == selector) return process.rank;
-    labels += (labels.empty() ? "" : ", ") + process.rankLabel;
-  }
-  throw SandboxSpecError(flag + ": no rank '" + selector + "' (use rankN or one of: " + labels +
-                         ")");
 }
 
 std::map<int, double> resolveLinks(const LinkSpec& links,

@@ -256,6 +256,24 @@ struct Baseline {
   double thresholdPercent = 5;
 };
 
+// spec.local: what `distbench run` emulates on one machine, the same as its
+// --links and --slow flags (docs/cli.md), which override it. Ranks are named
+// "rank5" or by label ("master", "ps0", "trainer2"); rates ("100mbit") and
+// caps ("50%", "0.25") are kept as written and checked by validation
+// (local_spec.h). The operator ignores the block: it cannot shape a
+// cluster's links.
+struct LocalLinks {
+  std::optional<std::string> bandwidth;      // every rank's link
+  std::map<std::string, std::string> ranks;  // rank -> its own link's rate
+};
+struct LocalSlowRank {
+  std::string cpu;  // the rank's CPU cap: "50%", or a fraction of one CPU
+};
+struct LocalSpec {
+  std::optional<LocalLinks> links;             // absent: ranks share loopback
+  std::map<std::string, LocalSlowRank> slow;   // rank -> its cap
+};
+
 struct DistBenchmarkSpec {
   TopologySpec topology;
   BenchmarkSpec benchmark;
@@ -263,6 +281,7 @@ struct DistBenchmarkSpec {
   RunPolicy runPolicy;
   PodTemplates podTemplates;
   std::optional<Baseline> baseline;  // absent: nothing is compared
+  std::optional<LocalSpec> local;    // absent: nothing is emulated
 };
 
 struct DistBenchmark {
@@ -301,6 +320,9 @@ bool operator==(const PodTemplate&, const PodTemplate&);
 bool operator==(const PodTemplates&, const PodTemplates&);
 bool operator==(const ConfigMapKeyRef&, const ConfigMapKeyRef&);
 bool operator==(const Baseline&, const Baseline&);
+bool operator==(const LocalLinks&, const LocalLinks&);
+bool operator==(const LocalSlowRank&, const LocalSlowRank&);
+bool operator==(const LocalSpec&, const LocalSpec&);
 bool operator==(const DistBenchmarkSpec&, const DistBenchmarkSpec&);
 bool operator==(const DistBenchmark&, const DistBenchmark&);
 inline bool operator!=(const ObjectMeta& a, const ObjectMeta& b) { return !(a == b); }

@@ -152,7 +152,13 @@ const std::vector<std::string> kClusterGrants = {
     "distbench.io/distbenchmarks:list",
     "distbench.io/distbenchmarks:watch",
     "distbench.io/distbenchmarks:delete",
+    "distbench.io/distbenchmarks:create",  // a schedule's runs
     "distbench.io/distbenchmarks/status:update",
+    "distbench.io/distbenchmarkschedules:get",
+    "distbench.io/distbenchmarkschedules:list",
+    "distbench.io/distbenchmarkschedules:watch",
+    "distbench.io/distbenchmarkschedules/status:update",
+    "/configmaps:update",  // a schedule's rolling baseline
     "/pods:get",
     "/pods:list",
     "/pods:watch",
@@ -994,8 +1000,10 @@ TEST_F(ChartCluster, HelmInstallGrantsTheOperatorItsRbac) {
   EXPECT_FALSE(can("list", "secrets", "bench"));
   EXPECT_FALSE(can("watch", "secrets", "bench"));
   EXPECT_FALSE(can("update", "secrets", "bench"));
-  EXPECT_FALSE(can("create", "distbenchmarks.distbench.io", "bench"));
   EXPECT_FALSE(can("update", "distbenchmarks.distbench.io", "bench"));
+  EXPECT_FALSE(can("create", "distbenchmarkschedules.distbench.io", "bench"));
+  EXPECT_FALSE(can("update", "distbenchmarkschedules.distbench.io", "bench"))
+      << "a schedule's spec is its owner's";
   EXPECT_FALSE(can("patch", "distbenchmarks.distbench.io", "bench", "status"));
   EXPECT_FALSE(can("update", "pods", "bench"));
   EXPECT_FALSE(can("patch", "pods", "bench", "status")) << "the kubelet writes pod status";

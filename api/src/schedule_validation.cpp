@@ -7,40 +7,14 @@
 #include "distbench/api/cron_schedule.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_validation.h"
+#include "object_name_rules.h"
 
 namespace distbench::api {
 namespace {
 
-bool isLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool isAlnum(char c) { return isLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
-
-bool isDns1123Label(const std::string& s) {
-  if (s.empty() || s.size() > 63) return false;
-  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return isLowerAlnum(c) || c == '-'; });
-}
-
-bool isDns1123Subdomain(const std::string& s) {
-  if (s.empty() || s.size() > 253) return false;
-  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return isLowerAlnum(c) || c == '-' || c == '.'; });
-}
-
-// A label value, or the name part of a label or annotation key: at most 63
-// of [A-Za-z0-9-_.], starting and ending alphanumeric.
-bool isQualifiedNamePart(const std::string& s) {
-  if (s.empty() || s.size() > 63 || !isAlnum(s.front()) || !isAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return isAlnum(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-// "[prefix/]name", the prefix a DNS-1123 subdomain.
-bool isQualifiedName(const std::string& key) {
-  const std::size_t slash = key.find('/');
-  if (slash == std::string::npos) return isQualifiedNamePart(key);
-  return isDns1123Subdomain(key.substr(0, slash)) && isQualifiedNamePart(key.substr(slash + 1));
-}
+using detail::isDns1123Label;
+using detail::isQualifiedName;
+using detail::isQualifiedNamePart;
 
 class Errors {
  public:

@@ -12,6 +12,7 @@
 
 #include "distbench/api/schedule_spec.h"
 #include "spec_reader.h"
+#include "text_file.h"
 
 namespace distbench::api {
 namespace {
@@ -166,18 +167,7 @@ DistBenchmarkSchedule parseDistBenchmarkSchedule(const std::string& yamlOrJsonTe
 }
 
 DistBenchmarkSchedule loadDistBenchmarkScheduleFile(const std::string& path) {
-  auto fail = [&path]() {
-    return std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw fail();
-  std::string text;
-  char buffer[65536];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, n);
-  if (std::ferror(file.get())) throw fail();
-  return parseDocument(text, path);
+  return parseDocument(detail::readTextFile(path), path);
 }
 
 }  // namespace distbench::api

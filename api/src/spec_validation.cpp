@@ -12,30 +12,14 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/role.h"
 #include "distbench/api/spec_limits.h"
+#include "object_name_rules.h"
 
 namespace distbench::api {
 namespace {
 
-// Kubernetes' limit for a DNS label, which is what pod hostnames and Service
-// names are.
-constexpr std::size_t kMaxLabelLength = 63;
-
-bool isLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-
-bool isDns1123Label(const std::string& s) {
-  if (s.empty() || s.size() > kMaxLabelLength) return false;
-  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return isLowerAlnum(c) || c == '-'; });
-}
-
-// A DNS-1123 subdomain, what a ConfigMap's name must be: dot-separated
-// labels, 253 characters at most.
-bool isDns1123Subdomain(const std::string& s) {
-  if (s.empty() || s.size() > 253) return false;
-  if (!isLowerAlnum(s.front()) || !isLowerAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return isLowerAlnum(c) || c == '-' || c == '.'; });
-}
+using detail::isDns1123Label;
+using detail::isDns1123Subdomain;
+using detail::kMaxLabelLength;
 
 // What core/v1 allows as a ConfigMap data key.
 bool isConfigMapKey(const std::string& s) {

@@ -15,6 +15,7 @@
 #include "distbench/api/spec_validation.h"
 #include "spec_reader.h"
 #include "spec_tree.h"
+#include "text_file.h"
 
 namespace distbench::api {
 namespace {
@@ -86,18 +87,7 @@ DistBenchmark parseDistBenchmark(const std::string& yamlText) {
 }
 
 DistBenchmark loadDistBenchmarkFile(const std::string& path) {
-  auto fail = [&path]() {
-    return std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
-  if (!file) throw fail();
-  std::string text;
-  char buffer[65536];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, n);
-  if (std::ferror(file.get())) throw fail();  // e.g. EISDIR: fopen accepts a directory
-  return parseDocument(text, path);
+  return parseDocument(detail::readTextFile(path), path);
 }
 
 // Both writers go through one tree, so they cannot carry different fields.

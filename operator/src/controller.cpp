@@ -2,6 +2,8 @@
 
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/benchmark_label.h"
+#include "distbench/operator/cache_trim.h"
+#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
@@ -9,18 +11,8 @@ using web::json::value;
 
 namespace {
 
-// What the caches keep: the reconciler reads resources fresh from the API
-// server and, of the children, only metadata, pod status and Service
-// addresses. managedFields alone is often the largest part of an object.
-void trimMetadata(value& object) {
-  if (!object.has_field("metadata")) return;
-  value& meta = object["metadata"];
-  if (meta.has_field("managedFields")) meta.erase("managedFields");
-  if (meta.has_field("annotations") &&
-      meta.at("annotations").has_field("kubectl.kubernetes.io/last-applied-configuration"))
-    meta["annotations"].erase("kubectl.kubernetes.io/last-applied-configuration");
-}
-
+// What the caches keep (cache_trim.h): of the children only metadata, pod
+// status and Service addresses.
 void trimPod(value& pod) {
   trimMetadata(pod);
   if (!pod.has_field("spec")) return;
@@ -62,11 +54,6 @@ void trimBenchmark(value& b) {
 void trimConfigMap(value& cm) {
   trimMetadata(cm);
   if (cm.has_field("data")) cm.erase("data");
-}
-
-Informer::Options withTransform(Informer::Options o, std::function<void(value&)> transform) {
-  o.transform = std::move(transform);
-  return o;
 }
 
 }  // namespace
@@ -153,20 +140,9 @@ bool Controller::synced() const {
 void Controller::startWorkers() {
   WorkerPool::Options o;
   o.workers = options_.workers;
-  auto reconcile = [this](const std::string& key) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      Result r = reconciler_->reconcile(key);
-      if (options_.onReconciled)
-        options_.onReconciled(key, std::chrono::steady_clock::now() - start, r, nullptr);
-      return r;
-    } catch (const std::exception& e) {
-      const std::string error = e.what();
-      if (options_.onReconciled)
-        options_.onReconciled(key, std::chrono::steady_clock::now() - start, Result{}, &error);
-      throw;
-    }
-  };
+  auto reconcile = timedReconcile(
+      [this](const std::string& key) { return reconciler_->reconcile(key); },
+      options_.onReconciled);
   pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
   pool_->start();
 }

@@ -17,6 +17,7 @@
 #include "distbench/kube/work_queue.h"
 #include "distbench/kube/worker_pool.h"
 #include "distbench/operator/reconciler.h"
+#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
@@ -27,9 +28,7 @@ struct ControllerOptions {
   Informer::Options informer;
   Reconciler::EventSink onEvent;
   // Every reconcile, with how it ended.
-  std::function<void(const std::string& key, std::chrono::duration<double> took,
-                     const Result& result, const std::string* error)>
-      onReconciled;
+  OnReconciled onReconciled;
   int createParallelism = 8;
   std::chrono::seconds createFailureTimeout{60};
   std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options

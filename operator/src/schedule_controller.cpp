@@ -2,21 +2,14 @@
 
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/cache_trim.h"
+#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
 using web::json::value;
 
 namespace {
-
-void trimMetadata(value& object) {
-  if (!object.has_field("metadata")) return;
-  value& meta = object["metadata"];
-  if (meta.has_field("managedFields")) meta.erase("managedFields");
-  if (meta.has_field("annotations") &&
-      meta.at("annotations").has_field("kubectl.kubernetes.io/last-applied-configuration"))
-    meta["annotations"].erase("kubectl.kubernetes.io/last-applied-configuration");
-}
 
 // The reconciler reads the schedule fresh; the cache serves keys and the
 // metrics (schedule_metrics.h), which read the status and these fields.
@@ -44,11 +37,6 @@ void trimRun(value& b) {
       status["results"] = results;
     }
   }
-}
-
-Informer::Options withTransform(Informer::Options o, std::function<void(value&)> transform) {
-  o.transform = std::move(transform);
-  return o;
 }
 
 }  // namespace
@@ -113,20 +101,9 @@ bool ScheduleController::synced() const { return schedules_->hasSynced() && runs
 void ScheduleController::startWorkers() {
   WorkerPool::Options o;
   o.workers = options_.workers;
-  auto reconcile = [this](const std::string& key) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      Result r = reconciler_->reconcile(key);
-      if (options_.onReconciled)
-        options_.onReconciled(key, std::chrono::steady_clock::now() - start, r, nullptr);
-      return r;
-    } catch (const std::exception& e) {
-      const std::string error = e.what();
-      if (options_.onReconciled)
-        options_.onReconciled(key, std::chrono::steady_clock::now() - start, Result{}, &error);
-      throw;
-    }
-  };
+  auto reconcile = timedReconcile(
+      [this](const std::string& key) { return reconciler_->reconcile(key); },
+      options_.onReconciled);
   pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
   pool_->start();
 }

@@ -19,6 +19,7 @@
 #include "distbench/kube/work_queue.h"
 #include "distbench/kube/worker_pool.h"
 #include "distbench/operator/schedule_reconciler.h"
+#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
@@ -28,9 +29,7 @@ struct ScheduleControllerOptions {
   WorkQueueOptions queue;
   Informer::Options informer;
   ScheduleReconciler::Options reconciler;
-  std::function<void(const std::string& key, std::chrono::duration<double> took,
-                     const Result& result, const std::string* error)>
-      onReconciled;
+  OnReconciled onReconciled;
 };
 
 class ScheduleController {

@@ -122,14 +122,9 @@ void Controller::startInformers() {
 }
 
 bool Controller::waitForSync(std::chrono::milliseconds timeout) const {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (const Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                       networkPolicies_.get()}) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (!i->waitForSync(std::max(left, std::chrono::milliseconds(0)))) return false;
-  }
-  return true;
+  return op::waitForSync({benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
+                          networkPolicies_.get()},
+                         timeout);
 }
 
 bool Controller::synced() const {

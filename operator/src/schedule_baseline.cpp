@@ -47,6 +47,18 @@ value poolData(std::vector<report::PooledRun>& pool) {
   }
 }
 
+value scheduleOwnerReference(const std::string& schedule, const std::string& uid) {
+  value ref = value::object();
+  ref["apiVersion"] = value::string(api::kApiVersion);
+  ref["kind"] = value::string(api::kScheduleKind);
+  ref["name"] = value::string(schedule);
+  ref["uid"] = value::string(uid);
+  // The garbage collector deletes the runs and the pool with the schedule.
+  ref["controller"] = value::boolean(true);
+  ref["blockOwnerDeletion"] = value::boolean(true);
+  return ref;
+}
+
 value desiredBaselineConfigMap(const std::string& ns, const std::string& schedule,
                                const std::string& scheduleUid, const value& data) {
   value cm = value::object();
@@ -59,14 +71,7 @@ value desiredBaselineConfigMap(const std::string& ns, const std::string& schedul
   meta["labels"][api::kScheduleLabel] = value::string(schedule);
   meta["labels"]["app.kubernetes.io/name"] = value::string("distbench");
   meta["labels"]["app.kubernetes.io/managed-by"] = value::string("distbench-operator");
-  value ref = value::object();
-  ref["apiVersion"] = value::string(api::kApiVersion);
-  ref["kind"] = value::string(api::kScheduleKind);
-  ref["name"] = value::string(schedule);
-  ref["uid"] = value::string(scheduleUid);
-  ref["controller"] = value::boolean(true);
-  ref["blockOwnerDeletion"] = value::boolean(true);
-  meta["ownerReferences"] = value::array({ref});
+  meta["ownerReferences"] = value::array({scheduleOwnerReference(schedule, scheduleUid)});
   cm["data"] = data;
   return cm;
 }

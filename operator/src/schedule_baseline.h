@@ -32,6 +32,9 @@ std::vector<report::PooledRun> poolFromConfigMap(const web::json::value& configM
 // `pool` is cut to what was kept.
 web::json::value poolData(std::vector<report::PooledRun>& pool);
 
+// The controller reference a schedule puts on its runs and its pool.
+web::json::value scheduleOwnerReference(const std::string& schedule, const std::string& uid);
+
 // The whole <schedule>-baseline ConfigMap.
 web::json::value desiredBaselineConfigMap(const std::string& ns, const std::string& schedule,
                                           const std::string& scheduleUid,

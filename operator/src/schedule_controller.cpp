@@ -87,13 +87,7 @@ void ScheduleController::startInformers() {
 }
 
 bool ScheduleController::waitForSync(std::chrono::milliseconds timeout) const {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (const Informer* i : {schedules_.get(), runs_.get()}) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (!i->waitForSync(std::max(left, std::chrono::milliseconds(0)))) return false;
-  }
-  return true;
+  return op::waitForSync({schedules_.get(), runs_.get()}, timeout);
 }
 
 bool ScheduleController::synced() const { return schedules_->hasSynced() && runs_->hasSynced(); }

@@ -35,17 +35,6 @@ std::string benchmarksPath(const std::string& ns, const std::string& name = "") 
   return groupPath(kGroup, kVersion, ns, kPlural, name);
 }
 
-value ownerReference(const std::string& name, const std::string& uid) {
-  value ref = value::object();
-  ref["apiVersion"] = value::string(api::kApiVersion);
-  ref["kind"] = value::string(api::kScheduleKind);
-  ref["name"] = value::string(name);
-  ref["uid"] = value::string(uid);
-  ref["controller"] = value::boolean(true);
-  ref["blockOwnerDeletion"] = value::boolean(true);
-  return ref;
-}
-
 value stringMap(const std::map<std::string, std::string>& m) {
   value out = value::object();
   for (const auto& [k, v] : m) out[k] = value::string(v);
@@ -409,7 +398,7 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
   meta["namespace"] = value::string(ctx.ns);
   meta["labels"] = stringMap(run.metadata.labels);
   meta["annotations"] = stringMap(run.metadata.annotations);
-  meta["ownerReferences"] = value::array({ownerReference(ctx.name, ctx.uid)});
+  meta["ownerReferences"] = value::array({scheduleOwnerReference(ctx.name, ctx.uid)});
   body["metadata"] = meta;
   try {
     client_.create(benchmarksPath(ctx.ns), body);

@@ -278,4 +278,15 @@ void Informer::run() {
   }
 }
 
+bool waitForSync(std::initializer_list<const Informer*> informers,
+                 std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (const Informer* i : informers) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (!i->waitForSync(std::max(left, std::chrono::milliseconds(0)))) return false;
+  }
+  return true;
+}
+
 }  // namespace distbench::op

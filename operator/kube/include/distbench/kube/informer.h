@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -139,5 +140,10 @@ class Informer {
   std::atomic<int64_t> watchRestarts_{0};
   std::atomic<int64_t> relists_{0};
 };
+
+// Every informer of `informers` has synced, all within one `timeout`;
+// false when the time ran out (or one stopped) first.
+bool waitForSync(std::initializer_list<const Informer*> informers,
+                 std::chrono::milliseconds timeout);
 
 }  // namespace distbench::op

@@ -12,6 +12,18 @@ namespace {
 
 void* currentStream() { return at::cuda::getCurrentCUDAStream().stream(); }
 
+// The hook is detected, not called outright: it is not a stable API, and a
+// LibTorch without it must still build (the report then says 0, as for a
+// build without cuDNN) on the one GPU machine where this file compiles.
+template <typename Hooks>
+auto cudnnVersionOf(const Hooks& hooks, int) -> decltype(static_cast<long>(hooks.versionCuDNN())) {
+  return static_cast<long>(hooks.versionCuDNN());
+}
+template <typename Hooks>
+long cudnnVersionOf(const Hooks&, long) {
+  return 0;
+}
+
 }  // namespace
 
 std::string torchCudaUnavailable() { return ""; }
@@ -31,7 +43,7 @@ void synchronizeCurrentStream(int index, std::chrono::milliseconds timeout,
 
 long cudnnVersion() {
   try {
-    return at::detail::getCUDAHooks().versionCuDNN();
+    return cudnnVersionOf(at::detail::getCUDAHooks(), 0);
   } catch (const std::exception&) {
     return 0;  // built without cuDNN
   }

@@ -53,7 +53,8 @@ done
 # --------------------------------------------------------------------------
 # name  role: dev (headers + CMake config), run (shared library the binaries
 # load), config (only so a CMake config's find_dependency or its
-# imported-file check succeeds; nothing links it)
+# imported-file check succeeds; nothing links it), headers (only its
+# headers are kept: nothing links or finds it)
 PACKAGES=(
   "libyaml-cpp-dev dev"            "libyaml-cpp0.7 run"
   "libcpprest-dev dev"             "libcpprest2.10 run"
@@ -67,6 +68,11 @@ PACKAGES=(
   "libssl-dev dev"                 "libssl3 run"
   "zlib1g-dev dev"                 "zlib1g run"
   "libgtest-dev dev"               "libgmock-dev dev"
+  # PyTorch's wheels ship c10d's ProcessGroupGloo.hpp but not the gloo headers
+  # it includes (seen on torch 2.11.0+cu130); libtorch has gloo built in, so
+  # only the declarations are needed. gpu-check.sh drops them again where
+  # torch brings its own.
+  "libgloo-dev headers"
   "libboost1.74-dev config"        # cpprest: find_dependency(Boost ...) and its headers
   "libboost-random1.74-dev config" "libboost-system1.74-dev config"
   "libboost-thread1.74-dev config" "libboost-filesystem1.74-dev config"
@@ -84,6 +90,9 @@ LEFT_OUT=(
   "googletest GoogleTest's sources; libgtest-dev's static libraries are what links"
   "libbrotli-dev cpprest's CMake config does not look for brotli; libbrotli1 is bundled for running"
   "libwebsocketpp-dev cpprest's websocket client is not used and none of its public headers includes websocketpp"
+  "libgloo0 gloo's shared library: libtorch has gloo built in, and only libgloo-dev's headers are kept"
+  "libhiredis-dev gloo's Redis rendezvous headers, which c10d's ProcessGroupGloo.hpp does not include"
+  "libibverbs-dev gloo's ibverbs transport headers, which c10d's ProcessGroupGloo.hpp does not include"
   "libboost-atomic-dev an unversioned alias of libboost-atomic1.74-dev"
   "libboost-chrono-dev an unversioned alias of libboost-chrono1.74-dev"
   "libboost-filesystem-dev an unversioned alias of libboost-filesystem1.74-dev"
@@ -227,6 +236,9 @@ strip_tree() {  # root package
     libgtest-dev|libgmock-dev) ;;  # GoogleTest ships only static libraries
     *) find "$root" -name '*.a' -delete ;;
   esac
+  if [[ $pkg == libgloo-dev ]]; then  # role headers: no CMake config, no .so link
+    rm -rf "$root"/usr/share "$root"/usr/lib
+  fi
   if [[ $pkg == libssl3 ]]; then
     rm -rf "$root"/usr/lib/x86_64-linux-gnu/{engines-3,ossl-modules}  # loaded on demand only
   fi

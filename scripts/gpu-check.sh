@@ -297,6 +297,18 @@ do_deps_unpack() {
     fi
   done < <(find "$PREFIX" -type l)
   find "$PREFIX" -name '*.pc' -exec sed -i "s|^prefix=/usr|prefix=$PREFIX/usr|" {} +
+  # PyTorch's wheels ship c10d's ProcessGroupGloo.hpp without the gloo headers
+  # it includes: the bundle's (libgloo-dev) stand in, and only there, since
+  # the prefix's include directory comes first on the compile line.
+  if [[ -d $PREFIX/usr/include/gloo && -n ${TORCH_CMAKE_PREFIX:-} ]]; then
+    local torch_inc=${TORCH_CMAKE_PREFIX%/share/cmake}/include
+    if [[ -f $torch_inc/gloo/algorithm.h ]]; then
+      rm -rf "${PREFIX:?}/usr/include/gloo"
+      say "gloo headers: torch's own, in $torch_inc"
+    else
+      say "gloo headers: the bundle's (libgloo-dev); $torch_inc has none"
+    fi
+  fi
   local dangling
   dangling=$(find "$PREFIX" -xtype l | sed "s|^$PREFIX/||" | sort)
   say "absolute symlinks re-pointed into the prefix: $n; $(echo "$dangling" | grep -c . ) dangling (.so links of config-only packages, unused)"
@@ -305,6 +317,11 @@ do_deps_unpack() {
 }
 
 generator() { command -v ninja >/dev/null && echo Ninja || echo "Unix Makefiles"; }
+# Past the first failure, so that one visit to the GPU machine shows every
+# file that does not compile there.
+keep_going() {
+  if [[ -f $BUILD/build.ninja ]]; then echo -- -k 0; else echo -- -k; fi
+}
 
 # Configure environment: pkg-config sees only the bundle.
 configure_env() {
@@ -396,7 +413,8 @@ test_targets() {
 
 do_build_binaries() {
   needs configure "$BUILD/CMakeCache.txt" || return 1
-  tmo cmake --build "$BUILD" -j "$JOBS" --target distbench-worker distbench || return 1
+  # shellcheck disable=SC2046
+  tmo cmake --build "$BUILD" -j "$JOBS" --target distbench-worker distbench $(keep_going) || return 1
   echo "--- ldd distbench-worker"
   ldd "$BUILD/bin/distbench-worker"
   say "torch/CUDA libraries: $(ldd "$BUILD/bin/distbench-worker" | grep -oE 'lib(torch[a-z_]*|c10[a-z_]*|cudart|nccl|cudnn)[^ ]*\.so[.0-9]*' | sort -u | tr '\n' ' ')"
@@ -408,7 +426,8 @@ do_build_tests() {
   mapfile -t targets < <(test_targets)
   ((${#targets[@]})) || { echo "no worker test targets found"; return 1; }
   say "test targets: ${targets[*]}"
-  tmo cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}"
+  # shellcheck disable=SC2046
+  tmo cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}" $(keep_going)
 }
 
 do_provenance() {

@@ -6,7 +6,7 @@
 #
 #   scripts/gpu-check.sh [--dry-run] [--out DIR] [--deps DIR] [--build-dir DIR]
 #                        [--skip-build] [--only STEPS] [--budget SECONDS]
-#                        [--python PY] [--jobs N]
+#                        [--python PY] [--jobs N] [--pack FILE]
 #
 # Run from the repository root, with .gpu-deps/ (scripts/fetch-gpu-deps.sh)
 # beside it. Steps, each timed, logged to OUT/gpu-check.log (and stdout) with
@@ -49,6 +49,9 @@
 #   --budget SECONDS the whole run's time (default 480; dry run 3600); a run
 #                    that would start with less than its minimum left is
 #                    skipped
+#   --pack FILE      at the end, OUT as one .tar.gz (the device tool brings
+#                    back at most 8 files from its $OUT, two folders deep:
+#                    --out /tmp/gpu-check --pack $OUT/gpu-check.tgz)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,7 +60,7 @@ HELPER=$REPO/benchmarks/gpu/gpu_check.py
 SPEC_DIR=$REPO/benchmarks/gpu
 
 MODE=real OUT_DIR=${OUT:-} DEPS=$REPO/.gpu-deps BUILD=""
-SKIP_BUILD=0 ONLY="" BUDGET="" PYTHON="" JOBS=""
+SKIP_BUILD=0 ONLY="" BUDGET="" PYTHON="" JOBS="" PACK=""
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
@@ -70,6 +73,7 @@ while (($#)); do
     --budget) BUDGET=$2; shift 2 ;;
     --python) PYTHON=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
+    --pack) PACK=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "gpu-check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -590,4 +594,8 @@ done
   done
 } >"$OUT_DIR/summary.txt"
 tee -a "$LOG" <"$OUT_DIR/summary.txt"
+if [[ -n $PACK ]]; then
+  tar -czf "$PACK" -C "$(dirname "$OUT_DIR")" "$(basename "$OUT_DIR")" \
+    || { echo "gpu-check: cannot pack $OUT_DIR into $PACK" >&2; FAILED=1; }
+fi
 exit $FAILED

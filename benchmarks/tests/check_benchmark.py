@@ -34,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -457,11 +458,20 @@ def scenario_gpu_check_dry(args, c):
     m = c.match(r"^fetch-gpu-deps: total ([0-9]+) bytes", out, "total line")
     if m:
         c.that(int(m.group(1)) < 32 << 20, f"bundle {m.group(1)} bytes, expected well under 64 MiB")
+    pack = workdir.parent / (workdir.name + ".tgz")
     rc, out, err, wall = run(
         ["bash", repo / "scripts" / "gpu-check.sh", "--dry-run", "--skip-build",
          "--build-dir", args.build_dir, "--deps", args.deps, "--out", workdir,
-         "--python", args.python], 1500)
+         "--python", args.python, "--pack", pack], 1500)
     c.that(rc == 0, f"gpu-check.sh: exit status {rc}, expected 0")
+    # --pack: what the device tool brings back (at most 8 files) in one.
+    try:
+        with tarfile.open(pack) as tar:
+            names = set(tar.getnames())
+        for member in ("summary.txt", "environment.json", "gpu-check.log"):
+            c.that(f"{workdir.name}/{member}" in names, f"{pack}: no {workdir.name}/{member}")
+    except (OSError, tarfile.TarError) as e:
+        c.that(False, f"--pack {pack}: {e}")
     try:
         summary = (workdir / "summary.txt").read_text()
     except OSError as e:

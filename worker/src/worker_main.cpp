@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -200,6 +201,21 @@ api::DistBenchmark loadBenchmark(const Flags& flags, const WorkerIdentity& id) {
   TerminationWatch::installed()->exitWith(2, workerName() + ": " + verdict);
 }
 
+// A rank whose /metrics cannot start still runs: the report is what the run
+// is for. The reason is printed, and the rank records into a registry that
+// nothing serves (on the first GPU machine every rank stopped here, so the
+// run measured nothing).
+std::unique_ptr<MetricsEndpoint> openMetrics(const WorkerIdentity& id) {
+  const std::string role = api::toString(id.role);
+  try {
+    return std::make_unique<MetricsEndpoint>(id.benchmarkName, role, id.rank, id.metricsPort,
+                                             id.metricsAddress);
+  } catch (const std::exception& e) {
+    std::cerr << id.label() << ": warning: " << e.what() << "; this rank runs without /metrics\n";
+    return std::make_unique<MetricsEndpoint>(id.benchmarkName, role, id.rank, /*port=*/0);
+  }
+}
+
 RendezvousTimeouts timeoutsOf(const api::RuntimeSpec& runtime) {
   RendezvousTimeouts timeouts;
   timeouts.rendezvous = std::chrono::seconds(runtime.rendezvousTimeoutSeconds);
@@ -216,8 +232,8 @@ int run(const Flags& flags) {
   const KindEntry& kind = kindEntry(benchmark.spec.benchmark.kind);
   if (runtime.intraOpThreads > 0) at::set_num_threads(runtime.intraOpThreads);
 
-  MetricsEndpoint metrics(id.benchmarkName, api::toString(id.role), id.rank, id.metricsPort,
-                          id.metricsAddress);
+  const std::unique_ptr<MetricsEndpoint> metricsEndpoint = openMetrics(id);
+  const MetricsEndpoint& metrics = *metricsEndpoint;
   Rendezvous rendezvous(id, timeoutsOf(runtime), [&] {
     watch.watchVerdicts();
     std::cerr << id.label() << ": checked in; waiting for the other ranks\n";

@@ -4,13 +4,65 @@
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
+namespace {
+
+// civetweb's error log, its lines joined, each without the "[time] [error]
+// [client ...] " civetweb puts before the message.
+std::string errorLogText(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, text;
+  while (std::getline(in, line)) {
+    const auto prefix = line.rfind("] ");
+    if (prefix != std::string::npos) line.erase(0, prefix + 2);
+    if (line.empty()) continue;
+    text += (text.empty() ? "" : "; ") + line;
+  }
+  return text;
+}
+
+// civetweb says why it could not start (bind's errno, a bad option) only in
+// its error log, which is off by default: a second try with the log in a
+// temporary file brings the reason into the error. Seen needed on the lent
+// GPU machine, where the first message alone named no cause.
+std::unique_ptr<prometheus::Exposer> startExposer(const std::string& listen) {
+  try {
+    return std::make_unique<prometheus::Exposer>(listen);
+  } catch (const std::exception& first) {
+    std::string reason;
+    char path[] = "/tmp/distbench-civetweb-XXXXXX";
+    const int fd = ::mkstemp(path);
+    if (fd >= 0) {
+      ::close(fd);
+      try {
+        auto exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+            "listening_ports", listen, "num_threads", "2", "error_log_file", path});
+        ::unlink(path);
+        return exposer;  // whatever held the port let go in between
+      } catch (const std::exception&) {
+        reason = errorLogText(path);
+      }
+      ::unlink(path);
+    }
+    throw std::runtime_error("metrics: cannot serve on " + listen + ": " + first.what() +
+                             (reason.empty() ? "" : " civetweb: " + reason));
+  }
+}
+
+}  // namespace
 
 prometheus::Histogram::BucketBoundaries secondsBuckets() {
   prometheus::Histogram::BucketBoundaries b;
@@ -65,11 +117,7 @@ MetricsEndpoint::MetricsEndpoint(const std::string& benchmark, const std::string
 
   if (port > 0) {
     const std::string listen = address + ":" + std::to_string(port);
-    try {
-      m.exposer = std::make_unique<prometheus::Exposer>(listen);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("metrics: cannot serve on " + listen + ": " + e.what());
-    }
+    m.exposer = startExposer(listen);
     m.exposer->RegisterCollectable(m.registry);
     m.endpoint = "http://" + listen + "/metrics";
   }

@@ -3,7 +3,11 @@
 // table of listening sockets rather than from what the endpoint says.
 #include "distbench/worker/common/metrics.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -56,6 +60,31 @@ TEST(MetricsEndpoint, ABadAddressIsAnErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find("192.0.2.77:" + std::to_string(port)), std::string::npos)
         << e.what();
   }
+}
+
+// A port another socket listens on: the error carries civetweb's own reason
+// (the errno of its bind), not only "null context".
+TEST(MetricsEndpoint, ATakenPortIsAnErrorSayingWhy) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const int port = ntohs(address.sin_port);
+  try {
+    MetricsEndpoint endpoint("b", "trainer", 2, port, "127.0.0.1");
+    FAIL() << "served on a port another socket listens on";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << what;
+    EXPECT_NE(what.find("civetweb: "), std::string::npos) << what;
+    EXPECT_NE(what.find("in use"), std::string::npos) << what;
+  }
+  ::close(fd);
 }
 
 }  // namespace

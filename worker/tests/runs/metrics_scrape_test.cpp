@@ -1,6 +1,12 @@
 // Every rank serves /metrics; after the run the samples stay up for the
 // linger, so a scraper that comes late still sees the final counts.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
 
 #include "distbench/api/presets.h"
 #include "support/local_cluster.h"
@@ -69,6 +75,38 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
   EXPECT_NE(master.find("distbench_build_info{benchmark=\"scrape\",rank=\"0\",role=\"master\""),
             std::string::npos)
       << master;
+}
+
+// A rank whose /metrics port is taken runs anyway, saying why it serves
+// nothing; the run's report comes out as without the clash.
+TEST(Metrics, ARankWhoseMetricsPortIsTakenStillRuns) {
+  const int holder = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(holder, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(holder, 1), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const std::string taken = std::to_string(ntohs(address.sin_port));
+
+  api::DistBenchmark b = api::preset("tutorial");
+  b.metadata.name = "taken-port";
+  b.spec.benchmark.hybridDDPRPC.epochs = 2;
+  b.spec.benchmark.hybridDDPRPC.warmupEpochs = 1;
+  testing::LocalCluster cluster(b, {}, 0, {}, /*reportFile=*/true,
+                                {{2, {{"DISTBENCH_METRICS_PORT", taken}}}});
+  cluster.waitAll(seconds(90));
+  ::close(holder);
+  for (int rank = 0; rank < cluster.worldSize(); ++rank) {
+    ASSERT_TRUE(cluster.exitStatus(rank).has_value()) << cluster.allOutput();
+    EXPECT_EQ(cluster.exitStatus(rank)->code, 0) << cluster.allOutput();
+  }
+  EXPECT_NE(cluster.output(2).find("warning: metrics: cannot serve on"), std::string::npos)
+      << cluster.output(2);
+  EXPECT_NE(cluster.output(2).find("this rank runs without /metrics"), std::string::npos);
+  EXPECT_NE(cluster.output(0).find("     All:"), std::string::npos) << cluster.output(0);
 }
 
 // A DDP sweep trains the same model at several world sizes; each gets its

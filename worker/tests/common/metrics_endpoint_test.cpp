@@ -3,17 +3,14 @@
 // table of listening sockets rather than from what the endpoint says.
 #include "distbench/worker/common/metrics.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include "distbench/process/free_ports.h"
+#include "support/taken_port.h"
 
 namespace distbench::worker {
 namespace {
@@ -65,16 +62,8 @@ TEST(MetricsEndpoint, ABadAddressIsAnErrorNamingIt) {
 // A port another socket listens on: the error carries civetweb's own reason
 // (the errno of its bind), not only "null context".
 TEST(MetricsEndpoint, ATakenPortIsAnErrorSayingWhy) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  ASSERT_GE(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(fd, 1), 0);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const int port = ntohs(address.sin_port);
+  const testing::TakenPort taken;
+  const int port = taken.port();
   try {
     MetricsEndpoint endpoint("b", "trainer", 2, port, "127.0.0.1");
     FAIL() << "served on a port another socket listens on";
@@ -84,7 +73,6 @@ TEST(MetricsEndpoint, ATakenPortIsAnErrorSayingWhy) {
     EXPECT_NE(what.find("civetweb: "), std::string::npos) << what;
     EXPECT_NE(what.find("in use"), std::string::npos) << what;
   }
-  ::close(fd);
 }
 
 }  // namespace

@@ -1,16 +1,13 @@
 // Every rank serves /metrics; after the run the samples stay up for the
 // linger, so a scraper that comes late still sees the final counts.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 
 #include "distbench/api/presets.h"
 #include "support/local_cluster.h"
 #include "support/metrics_scrape.h"
+#include "support/taken_port.h"
 
 namespace distbench::worker {
 namespace {
@@ -80,25 +77,15 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
 // A rank whose /metrics port is taken runs anyway, saying why it serves
 // nothing; the run's report comes out as without the clash.
 TEST(Metrics, ARankWhoseMetricsPortIsTakenStillRuns) {
-  const int holder = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  ASSERT_GE(holder, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-  ASSERT_EQ(::listen(holder, 1), 0);
-  socklen_t length = sizeof address;
-  ASSERT_EQ(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  const std::string taken = std::to_string(ntohs(address.sin_port));
+  const testing::TakenPort taken;
 
   api::DistBenchmark b = api::preset("tutorial");
   b.metadata.name = "taken-port";
   b.spec.benchmark.hybridDDPRPC.epochs = 2;
   b.spec.benchmark.hybridDDPRPC.warmupEpochs = 1;
   testing::LocalCluster cluster(b, {}, 0, {}, /*reportFile=*/true,
-                                {{2, {{"DISTBENCH_METRICS_PORT", taken}}}});
+                                {{2, {{"DISTBENCH_METRICS_PORT", std::to_string(taken.port())}}}});
   cluster.waitAll(seconds(90));
-  ::close(holder);
   for (int rank = 0; rank < cluster.worldSize(); ++rank) {
     ASSERT_TRUE(cluster.exitStatus(rank).has_value()) << cluster.allOutput();
     EXPECT_EQ(cluster.exitStatus(rank)->code, 0) << cluster.allOutput();

@@ -232,7 +232,7 @@ def fmt_s(v):
 
 def print_table(settings, reps):
     """reps: [{"distbench": distbench_results, "python": {model: python_results},
-    "walls": {...}}, ...]"""
+    "walls": {...}}, ...]; "walls" may be left out (reports read from files)."""
     warnings = []
     K = len(reps)
     for model in settings["models"]:
@@ -317,10 +317,11 @@ def print_table(settings, reps):
                     warnings.append(f"{model}: {key} differs: python {have}, "
                                     f"distbench {settings[want]}")
     walls = [(rep["walls"]["distbench"], sum(rep["walls"]["python"].values()))
-             for rep in reps]
-    print("\nwall time per run (process start-up and rendezvous included, not "
-          "what the percentiles measure): " +
-          "; ".join(f"distbench {d:.1f} s, python {p:.1f} s" for d, p in walls))
+             for rep in reps if "walls" in rep]
+    if walls:
+        print("\nwall time per run (process start-up and rendezvous included, "
+              "not what the percentiles measure): " +
+              "; ".join(f"distbench {d:.1f} s, python {p:.1f} s" for d, p in walls))
     for w in dict.fromkeys(warnings):  # de-duplicated, in order
         print(f"warning: {w}")
 

@@ -30,6 +30,8 @@
 #              them (OUT/baselines/), `distbench diff` of the HybridDDPRPC
 #              GPU runs against their CPU twins; most useful first, each only
 #              if the budget still allows it
+#   compare    benchmarks/gpu/compare_gpu.py: distbench against PyTorch from
+#              those files, OUT/comparison.txt
 # then a summary table (OUT/summary.txt). A failed step is logged and the
 # independent steps still run; the exit status is 1 if any step failed (a
 # step skipped for the budget is not a failure), 2 for a bad command line.
@@ -527,6 +529,15 @@ do_diff() {  # topology
   return "${PIPESTATUS[0]}"
 }
 
+# distbench against PyTorch from this run's files (benchmarks/gpu/compare_gpu.py).
+do_compare() {
+  tmo "$PYTHON" "$REPO/benchmarks/gpu/compare_gpu.py" "$OUT_DIR" --gpu "$GPU_SLUG" \
+    >"$OUT_DIR/comparison.txt"
+  local rc=$?
+  cat "$OUT_DIR/comparison.txt"
+  return $rc
+}
+
 prepare_specs() {
   local specs=("$SPEC_DIR"/*.yaml)
   if [[ $MODE == dry ]]; then
@@ -580,6 +591,8 @@ for entry in "${RUNS[@]}"; do
     diff)      step "diff-$name" "$limit" 5 "logs/diff-$name-$GPU_SLUG.txt" do_diff "$name" ;;
   esac
 done
+
+{ selected runs || selected compare; } && step compare 60 5 comparison.txt do_compare
 
 # --------------------------------------------------------------------------
 # f. the summary

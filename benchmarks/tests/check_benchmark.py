@@ -512,6 +512,21 @@ def scenario_gpu_check_dry(args, c):
     for t in GPU_CHECK_DIFFS:
         diff = workdir / "logs" / f"diff-{t}-cpu.txt"
         c.that(diff.exists() and diff.stat().st_size > 0, f"{diff}: missing or empty")
+    # compare_gpu.py: both sides of every DDP and Collectives spec, side by side.
+    c.that(status.get("compare", "").startswith("ok"),
+           f"summary: compare is {status.get('compare')!r}, expected ok")
+    try:
+        comparison = (workdir / "comparison.txt").read_text()
+    except OSError as e:
+        comparison = ""
+        c.that(False, f"comparison.txt: {e}")
+    for s in specs:
+        if s.startswith(("ddp-", "collectives-")):
+            c.that(f"=== {s} (cpu) ===" in comparison, f"comparison.txt: no section for {s}")
+    c.that(comparison.count("DDP overhead = ") == sum(s.startswith("ddp-") for s in specs),
+           "comparison.txt: not one DDP overhead line per DDP spec")
+    c.that("not compared" not in comparison and "error:" not in comparison,
+           "comparison.txt: a spec was not compared")
 
 
 # --------------------------------------------------------------------------

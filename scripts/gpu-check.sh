@@ -304,15 +304,25 @@ do_deps_unpack() {
   done < <(find "$PREFIX" -type l)
   find "$PREFIX" -name '*.pc' -exec sed -i "s|^prefix=/usr|prefix=$PREFIX/usr|" {} +
   # PyTorch's wheels ship c10d's ProcessGroupGloo.hpp without the gloo headers
-  # it includes: the bundle's (libgloo-dev) stand in, and only there, since
-  # the prefix's include directory comes first on the compile line.
-  if [[ -d $PREFIX/usr/include/gloo && -n ${TORCH_CMAKE_PREFIX:-} ]]; then
-    local torch_inc=${TORCH_CMAKE_PREFIX%/share/cmake}/include
-    if [[ -f $torch_inc/gloo/algorithm.h ]]; then
+  # it includes: the bundle's (libgloo-dev) stand in there, and only there.
+  # Where torch brings its own, or the machine has them (Debian's torch uses
+  # the system's gloo), those match the torch being built against, and the
+  # prefix's include directory would otherwise come first on the compile
+  # line.
+  if [[ -d $PREFIX/usr/include/gloo ]]; then
+    local torch_inc="" own=""
+    [[ -n ${TORCH_CMAKE_PREFIX:-} ]] && torch_inc=${TORCH_CMAKE_PREFIX%/share/cmake}/include
+    if [[ -n $torch_inc && -f $torch_inc/gloo/algorithm.h ]]; then
+      own="torch's own, in $torch_inc"
+    elif printf '#if !__has_include(<gloo/algorithm.h>)\n#error none\n#endif\n' \
+        | "${CXX:-c++}" -x c++ -E - >/dev/null 2>&1; then
+      own="this machine's own (${CXX:-c++} finds <gloo/algorithm.h>)"
+    fi
+    if [[ -n $own ]]; then
       rm -rf "${PREFIX:?}/usr/include/gloo"
-      say "gloo headers: torch's own, in $torch_inc"
+      say "gloo headers: $own"
     else
-      say "gloo headers: the bundle's (libgloo-dev); $torch_inc has none"
+      say "gloo headers: the bundle's (libgloo-dev); neither torch${torch_inc:+ ($torch_inc)} nor ${CXX:-c++} has them"
     fi
   fi
   local dangling

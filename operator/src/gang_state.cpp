@@ -61,6 +61,20 @@ std::string imageOf(const value& pod, const value& status) {
   return c == nullptr ? "" : stringField(*c, "image");
 }
 
+// Enough of a log line to name an error; the event and condition carry
+// every failed rank's detail.
+constexpr size_t kLastLineChars = 200;
+
+std::string lastLine(const std::string& text, size_t limit) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  const size_t start = text.find_last_of('\n', end);
+  std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
+                                 end - (start == std::string::npos ? 0 : start + 1) + 1);
+  if (line.size() > limit) line = line.substr(0, limit) + "...";
+  return line;
+}
+
 // Failed: `cause` is set when Kubernetes ended the pod (the kernel's OOM
 // killer at the container's memory limit, an eviction, the pod's own
 // deadline); otherwise the worker exited on its own error.
@@ -82,6 +96,12 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
       const std::string limit = memoryLimit(pod);
       if (!limit.empty()) container += " (memory limit " + limit + ")";
     }
+    // The worker's own last words: the kubelet keeps the end of a failed
+    // container's log as its message (terminationMessagePolicy
+    // FallbackToLogsOnError), and the worker's error is its last line, so a
+    // rank that failed once and was replaced by a restart still says why.
+    const std::string said = lastLine(stringField(*t, "message"), kLastLineChars);
+    if (!said.empty()) container += " (last log line: " + said + ")";
     if (!container.empty()) out += (out.empty() ? "" : ", ") + container;
   }
   const std::string message = stringField(status, "message");

@@ -89,6 +89,21 @@ TEST(GangState, FailureDetailNamesExitCodeReasonAndMessage) {
             "on resource: memory.");
 }
 
+// A failed container's message is the end of its log (FallbackToLogsOnError):
+// its last line, the worker's error, goes into the detail, cut to a length an
+// event can carry.
+TEST(GangState, FailureDetailCarriesTheLastLogLine) {
+  const PodState s = podState(pod("b-ps-0", "ps", 1, R"({"phase":"Failed",
+    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":1,"reason":"Error",
+      "message":"ps0 (rank 1): checked in\nps0 (rank 1): error: lost the master\n\n"}}}]})"));
+  EXPECT_EQ(s.detail, "exit code 1, Error (last log line: ps0 (rank 1): error: lost the master)");
+  const std::string longLine(300, 'x');
+  const PodState cut = podState(pod("b-ps-0", "ps", 1, R"({"phase":"Failed",
+    "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":1,"reason":"Error",
+      "message":")" + longLine + R"("}}}]})"));
+  EXPECT_EQ(cut.detail, "exit code 1, Error (last log line: " + longLine.substr(0, 200) + "...)");
+}
+
 // The pod as the kubelet and scheduler leave it -> the cause a user can act
 // on, and what the detail must carry so they can (the limit, the image, the
 // scheduler's words).

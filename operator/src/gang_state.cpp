@@ -66,11 +66,11 @@ std::string imageOf(const value& pod, const value& status) {
 constexpr size_t kLastLineChars = 200;
 
 std::string lastLine(const std::string& text, size_t limit) {
-  size_t end = text.find_last_not_of(" \t\r\n");
+  const size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return "";
-  const size_t start = text.find_last_of('\n', end);
-  std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
-                                 end - (start == std::string::npos ? 0 : start + 1) + 1);
+  const size_t newline = text.find_last_of('\n', end);
+  const size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  std::string line = text.substr(begin, end - begin + 1);
   if (line.size() > limit) line = line.substr(0, limit) + "...";
   return line;
 }

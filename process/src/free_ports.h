@@ -7,6 +7,27 @@
 
 namespace distbench::process {
 
+// A socket bound to 127.0.0.1 on a port the kernel picked, held until the
+// object goes. Throws std::system_error.
+class LoopbackPort {
+ public:
+  LoopbackPort();
+  ~LoopbackPort();
+  LoopbackPort(LoopbackPort&& other) noexcept;
+  LoopbackPort(const LoopbackPort&) = delete;
+  LoopbackPort& operator=(const LoopbackPort&) = delete;
+  LoopbackPort& operator=(LoopbackPort&&) = delete;
+
+  int port() const { return port_; }
+  // Listens on it too: the port is then taken, for tests of what happens
+  // when one is in use.
+  void listen();
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
 // `count` distinct ports that were free on 127.0.0.1 a moment ago. All are
 // bound at once before any is released, so they cannot repeat. Another
 // process may still take one before the worker binds it; nothing short of

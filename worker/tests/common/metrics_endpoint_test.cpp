@@ -10,7 +10,6 @@
 #include <string>
 
 #include "distbench/process/free_ports.h"
-#include "support/taken_port.h"
 
 namespace distbench::worker {
 namespace {
@@ -62,7 +61,8 @@ TEST(MetricsEndpoint, ABadAddressIsAnErrorNamingIt) {
 // A port another socket listens on: the error carries civetweb's own reason
 // (the errno of its bind), not only "null context".
 TEST(MetricsEndpoint, ATakenPortIsAnErrorSayingWhy) {
-  const testing::TakenPort taken;
+  process::LoopbackPort taken;
+  taken.listen();
   const int port = taken.port();
   try {
     MetricsEndpoint endpoint("b", "trainer", 2, port, "127.0.0.1");

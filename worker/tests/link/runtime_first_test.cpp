@@ -6,12 +6,14 @@
 #include <link.h>
 #include <stdlib.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include "distbench/process/binary_runner.h"
+#include "distbench/process/temp_dir.h"
 
 extern "C" int distbench_interposer_linked();
 
@@ -62,18 +64,15 @@ TEST(RuntimeFirst, LibstdcxxIsTheFirstLibraryLoaded) {
 // The shipped binaries (the worker is the one that loads LibTorch): their first
 // DT_NEEDED entry is libstdc++ (readelf, from binutils, as the compiler).
 TEST(RuntimeFirst, TheWorkerAndTheCliNameLibstdcxxFirst) {
+  const distbench::process::TempDir dir("distbench-runtime-first-");
   for (const std::string& binary : {std::string(DISTBENCH_WORKER_BINARY),
-                                   std::string(DISTBENCH_BINARY)}) {
-    const std::string command = "readelf -d '" + binary + "' 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr) << command;
-    std::string output;
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-    ASSERT_EQ(::pclose(pipe), 0) << command << "\n" << output;
-    const auto needed = output.find("(NEEDED)");
-    ASSERT_NE(needed, std::string::npos) << output;
-    const std::string line = output.substr(needed, output.find('\n', needed) - needed);
+                                    std::string(DISTBENCH_BINARY)}) {
+    const distbench::process::BinaryResult r = distbench::process::runCaptured(
+        "readelf -d '" + binary + "'", dir.path() + "/out", dir.path() + "/err");
+    ASSERT_EQ(r.exitCode, 0) << binary << "\n" << r.err;
+    const auto needed = r.out.find("(NEEDED)");
+    ASSERT_NE(needed, std::string::npos) << r.out;
+    const std::string line = r.out.substr(needed, r.out.find('\n', needed) - needed);
     EXPECT_NE(line.find("libstdc++"), std::string::npos) << binary << ": " << line;
   }
 }

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "distbench/api/presets.h"
+#include "distbench/process/free_ports.h"
 #include "support/local_cluster.h"
 #include "support/metrics_scrape.h"
-#include "support/taken_port.h"
 
 namespace distbench::worker {
 namespace {
@@ -77,7 +77,8 @@ TEST(Metrics, EveryRoleServesItsHistogramsDuringTheLinger) {
 // A rank whose /metrics port is taken runs anyway, saying why it serves
 // nothing; the run's report comes out as without the clash.
 TEST(Metrics, ARankWhoseMetricsPortIsTakenStillRuns) {
-  const testing::TakenPort taken;
+  process::LoopbackPort taken;
+  taken.listen();
 
   api::DistBenchmark b = api::preset("tutorial");
   b.metadata.name = "taken-port";

@@ -15,9 +15,11 @@ import subprocess
 import sys
 
 # Folders whose headers may be included by their path beside the includer:
-# headers private to one library, and test folders' own helpers.
+# headers private to one library, test folders' own helpers, and a
+# benchmark program's own.
 LOCAL_FOLDERS = ("api/src/", "report/src/", "operator/kube/src/", "worker/tests/", "operator/tests/", "cli/tests/", "charts/tests/",
-                 "api/tests/", "operator/kube/tests/", "report/tests/", "benchmarks/tests/")
+                 "api/tests/", "operator/kube/tests/", "report/tests/", "benchmarks/tests/",
+                 "benchmarks/operator_scale/")
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]')
 
 

@@ -1,18 +1,22 @@
 // distbench-operator's speed against a real kube-apiserver + etcd on
-// loopback, with the operator as its own process (as in a cluster):
+// loopback, with the operator as its own process (as in a cluster), each
+// figure beside the same work done by a bare client (bare_client.h: the
+// same objects, created as fast as the API server takes them):
 //  1. create → every child of a 17-pod benchmark (the default topology:
-//     master, 8 parameter servers, 8 trainers; plus 2 Services and the
-//     ConfigMap) seen through a watch, one benchmark at a time: p50/p90;
-//  2. 100 benchmarks created at once: time until all 2,000 children exist;
+//     master, 8 parameter servers, 8 trainers; plus the run key Secret,
+//     the ConfigMap, 2 Services and the NetworkPolicy) seen through a
+//     watch, one benchmark at a time, operator and bare client in turn:
+//     p50/p90 of each and their ratio;
+//  2. 100 benchmarks created at once: time until all 2,200 children exist,
+//     for each, and the ratio;
 //  3. the operator's resident memory with those 100 benchmarks;
 //  4. reconcile latency quantiles from the operator's own histogram.
-// Goals (issue 3): p50 of 1 ≤ 200 ms, 2 ≤ 10 s, 3 ≤ 40 MB.
+// Goals (issue 30): p50 of 1 ≤ 50 ms, 2 ≤ 3 s, each ≤ 1.2× the bare
+// client's; 3 ≤ 40 MB.
 //
 //   distbench-operator-bench [--runs 20] [--burst 100] [--workers 4]
 // (--help prints the flags; a bad flag exits 2 before anything starts)
 #include <cpprest/http_client.h>
-#include <cstdlib>
-#include <iterator>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
@@ -21,7 +25,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -29,12 +36,15 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "bare_client.h"
 #include "distbench/benchmarks/integer_flag.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
+#include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/reconciler.h"
 #include "distbench/testing/kube/kube_test_cluster.h"
@@ -47,15 +57,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr int kChildrenPerBenchmark = 17 + 2 + 1;
+// 17 pods, the run key Secret, the ConfigMap, 2 Services, the NetworkPolicy.
+constexpr int kChildrenPerBenchmark = 17 + 1 + 1 + 2 + 1;
 
 constexpr const char* kUsage =
     "usage: distbench-operator-bench [--runs N] [--burst N] [--workers N]\n"
     "\n"
     "Starts etcd and kube-apiserver on loopback (the operator tests' fixture; see\n"
     "scripts/install-kube-apiserver.sh), runs the built distbench-operator as a\n"
-    "process and measures create -> children latency, a burst of creates, the\n"
-    "operator's memory and its reconcile latency quantiles.\n"
+    "process and measures create -> children latency and a burst of creates, each\n"
+    "beside a bare client that creates the same objects, the operator's memory and\n"
+    "its reconcile latency quantiles.\n"
     "\n"
     "  --runs N      benchmarks created one at a time for the latency (default 20)\n"
     "  --burst N     benchmarks created at once (default 100)\n"
@@ -123,12 +135,18 @@ void installCrd(op::KubeClient& client) {
   throw std::runtime_error("the CRD was not served within 60 s");
 }
 
-// Counts each benchmark's children as the watches deliver them.
+// Counts each benchmark's children ("namespace/benchmark") as the watches
+// deliver them, and their deletion.
 class ChildTracker {
  public:
-  void seen(const std::string& benchmark, const std::string& key) {
+  void seen(const std::string& benchmark, const std::string& key, bool deleted) {
     std::lock_guard<std::mutex> lock(mu_);
     auto& s = children_[benchmark];
+    if (deleted) {
+      s.erase(key);
+      if (s.empty()) cv_.notify_all();
+      return;
+    }
     s.insert(key);
     if (static_cast<int>(s.size()) == kChildrenPerBenchmark && !complete_.count(benchmark)) {
       complete_[benchmark] = Clock::now();
@@ -142,6 +160,10 @@ class ChildTracker {
         if (!complete_.count(n)) return false;
       return true;
     });
+  }
+  bool waitGone(const std::string& name, std::chrono::seconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return cv_.wait_for(lock, timeout, [&] { return children_[name].empty(); });
   }
   Clock::time_point completedAt(const std::string& name) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -192,7 +214,8 @@ double histogramQuantile(const std::string& metrics, double q) {
   for (const auto& [bound, count] : buckets) {
     if (count >= rank) {
       if (bound >= 1e300) return prevBound;
-      return prevBound + (bound - prevBound) * (rank - prevCount) / std::max(count - prevCount, 1e-9);
+      return prevBound +
+             (bound - prevBound) * (rank - prevCount) / std::max(count - prevCount, 1e-9);
     }
     prevBound = bound;
     prevCount = count;
@@ -220,6 +243,21 @@ long rssKb(int pid, const char* field) {
   while (std::getline(in, line))
     if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::string(field).size()));
   return -1;
+}
+
+// A namespace and its default ServiceAccount (pods need one; the bench's
+// cluster runs no controller-manager to make it).
+void makeNamespace(op::KubeClient& client, const std::string& name) {
+  value nsObject = value::object();
+  nsObject["apiVersion"] = value::string("v1");
+  nsObject["kind"] = value::string("Namespace");
+  nsObject["metadata"]["name"] = value::string(name);
+  client.create("/api/v1/namespaces", nsObject);
+  value sa = value::object();
+  sa["apiVersion"] = value::string("v1");
+  sa["kind"] = value::string("ServiceAccount");
+  sa["metadata"]["name"] = value::string("default");
+  client.create(op::corePath(name, "serviceaccounts"), sa);
 }
 
 }  // namespace
@@ -251,28 +289,26 @@ int main(int argc, char** argv) {
   cluster.writeKubeconfig(dir + "/bench-kubeconfig");
   op::KubeClient client(op::loadKubeconfig(dir + "/bench-kubeconfig"));
   installCrd(client);
-  const std::string ns = "bench";
-  value nsObject = value::object();
-  nsObject["apiVersion"] = value::string("v1");
-  nsObject["kind"] = value::string("Namespace");
-  nsObject["metadata"]["name"] = value::string(ns);
-  client.create("/api/v1/namespaces", nsObject);
-  value sa = value::object();
-  sa["apiVersion"] = value::string("v1");
-  sa["kind"] = value::string("ServiceAccount");
-  sa["metadata"]["name"] = value::string("default");
-  client.create(op::corePath(ns, "serviceaccounts"), sa);
+  const std::string ns = "bench", bareNs = "bench-bare";
+  for (const std::string& n : {ns, bareNs}) makeNamespace(client, n);
 
   ChildTracker tracker;
   std::vector<std::unique_ptr<op::Informer>> watches;
-  for (const char* plural : {"pods", "services", "configmaps"}) {
-    watches.push_back(std::make_unique<op::Informer>(client, op::corePath(ns, plural), op::kBenchmarkLabel));
-    watches.back()->onChange([&tracker](const std::string& key, const value& object, bool deleted) {
-      if (deleted) return;
-      tracker.seen(object.at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(), key);
-    });
-    watches.back()->start();
-    watches.back()->waitForSync(30s);
+  for (const std::string& n : {ns, bareNs}) {
+    for (const std::string& collection :
+         {op::corePath(n, "pods"), op::corePath(n, "services"), op::corePath(n, "configmaps"),
+          op::corePath(n, "secrets"),
+          op::groupPath("networking.k8s.io", "v1", n, "networkpolicies")}) {
+      watches.push_back(std::make_unique<op::Informer>(client, collection, op::kBenchmarkLabel));
+      watches.back()->onChange(
+          [&tracker, n](const std::string& key, const value& object, bool deleted) {
+            tracker.seen(
+                n + "/" + object.at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(),
+                key, deleted);
+          });
+      watches.back()->start();
+      watches.back()->waitForSync(30s);
+    }
   }
 
   const int port = kubetest::freePort();
@@ -291,61 +327,116 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(50ms);
   }
   const long idleRss = rssKb(operatorProcess.pid(), "VmRSS:");
+  const std::string benchmarks = op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural);
+  const op::Reconciler::Options operatorDefaults;
+  bench::BareClient bare(client, bareNs, operatorDefaults.createParallelism,
+                         operatorDefaults.requestHelpers);
+  auto incomplete = [&](const std::string& what) {
+    std::fprintf(stderr, "%s: children incomplete after the timeout\n%s\n", what.c_str(),
+                 operatorProcess.log().c_str());
+    return 1;
+  };
 
-  // 1. One at a time.
-  std::vector<double> latencies;
+  // 1. One at a time, the operator and the bare client in turn, so that
+  // whatever the machine does meanwhile falls on both.
+  std::vector<double> latencies, bareLatencies;
   for (int i = 0; i < runs; ++i) {
     const std::string name = "single-" + std::to_string(i);
     const auto start = Clock::now();
-    client.create(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural), benchmark(name));
-    if (!tracker.waitComplete({name}, 30s)) {
-      std::fprintf(stderr, "%s: children incomplete after 30 s\n%s\n", name.c_str(),
-                   operatorProcess.log().c_str());
+    client.create(benchmarks, benchmark(name));
+    if (!tracker.waitComplete({ns + "/" + name}, 30s)) return incomplete(name);
+    latencies.push_back(
+        std::chrono::duration<double, std::milli>(tracker.completedAt(ns + "/" + name) - start)
+            .count());
+    const auto bareStart = Clock::now();
+    bare.create(name);
+    if (!tracker.waitComplete({bareNs + "/" + name}, 30s)) return incomplete("bare " + name);
+    bareLatencies.push_back(std::chrono::duration<double, std::milli>(
+                                tracker.completedAt(bareNs + "/" + name) - bareStart)
+                                .count());
+    client.remove(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural, name));
+    bare.remove(name);
+    // The operator deletes the children of a deleted resource itself.
+    if (!tracker.waitGone(ns + "/" + name, 30s) || !tracker.waitGone(bareNs + "/" + name, 30s)) {
+      std::fprintf(stderr, "%s: children not deleted within 30 s\n", name.c_str());
       return 1;
     }
-    latencies.push_back(std::chrono::duration<double, std::milli>(tracker.completedAt(name) - start).count());
-    client.remove(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural, name));
-    std::this_thread::sleep_for(300ms);  // let the deletes settle
   }
-  std::printf("create -> all %d children of a 17-pod benchmark (%d runs, one at a time):\n",
-              kChildrenPerBenchmark, runs);
-  std::printf("  p50 %.0f ms   p90 %.0f ms   min %.0f ms   max %.0f ms   (goal p50 <= 200 ms)\n",
-              quantile(latencies, 0.5), quantile(latencies, 0.9), quantile(latencies, 0.0),
-              quantile(latencies, 1.0));
+  std::printf(
+      "create -> all %d children of a 17-pod benchmark (%d runs each, the operator and a "
+      "bare client in turn):\n",
+      kChildrenPerBenchmark, runs);
+  for (const auto& [who, v] :
+       {std::pair<const char*, const std::vector<double>&>{"operator", latencies},
+        {"bare client", bareLatencies}})
+    std::printf("  %-12s p50 %.0f ms   p90 %.0f ms   min %.0f ms   max %.0f ms\n", who,
+                quantile(v, 0.5), quantile(v, 0.9), quantile(v, 0.0), quantile(v, 1.0));
+  std::printf(
+      "  operator / bare client at p50: %.2fx   (goals: operator p50 <= 50 ms, ratio <= 1.2x)\n",
+      quantile(latencies, 0.5) / quantile(bareLatencies, 0.5));
 
-  // 2. A burst, created from 8 client threads at once.
-  std::vector<std::string> names;
-  for (int i = 0; i < burst; ++i) names.push_back("burst-" + std::to_string(i));
-  const double cpuBefore = cpuSeconds(operatorProcess.pid());
-  const auto burstStart = Clock::now();
-  std::atomic<int> next{0};
-  std::vector<std::thread> creators;
-  for (int t = 0; t < 8; ++t) {
-    creators.emplace_back([&] {
-      op::KubeClient own(op::loadKubeconfig(dir + "/bench-kubeconfig"));
-      for (int i = next++; i < burst; i = next++)
-        own.create(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural), benchmark(names[i]));
-    });
+  // 2. A burst, created from 8 client threads at once: the bare client's
+  // first, removed again, then the operator's, so both meet an API server
+  // holding the same objects.
+  auto runBurst = [&](const std::string& inNs, const std::function<void(const std::string&)>& make,
+                      double& postSeconds) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < burst; ++i) keys.push_back(inNs + "/burst-" + std::to_string(i));
+    const auto burstStart = Clock::now();
+    std::atomic<int> next{0};
+    std::vector<std::thread> creators;
+    for (int t = 0; t < 8; ++t) {
+      creators.emplace_back([&] {
+        for (int i = next++; i < burst; i = next++) make("burst-" + std::to_string(i));
+      });
+    }
+    for (auto& t : creators) t.join();
+    postSeconds = std::chrono::duration<double>(Clock::now() - burstStart).count();
+    const bool all = tracker.waitComplete(keys, 120s);
+    const double seconds = std::chrono::duration<double>(Clock::now() - burstStart).count();
+    return all ? seconds : -1.0;
+  };
+  double postSeconds = 0, barePostSeconds = 0;
+  const double bareSeconds = runBurst(
+      bareNs, [&](const std::string& name) { bare.create(name); }, barePostSeconds);
+  if (bareSeconds < 0) return incomplete("the bare client's burst");
+  {
+    std::vector<std::string> names;
+    for (int i = 0; i < burst; ++i) names.push_back("burst-" + std::to_string(i));
+    op::parallelForEach(names, 8, [&](const std::string& name) { bare.remove(name); });
+    for (const std::string& name : names) {
+      if (!tracker.waitGone(bareNs + "/" + name, 60s)) {
+        std::fprintf(stderr, "bare %s: children not deleted within 60 s\n", name.c_str());
+        return 1;
+      }
+    }
   }
-  for (auto& t : creators) t.join();
-  const double createdIn = std::chrono::duration<double>(Clock::now() - burstStart).count();
-  const bool all = tracker.waitComplete(names, 120s);
-  const double burstSeconds = std::chrono::duration<double>(Clock::now() - burstStart).count();
-  std::printf("%d benchmarks created at once (%d pods, %d objects; POSTs took %.1f s):\n", burst,
-              burst * 17, burst * kChildrenPerBenchmark, createdIn);
-  std::printf("  all children %s in %.1f s   (goal <= 10 s); the operator used %.1f CPU s of the "
-              "%.0f the machine had meanwhile (API server, etcd and this program share them)\n",
-              all ? "present" : "NOT present", burstSeconds,
-              cpuSeconds(operatorProcess.pid()) - cpuBefore,
-              burstSeconds * std::thread::hardware_concurrency());
+  const double cpuBefore = cpuSeconds(operatorProcess.pid());
+  const double burstSeconds = runBurst(
+      ns, [&](const std::string& name) { client.create(benchmarks, benchmark(name)); },
+      postSeconds);
+  const double operatorCpu = cpuSeconds(operatorProcess.pid()) - cpuBefore;
   std::this_thread::sleep_for(7s);  // status writes, Events and a heap trim settle
+  const long loadedRss = rssKb(operatorProcess.pid(), "VmRSS:");
+  std::printf("%d benchmarks created at once (%d pods, %d objects; POSTs took %.1f s):\n", burst,
+              burst * 17, burst * kChildrenPerBenchmark, postSeconds);
+  if (burstSeconds < 0) return incomplete("the burst");
+  std::printf(
+      "  all children present in %.1f s   (goal <= 3 s); the operator used %.1f CPU s of the "
+      "%.0f the machine had meanwhile (API server, etcd and this program share them)\n",
+      burstSeconds, operatorCpu, burstSeconds * std::thread::hardware_concurrency());
+  std::printf("  bare client: all children present in %.1f s (its POSTs took %.1f s)\n",
+              bareSeconds, barePostSeconds);
+  std::printf("  operator / bare client: %.2fx   (goal <= 1.2x)\n", burstSeconds / bareSeconds);
   const std::string metrics = kubetest::httpGet(port, "/metrics").body;
-  std::printf("operator memory: VmRSS %.1f MB idle, %.1f MB with %d benchmarks (%d pods cached); "
-              "peak VmHWM %.1f MB   (goal <= 40 MB)\n",
-              idleRss / 1024.0, rssKb(operatorProcess.pid(), "VmRSS:") / 1024.0, burst, burst * 17,
-              rssKb(operatorProcess.pid(), "VmHWM:") / 1024.0);
-  std::printf("reconcile duration over the whole run (operator histogram): p50 %.1f ms   p99 %.1f ms\n",
-              histogramQuantile(metrics, 0.5) * 1000, histogramQuantile(metrics, 0.99) * 1000);
+  std::printf(
+      "operator memory: VmRSS %.1f MB idle, %.1f MB with %d benchmarks (%d pods cached); "
+      "peak VmHWM %.1f MB   (goal <= 40 MB)\n",
+      idleRss / 1024.0, loadedRss / 1024.0, burst, burst * 17,
+      rssKb(operatorProcess.pid(), "VmHWM:") / 1024.0);
+  std::printf(
+      "reconcile duration over the whole run (operator histogram): p50 %.1f ms   p99 %.1f ms\n",
+      histogramQuantile(metrics, 0.5) * 1000, histogramQuantile(metrics, 0.99) * 1000);
   if (const char* out = std::getenv("DISTBENCH_BENCH_SMAPS")) {
     std::ifstream in("/proc/" + std::to_string(operatorProcess.pid()) + "/smaps");
     std::ofstream(out) << in.rdbuf();
@@ -354,5 +445,5 @@ int main(int argc, char** argv) {
   operatorProcess.signal(SIGTERM);
   operatorProcess.wait(15000);
   for (auto& w : watches) w->stop();
-  return all ? 0 : 1;
+  return 0;
 }

@@ -373,21 +373,34 @@ def scenario_operator_bench(args, c):
         [args.operator_bench, "--runs", OPERATOR_RUNS, "--burst", OPERATOR_BURST,
          "--workers", OPERATOR_WORKERS], 400)
     c.that(rc == 0, f"exit status {rc}, expected 0")
-    c.match(rf"^create -> all 20 children of a 17-pod benchmark \({OPERATOR_RUNS} runs, "
-            rf"one at a time\):$", out, "create latency heading")
-    m = c.match(rf"^  p50 ({NUMBER}) ms +p90 ({NUMBER}) ms +min ({NUMBER}) ms +"
-                rf"max ({NUMBER}) ms", out, "create latency quantiles")
-    if m:
-        p50, p90, lo, hi = (float(v) for v in m.groups())
-        c.that(lo <= p50 <= p90 <= hi, f"quantiles out of order: {m.group(0)!r}")
-        c.that(hi > 0, "create latency max is 0")
+    c.match(rf"^create -> all 22 children of a 17-pod benchmark \({OPERATOR_RUNS} runs each, "
+            rf"the operator and a bare client in turn\):$", out, "create latency heading")
+    p50s = {}
+    for who in ("operator", "bare client"):
+        m = c.match(rf"^  {who} +p50 ({NUMBER}) ms +p90 ({NUMBER}) ms +min ({NUMBER}) ms +"
+                    rf"max ({NUMBER}) ms$", out, f"{who} create latency quantiles")
+        if m:
+            p50, p90, lo, hi = (float(v) for v in m.groups())
+            c.that(lo <= p50 <= p90 <= hi, f"quantiles out of order: {m.group(0)!r}")
+            c.that(hi > 0, f"{who} create latency max is 0")
+            p50s[who] = p50
+    m = c.match(rf"^  operator / bare client at p50: ({NUMBER})x ", out, "single-run ratio")
+    if m and len(p50s) == 2:
+        printed_ratio(c, m.group(1), p50s["operator"], p50s["bare client"], 0, 2,
+                      "operator / bare client at p50")
     c.match(rf"^{OPERATOR_BURST} benchmarks created at once \({OPERATOR_BURST * 17} pods, "
-            rf"{OPERATOR_BURST * 20} objects; POSTs took {NUMBER} s\):$", out,
+            rf"{OPERATOR_BURST * 22} objects; POSTs took {NUMBER} s\):$", out,
             "burst heading")
     m = c.match(rf"^  all children present in ({NUMBER}) s ", out,
                 "burst line saying all children are present")
+    mb = c.match(rf"^  bare client: all children present in ({NUMBER}) s \(its POSTs took {NUMBER} s\)$",
+                 out, "bare client's burst line")
+    mr = c.match(rf"^  operator / bare client: ({NUMBER})x ", out, "burst ratio")
     if m:
         c.positive(m.group(1), "burst seconds")
+    if m and mb and mr:
+        printed_ratio(c, mr.group(1), float(m.group(1)), float(mb.group(1)), 1, 2,
+                      "operator / bare client, the burst")
     m = c.match(rf"^operator memory: VmRSS ({NUMBER}) MB idle, ({NUMBER}) MB with "
                 rf"{OPERATOR_BURST} benchmarks \({OPERATOR_BURST * 17} pods cached\); "
                 rf"peak VmHWM ({NUMBER}) MB", out, "memory line")

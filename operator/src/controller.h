@@ -29,7 +29,7 @@ struct ControllerOptions {
   Reconciler::EventSink onEvent;
   // Every reconcile, with how it ended.
   OnReconciled onReconciled;
-  int createParallelism = 8;
+  int createParallelism = 24;  // Reconciler::Options
   std::chrono::seconds createFailureTimeout{60};
   std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options
   ClusterOptions cluster;

@@ -26,6 +26,7 @@
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
+#include "distbench/kube/parallel_for.h"
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/gang_plan.h"
@@ -50,9 +51,13 @@ class Reconciler {
   struct Options {
     EventSink onEvent;
     std::function<SystemTime()> now = [] { return std::chrono::system_clock::now(); };
-    // Concurrent pod creates per reconcile: a 17-pod gang goes up in a few
-    // round trips instead of 17.
-    int createParallelism = 8;
+    // Concurrent creates and deletes per reconcile: the default gang (17
+    // pods) goes up in one round trip instead of 17.
+    int createParallelism = 24;
+    // The threads all reconciles together may add for that (each holds a
+    // connection while its request is out): a burst of new benchmarks
+    // shares them rather than taking workers x createParallelism.
+    int requestHelpers = 32;
     // How long the API server may go on refusing to create a child
     // (admission, quota, a LimitRange) before the run fails (CreateFailed):
     // long enough for a quota freed by other work, short enough that a
@@ -152,6 +157,7 @@ class Reconciler {
   const Informer& networkPolicies_;
   Options options_;
   ReportStore reports_;
+  HelperBudget requestHelpers_;
   // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
   // reconcile writes the Endpoints only when they change.
   std::mutex memoMutex_;

@@ -67,6 +67,7 @@ class Server {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!error_) error_ = std::current_exception();
       changed_.notify_all();
+      syncProgress_.notify_all();
     }
   }
 
@@ -114,16 +115,33 @@ class Server {
     changed_.notify_all();
   }
 
-  // Receives from one peer, double-buffered: the next receive is posted
-  // before this request is served, so the peer's next send finds it waiting.
+  // Receives from one peer with two receives always posted: a trainer
+  // sends its gradient push and its step back to back, and the step must
+  // find a receive waiting too, or Gloo makes it a three-way handshake
+  // (send-ready, recv-ready, data) and wakes both sides twice more. The
+  // buffer a request arrived in is posted again once it is served. A
+  // trainer sends exactly three requests a step (lookup, push, step), then
+  // Done, so no receive is posted past its last message.
   void servePeer(int rank) {
-    at::Tensor buffers[2] = {newMessage(sizes_.request), newMessage(sizes_.request)};
+    constexpr int kBuffers = 3;
+    at::Tensor buffers[kBuffers] = {newMessage(sizes_.request), newMessage(sizes_.request),
+                                    newMessage(sizes_.request)};
+    PendingOp posted[kBuffers];
     at::Tensor reply = newMessage(sizes_.reply);
     PendingOp pendingReply;
-    int current = 0;
-    PendingOp next = global_.recv(buffers[current], rank, kTagRequest);
-    for (;;) {
-      next.wait();
+    const api::HybridDDPRPCSpec& spec = options_.spec;
+    const int64_t messages =
+        3 * int64_t{spec.warmupEpochs + spec.epochs} * spec.batchesPerEpoch + 1;
+    int64_t postedCount = 0;
+    auto post = [&](int buffer) {
+      if (postedCount == messages) return;
+      posted[buffer] = global_.recv(buffers[buffer], rank, kTagRequest);
+      ++postedCount;
+    };
+    post(0);
+    post(1);
+    for (int current = 0;; current = (current + 1) % kBuffers) {
+      posted[current].wait();
       const at::Tensor& message = buffers[current];
       const Header h = readHeader(message);
       const Op op = opOf(h);
@@ -134,8 +152,9 @@ class Server {
         changed_.notify_all();
         return;
       }
-      current ^= 1;
-      next = global_.recv(buffers[current], rank, kTagRequest);
+      // Receives are matched in the order they were posted: the free
+      // buffer (served last time) goes after the one already waiting.
+      post((current + 2) % kBuffers);
       // The previous reply must be out before its buffer is rewritten.
       pendingReply.wait();
       const auto start = Clock::now();
@@ -263,8 +282,10 @@ class Server {
       std::lock_guard<std::mutex> lock(mutex_);
       pooled = shard_->lookup(indices, offsets, contexts_[trainer]);
       progress_[trainer].lookedUp = true;
-      if (isSync()) ++lookupsServed_[request.step];
-      changed_.notify_all();
+      if (isSync()) {
+        ++lookupsServed_[request.step];
+        syncProgress_.notify_all();
+      }
     }
     std::memcpy(payloadOf<float>(reply), pooled.data_ptr<float>(), bags * dim * sizeof(float));
     return Reply{Op::Lookup, bags, dim};
@@ -294,11 +315,13 @@ class Server {
       ++stepsApplied_[request.step];
       stepsApplied_.erase(request.step - 2);
       lookupsServed_.erase(request.step - 2);
+      syncProgress_.notify_all();
     }
-    changed_.notify_all();
   }
 
-  bool isSync() const { return options_.spec.parameterServerMode == api::ParameterServerMode::Sync; }
+  bool isSync() const {
+    return options_.spec.parameterServerMode == api::ParameterServerMode::Sync;
+  }
 
   // The request's step must be the trainer's next (checkStepOrder): checked
   // before the step number is used as a key or in arithmetic.
@@ -323,7 +346,7 @@ class Server {
   void awaitCount(const std::map<int64_t, int>& counts, int64_t step, const char* what) {
     if (!isSync()) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    const bool ready = changed_.wait_for(lock, global_.timeout(), [&] {
+    const bool ready = syncProgress_.wait_for(lock, global_.timeout(), [&] {
       auto it = counts.find(step);
       return error_ || (it != counts.end() && it->second == id_.numTrainers);
     });
@@ -342,11 +365,15 @@ class Server {
   ServiceRecorder recorder_;  // thread-safe on its own
 
   std::mutex mutex_;  // guards everything below
+  // An error, a trainer done, the shutdown: what run() and serveMaster()
+  // wait for. Apart from Sync mode's counts, so that serving a lookup or a
+  // step wakes no thread that has nothing to do with it.
   std::condition_variable changed_;
+  std::condition_variable syncProgress_;  // Sync mode's counts, and errors
   std::unique_ptr<EmbeddingShard> shard_;
-  std::vector<LookupContext> contexts_;  // one per trainer
+  std::vector<LookupContext> contexts_;    // one per trainer
   std::vector<TrainerProgress> progress_;  // one per trainer
-  std::map<int64_t, int> stepsApplied_;  // Sync mode bookkeeping, by step
+  std::map<int64_t, int> stepsApplied_;    // Sync mode bookkeeping, by step
   std::map<int64_t, int> lookupsServed_;
   int trainersDone_ = 0;
   bool shutDown_ = false;

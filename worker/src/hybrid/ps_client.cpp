@@ -30,21 +30,16 @@ ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParame
   stepRequest_ = newMessage(sizes_.request);
 }
 
-ParameterServerClient::Call ParameterServerClient::startCall(
-    const char* op, const std::vector<at::Tensor>& requests, std::vector<at::Tensor>& replies,
-    int64_t payloadBytes) {
-  Call call;
-  call.op = op;
-  call.payloadBytes = payloadBytes;
-  for (int p = 0; p < numPs_; ++p) {
-    call.replies.push_back(global_.recv(replies[p], api::parameterServerRank(p), kTagReply));
-  }
-  for (int p = 0; p < numPs_; ++p) {
-    const at::Tensor& request = requests.size() == 1 ? requests[0] : requests[p];
-    call.sends.push_back(global_.send(request, api::parameterServerRank(p), kTagRequest));
-    bytesSent_ += static_cast<int64_t>(request.nbytes());
-  }
-  return call;
+std::vector<PendingOp> ParameterServerClient::postReplies(std::vector<at::Tensor>& replies) {
+  std::vector<PendingOp> posted;
+  for (int p = 0; p < numPs_; ++p)
+    posted.push_back(global_.recv(replies[p], api::parameterServerRank(p), kTagReply));
+  return posted;
+}
+
+PendingOp ParameterServerClient::sendRequest(const at::Tensor& request, int p) {
+  bytesSent_ += static_cast<int64_t>(request.nbytes());
+  return global_.send(request, api::parameterServerRank(p), kTagRequest);
 }
 
 void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>& replies,
@@ -94,8 +89,13 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
   std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
   std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
   const auto start = Clock::now();
-  Call call =
-      startCall("lookup", {request}, replies_, (n + bags) * static_cast<int64_t>(sizeof(int64_t)));
+  Call call;
+  call.op = "lookup";
+  call.payloadBytes = (n + bags) * static_cast<int64_t>(sizeof(int64_t));
+  // Posted with the previous step's update, but for the first step.
+  call.replies = lookupReplies_.empty() ? postReplies(replies_) : std::move(lookupReplies_);
+  lookupReplies_.clear();
+  for (int p = 0; p < numPs_; ++p) call.sends.push_back(sendRequest(request, p));
   finishCall(call, replies_, start);
 
   std::vector<at::Tensor> results;
@@ -113,7 +113,8 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
   return results;
 }
 
-void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients) {
+void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients,
+                                        bool anotherStep) {
   int64_t bytes = 0;
   for (int p = 0; p < numPs_; ++p) {
     at::Tensor g = gradients[p].contiguous();
@@ -129,14 +130,22 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
   writeHeader(stepRequest_, StepRequest{trainerIndex_, step}.encode());
   pushBytes_ = bytes;
   updateStart_ = Clock::now();
-  // A push has no reply of its own: Gloo completes the send once the shard's
-  // posted receive has taken it, and the step's reply confirms both.
+  // Shard by shard, everything that shard gets goes out together, so its
+  // thread wakes once for the lot: the push (no reply of its own: Gloo
+  // completes the send once the shard's posted receive has taken it, and
+  // the step's reply confirms both), the step, and the receives for the
+  // step's reply and, if another step follows, its lookup's reply (a shard
+  // answers one trainer in order, so they are matched in that order).
   pushSends_.clear();
+  step_ = Call{};
+  step_.op = "step";
   for (int p = 0; p < numPs_; ++p) {
-    pushSends_.push_back(global_.send(requests_[p], api::parameterServerRank(p), kTagRequest));
-    bytesSent_ += static_cast<int64_t>(requests_[p].nbytes());
+    pushSends_.push_back(sendRequest(requests_[p], p));
+    step_.replies.push_back(global_.recv(stepReplies_[p], api::parameterServerRank(p), kTagReply));
+    step_.sends.push_back(sendRequest(stepRequest_, p));
+    if (anotherStep)
+      lookupReplies_.push_back(global_.recv(replies_[p], api::parameterServerRank(p), kTagReply));
   }
-  step_ = startCall("step", {stepRequest_}, stepReplies_, 0);
 }
 
 void ParameterServerClient::endUpdate() {
@@ -150,10 +159,7 @@ void ParameterServerClient::endUpdate() {
 void ParameterServerClient::done() {
   writeHeader(requests_[0], DoneNotice{trainerIndex_}.encode());
   std::vector<PendingOp> sends;
-  for (int p = 0; p < numPs_; ++p) {
-    sends.push_back(global_.send(requests_[0], api::parameterServerRank(p), kTagRequest));
-    bytesSent_ += static_cast<int64_t>(requests_[0].nbytes());
-  }
+  for (int p = 0; p < numPs_; ++p) sends.push_back(sendRequest(requests_[0], p));
   for (auto& s : sends) s.wait();
 }
 

@@ -1,7 +1,7 @@
 // A trainer's calls to the parameter servers. Each call goes to all P shards
 // at once, replies posted first: every reply buffer is waiting before any
-// request leaves, so the P lookups are in flight together and each answer
-// lands in one hop.
+// request leaves (a lookup's since the previous step's update), so the P
+// lookups are in flight together and each answer lands in one hop.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -29,8 +29,10 @@ class ParameterServerClient {
   // Both requests leave back to back (a shard serves one trainer in order, so
   // the step sees the gradient). begin returns once they are sent; end waits
   // for every shard, recording each push's delivery and each step's round
-  // trip.
-  void beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients);
+  // trip. `anotherStep`: a lookup follows, whose reply receives are posted
+  // now, with the step's; false for the last step, so that no receive is
+  // left waiting when the trainer is done.
+  void beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients, bool anotherStep);
   void endUpdate();
   // Tells every shard this trainer is finished.
   void done();
@@ -48,10 +50,10 @@ class ParameterServerClient {
     std::vector<PendingOp> replies, sends;
     int64_t payloadBytes = 0;
   };
-  // Posts every reply receive into `replies`, then sends requests[p] to shard
-  // p (or requests[0] to all).
-  Call startCall(const char* op, const std::vector<at::Tensor>& requests,
-                 std::vector<at::Tensor>& replies, int64_t payloadBytes);
+  // A receive for each shard's next reply, into replies[p].
+  std::vector<PendingOp> postReplies(std::vector<at::Tensor>& replies);
+  // Sends `request` to shard p and counts its bytes.
+  PendingOp sendRequest(const at::Tensor& request, int p);
   // Throws PeerError naming the parameter server when a reply's header
   // announces more than its buffer holds.
   void checkReplyShape(const char* op, const Reply& reply, int rank) const;
@@ -70,6 +72,7 @@ class ParameterServerClient {
   at::Tensor stepRequest_;
   Call step_;
   std::vector<PendingOp> pushSends_;
+  std::vector<PendingOp> lookupReplies_;  // posted for the next lookup
   int64_t pushBytes_ = 0;
   int64_t bytesSent_ = 0;
   int64_t bytesReceived_ = 0;

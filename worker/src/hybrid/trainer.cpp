@@ -130,7 +130,7 @@ class Trainer {
     // host waits for the backward kernels that made them.
     std::vector<at::Tensor> grads;
     for (auto& t : lookups) grads.push_back(t.grad().to(at::kCPU));
-    client_.beginUpdate(step, grads);
+    client_.beginUpdate(step, grads, step + 1 < totalSteps());
     client_.endUpdate();
     const StepClock::Mark pushDone = clock_->mark();
 
@@ -160,6 +160,10 @@ class Trainer {
     }
     metrics_.observeIteration(secondsSince(start));
     return batch.examples();
+  }
+
+  int64_t totalSteps() const {
+    return int64_t{spec_.warmupEpochs + spec_.epochs} * spec_.batchesPerEpoch;
   }
 
   // The master waits on each report for the peer timeout; an epoch longer

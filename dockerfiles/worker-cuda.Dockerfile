@@ -126,17 +126,24 @@ RUN set -e; \
 ARG JOBS=2
 # ccache in a build cache mount (as worker.Dockerfile; Debian 12's podman 4.3
 # keeps it in /var/tmp/buildah-cache/distbench-ccache-cuda): a rebuild after
-# a small change recompiles only what changed. With TESTS=ON also the GPU
-# tests (label gpu; the unit and cluster tests are the CPU checks' to
+# a small change recompiles only what changed. CCACHE_DIR elsewhere: a
+# directory the build mounts itself (scripts/check-cuda-build.sh mounts the
+# LibTorch 2.6 check's, whose objects most of this build shares: Debian
+# 13's CPU and CUDA LibTorch ship the same headers). With TESTS=ON also the
+# GPU tests (label gpu; the unit and cluster tests are the CPU checks' to
 # compile, scripts/check-libtorch2.sh), -k: every failing translation unit
 # in one build log.
+ARG CCACHE_DIR=/root/.cache/ccache
 RUN --mount=type=cache,target=/root/.cache/ccache,id=distbench-ccache-cuda \
     set -e; \
     targets="distbench-worker distbench"; \
     if [ "$TESTS" = ON ]; then targets="$targets distbench_worker_gpu_tests"; fi; \
     echo "building: $targets"; \
-    CCACHE_DIR=/root/.cache/ccache CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1 \
-      cmake --build /build -j"${JOBS}" --target $targets -- -k
+    export CCACHE_DIR="$CCACHE_DIR" CCACHE_BASEDIR=/src CCACHE_NOHASHDIR=1; \
+    ccache -z >/dev/null 2>&1 || true; \
+    cmake --build /build -j"${JOBS}" --target $targets -- -k; \
+    ccache --print-stats 2>/dev/null | awk '$1 ~ /cache_hit$/ { hits += $2 } $1 == "cache_miss" { misses += $2 } \
+      END { printf "ccache, this build: %d hits, %d misses\n", hits, misses }' 
 
 FROM ${BASE_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive

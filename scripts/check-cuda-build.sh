@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Compiles and links the worker's CUDA build, without a GPU:
 #
-#   scripts/check-cuda-build.sh
+#   scripts/check-cuda-build.sh [--deps-only]
+#
+# --deps-only: steps 1 and 2 only, the downloads and installs (ctest's
+# cuda-build-deps, run beside the LibTorch 2.6 check, whose compiler cache
+# step 3 then shares: dockerfiles/tests/CMakeLists.txt).
 #
 # 1. localhost/debian:trixie (scripts/debian-base-image.sh trixie; one-off);
 # 2. dockerfiles/worker-cuda.Dockerfile's `deps` stage with
@@ -29,6 +33,10 @@
 #   DISTBENCH_CUDA_BUILD_CACHE   logs (default: ~/.cache/distbench/cuda-build)
 #   DISTBENCH_CUDA_BUILD_ERRORS  the compile-error summary
 #                                (default: $DISTBENCH_CUDA_BUILD_CACHE/compile-errors.txt)
+#   DISTBENCH_LIBTORCH2_CACHE    the LibTorch 2.6 check's cache, whose ccache the
+#                                builder stage shares (default:
+#                                ~/.cache/distbench/libtorch2): the two compile
+#                                the same sources against the same headers
 #   DISTBENCH_CUDA_BUILD_IMAGE   the builder image's name
 #                                (default: localhost/distbench/worker-cuda-builder:check)
 #   DISTBENCH_JOBS               compile jobs (default: 2)
@@ -48,6 +56,13 @@ image=${DISTBENCH_CUDA_BUILD_IMAGE:-localhost/distbench/worker-cuda-builder:chec
 deps_image=${image%:*}-deps:${image##*:}
 jobs=${DISTBENCH_JOBS:-2}
 dockerfile=$root/dockerfiles/worker-cuda.Dockerfile
+
+deps_only=0
+case ${1:-} in
+  --deps-only) deps_only=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--deps-only]" >&2; exit 2 ;;
+esac
 
 source "$root/dockerfiles/podman-env.sh"
 source "$root/dockerfiles/tests/compile-errors.sh"
@@ -69,6 +84,12 @@ report_timings() {
 }
 trap 'rc=$?; report_timings; exit $rc' EXIT
 
+# The compiler cache of scripts/check-libtorch2.sh: Debian 13's CPU and CUDA
+# LibTorch 2.6 ship the same headers, the two builds share /src, /build and
+# GCC, so whichever check runs second compiles little more than the CUDA
+# sources (the builder stage prints its hits and misses).
+shared_ccache=${DISTBENCH_LIBTORCH2_CACHE:-$HOME/.cache/distbench/libtorch2}/ccache
+mkdir -p "$shared_ccache"
 build_args=(
   --build-arg BASE_IMAGE=localhost/debian:trixie
   --build-arg LIBTORCH=debian
@@ -123,11 +144,17 @@ deps() {
   drop_old "$old" "$deps_image"
 }
 timed "deps stage (apt: CUDA LibTorch, CUDA, NCCL)" deps
+if ((deps_only)); then
+  report_timings
+  log "deps ready"
+  exit 0
+fi
 
 builder() {
   local old rc=0
   old=$(image_id "$image")
-  nice -n 10 "${podman[@]}" build --target builder "${build_args[@]}" -f "$dockerfile" -t "$image" \
+  nice -n 10 "${podman[@]}" build --target builder "${build_args[@]}" \
+    --build-arg CCACHE_DIR=/ccache -v "$shared_ccache:/ccache" -f "$dockerfile" -t "$image" \
     "$root" >"$cache/logs/build.log" 2>&1 || rc=$?
   if ((rc != 0)); then
     grep -E "$compile_error_pattern|^Error|CMake Error" "$cache/logs/build.log" | head -60
@@ -140,8 +167,8 @@ builder() {
   prune_stale
   ((rc == 0)) || return 1
   drop_old "$old" "$image"
-  # ccache's figures from the build cache mount.
-  grep -E '^building:' "$cache/logs/build.log" | sed 's/^/check-cuda-build: /' || true
+  # What was built, and ccache's figures.
+  grep -E '^(building:|ccache, this build:)' "$cache/logs/build.log" | sed 's/^/check-cuda-build: /' || true
 }
 timed "builder stage (configure, compile, link)" builder
 

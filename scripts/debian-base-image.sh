@@ -49,10 +49,19 @@ if "${podman[@]}" image exists "$image"; then
   exit 0
 fi
 
+# The container checks may ask for the same suite at once (ctest runs
+# libtorch2 beside cuda-build-deps): one debootstrap, the other waits.
+mkdir -p "$cache"
+exec 8>"$cache/debian-$suite.lock"
+flock 8
+if "${podman[@]}" image exists "$image"; then
+  log "$image: present"
+  exit 0
+fi
+
 tarball=$cache/debian-$suite-minbase.tar
 if [[ ! -s $tarball ]]; then
   [[ ${as_root[0]:-} != false ]] || { log "debootstrap needs root" >&2; exit 1; }
-  mkdir -p "$cache"
   rootfs=$(mktemp -d "${TMPDIR:-/tmp}/distbench-rootfs.XXXXXX")
   trap '"${as_root[@]}" rm -rf "$rootfs"' EXIT
   log "debootstrap --variant=minbase --components=$components $suite from $mirror (one-off; cached in $tarball)"

@@ -2,7 +2,7 @@
 # ctest's entry to the container checks (dockerfiles/tests/CMakeLists.txt):
 #
 #   dockerfiles/tests/run-check.sh scripts/check-libtorch2.sh
-#   dockerfiles/tests/run-check.sh scripts/check-cuda-build.sh
+#   dockerfiles/tests/run-check.sh scripts/check-cuda-build.sh [ARGS...]
 #
 # They need root (debootstrap, rootful podman) and podman. Without either the
 # check reports itself skipped (exit 77, ctest's SKIP_RETURN_CODE) with the
@@ -10,7 +10,8 @@
 # rather than pass unnoticed, as the cluster e2e suite does (e2e/lib.sh).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-script=${1:?usage: run-check.sh SCRIPT}
+script=${1:?usage: run-check.sh SCRIPT [ARGS...]}
+shift
 name=$(basename "$script" .sh)
 
 cannot_run() {
@@ -23,4 +24,4 @@ cannot_run() {
 }
 [[ $(id -u) -eq 0 ]] || cannot_run "needs root (debootstrap and rootful podman)"
 command -v podman >/dev/null || cannot_run "needs podman (scripts/install-e2e-deps.sh installs it)"
-exec "$root/$script"
+exec "$root/$script" "$@"

@@ -18,8 +18,9 @@
 # instead of 5 s. A cap the quota can cover (20 % and more of a CPU) bites
 # only the iterations that outrun it, and the median hardly moves
 # (docs/performance.md, the hybrid straggler at 20 %). The threshold is
-# 100 %, so the three unchanged runs, compared with one another, stay far
-# from it on a busy node, and a 7x slowdown is far over it.
+# 300 %, so the three unchanged runs, compared with one another, stay far
+# from it on a node that runs the other lane's scenarios beside them
+# (e2e/CMakeLists.txt), and a 7x slowdown is still far over it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$e2e_root/e2e/prometheus.sh"
@@ -68,12 +69,12 @@ jq -n --arg name "$SCHED" --argjson spec "$template" '{
     metadata: {name: $name},
     spec: {schedule: "* * * * *", concurrencyPolicy: "Forbid",
            successfulRunsHistoryLimit: 5, failedRunsHistoryLimit: 2,
-           baseline: {runs: 3, thresholdPercent: 100},
+           baseline: {runs: 3, thresholdPercent: 300},
            template: {spec: $spec}}}' |
   kubectl apply -n "$E2E_NS" -f - >/dev/null || die "kubectl apply DistBenchmarkSchedule $SCHED"
 # shellcheck disable=SC2016 # expanded when the scenario exits
 at_exit 'kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge -p "{\"spec\":{\"suspend\":true}}" >/dev/null 2>&1'
-log "applied DistBenchmarkSchedule $E2E_NS/$SCHED (* * * * *, baseline 3 runs, threshold 100%)"
+log "applied DistBenchmarkSchedule $E2E_NS/$SCHED (* * * * *, baseline 3 runs, threshold 300%)"
 valid() { [[ $(sched_json | jq -r '[.status.conditions[]? | select(.type == "Valid") | .status][0] // ""') == True ]]; }
 wait_for 30 "$SCHED Valid" valid
 
@@ -81,7 +82,9 @@ wait_for 30 "$SCHED Valid" valid
 # the third exists (runs copy it when they are created), so the slowed run
 # is the very next one: a minute saved against waiting for the third to end.
 runs_at_least() { (($(run_names | wc -l) >= $1)); }
-wait_for 240 "three runs of $SCHED created" runs_at_least 3
+# 300 s: three minutes of firings, and room for a leader change (scenario
+# 06 kills the leading operator while this lane runs).
+wait_for 300 "three runs of $SCHED created" runs_at_least 3
 mapfile -t unchanged < <(run_names)
 ((${#unchanged[@]} == 3)) || { on_failure; die "expected 3 runs before the template change, found: ${unchanged[*]}"; }
 kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge \
@@ -97,7 +100,7 @@ for BENCH in "${unchanged[@]}"; do
   phase_is Succeeded || { on_failure; die "unchanged run $BENCH is $(bench_field .status.phase), not Succeeded"; }
   if condition_true RegressionDetected; then
     on_failure
-    die "unchanged run $BENCH regressed against the runs before it (an A/A false alarm at 100%): $(bench_json | jq -c '.status.baseline')"
+    die "unchanged run $BENCH regressed against the runs before it (an A/A false alarm at 300%): $(bench_json | jq -c '.status.baseline')"
   fi
   log "unchanged run $BENCH: p50 $(bench_field .status.results.p50), RegressionDetected $(bench_json | jq -r '[.status.conditions[]? | select(.type == "RegressionDetected") | .status][0] // "none (no baseline)"')"
 done
@@ -141,8 +144,8 @@ wait_for 150 "DistbenchRegression firing for $E2E_NS/$SCHED" alert_firing Distbe
 log "ok: DistbenchRegression firing: $(curl -s "$PROM_URL/api/v1/alerts" | jq -c "[.data.alerts[] | select(.labels.alertname == \"DistbenchRegression\") | .labels | select($selector)][0]")"
 gauge() { prom_query "max($1{namespace=\"$E2E_NS\", schedule=\"$SCHED\"})" | jq -r '.data.result[0].value[1] // "none"'; }
 log "gauges: regression $(gauge distbench_schedule_regression), threshold ratio $(gauge distbench_schedule_regression_threshold_ratio), consecutive failures $(gauge distbench_schedule_consecutive_failures), expected interval $(gauge distbench_schedule_expected_interval_seconds) s"
-[[ $(gauge distbench_schedule_regression_threshold_ratio) == 1 ]] ||
-  { on_failure; die "distbench_schedule_regression_threshold_ratio is $(gauge distbench_schedule_regression_threshold_ratio), expected 1 (thresholdPercent 100)"; }
+[[ $(gauge distbench_schedule_regression_threshold_ratio) == 3 ]] ||
+  { on_failure; die "distbench_schedule_regression_threshold_ratio is $(gauge distbench_schedule_regression_threshold_ratio), expected 3 (thresholdPercent 300)"; }
 [[ $(gauge distbench_schedule_expected_interval_seconds) == 60 ]] ||
   { on_failure; die "distbench_schedule_expected_interval_seconds is $(gauge distbench_schedule_expected_interval_seconds), expected 60 for * * * * *"; }
 

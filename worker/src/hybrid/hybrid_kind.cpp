@@ -2,6 +2,8 @@
 // servers and trainers over the global Gloo group and the trainers' group
 // (Gloo or NCCL, on the trainers' device).
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/common/benchmark_kind.h"
@@ -14,8 +16,10 @@
 #include "distbench/worker/hybrid/hybrid_report.h"
 #include "distbench/worker/hybrid/master.h"
 #include "distbench/worker/hybrid/parameter_server.h"
+#include "distbench/worker/hybrid/ps_link.h"
 #include "distbench/worker/hybrid/ps_stats_store.h"
 #include "distbench/worker/hybrid/trainer.h"
+#include "distbench/worker/hybrid/wire.h"
 
 namespace distbench::worker {
 namespace {
@@ -48,11 +52,17 @@ std::optional<report::Report> run(const KindRun& c) {
       return hybridReport(benchmark, out.trainers, readHostInfo(), out.traffic);
     }
     case api::Role::ParameterServer: {
-      ParameterServerOptions options{benchmark.spec.benchmark.hybridDDPRPC, c.dumpStateDir};
+      const api::HybridDDPRPCSpec& spec = benchmark.spec.benchmark.hybridDDPRPC;
+      // Listening (and the address published) before any trainer asks.
+      TrainerLinkListener listener(c.identity, *c.rendezvous.store(),
+                                   static_cast<size_t>(messageSizes(spec).request),
+                                   c.rendezvous.timeouts().peer);
+      std::vector<FramedSocket> links = listener.acceptAll(c.rendezvous.timeouts().rendezvous);
+      ParameterServerOptions options{spec, c.dumpStateDir};
       options.publishStats = [&](const ParameterServerStats& stats) {
         publishParameterServerStats(*c.rendezvous.store(), c.identity.roleIndex, stats);
       };
-      runHybridParameterServer(c.identity, c.rendezvous.global(),
+      runHybridParameterServer(c.identity, c.rendezvous.global(), std::move(links),
                                c.metricsKeptUntilExit<ParameterServerMetrics>(), options);
       break;
     }

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "distbench/worker/comm/framed_socket.h"
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/common/stopwatch.h"
 #include "distbench/worker/hybrid/embedding_shard.h"
@@ -25,10 +26,11 @@ namespace {
 
 class Server {
  public:
-  Server(const WorkerIdentity& id, ProcessGroup& global, ParameterServerMetrics& metrics,
-         const ParameterServerOptions& options)
+  Server(const WorkerIdentity& id, ProcessGroup& global, std::vector<FramedSocket> links,
+         ParameterServerMetrics& metrics, const ParameterServerOptions& options)
       : id_(id),
         global_(global),
+        links_(std::move(links)),
         metrics_(metrics),
         options_(options),
         sizes_(messageSizes(options.spec)),
@@ -44,11 +46,8 @@ class Server {
   void run() {
     std::vector<std::thread> threads;
     threads.emplace_back([this] { guarded([this] { serveMaster(); }); });
-    const api::TopologySpec topology = id_.topology();
-    for (int t = 0; t < id_.numTrainers; ++t) {
-      const int rank = api::trainerRank(topology, t);
-      threads.emplace_back([this, rank] { guarded([this, rank] { servePeer(rank); }); });
-    }
+    for (int t = 0; t < id_.numTrainers; ++t)
+      threads.emplace_back([this, t] { guarded([this, t] { servePeer(t, links_[t]); }); });
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [&] { return error_ || shutDown_; });
     if (error_) {
@@ -86,7 +85,7 @@ class Server {
                                std::string(toString(opOf(create))));
     }
     const auto start = Clock::now();
-    serve(master, create, request, reply);
+    serve(master, create, request, -1, reply);
     metrics_.observeService(toString(Op::CreateShard), secondsSince(start));
     global_.send(reply, master, kTagReply).wait();
     {
@@ -115,56 +114,36 @@ class Server {
     changed_.notify_all();
   }
 
-  // Receives from one peer with two receives always posted: a trainer
-  // sends its gradient push and its step back to back, and the step must
-  // find a receive waiting too, or Gloo makes it a three-way handshake
-  // (send-ready, recv-ready, data) and wakes both sides twice more. The
-  // buffer a request arrived in is posted again once it is served. A
-  // trainer sends exactly three requests a step (lookup, push, step), then
-  // Done, so no receive is posted past its last message.
-  void servePeer(int rank) {
-    constexpr int kBuffers = 3;
-    at::Tensor buffers[kBuffers] = {newMessage(sizes_.request), newMessage(sizes_.request),
-                                    newMessage(sizes_.request)};
-    PendingOp posted[kBuffers];
+  // One trainer's requests, in order, over its link: a frame in, served,
+  // a frame out (a lookup's rows, a step's acknowledgement; nothing for a
+  // push, which the step after it answers for).
+  void servePeer(int trainer, FramedSocket& link) {
+    at::Tensor message = newMessage(sizes_.request);
     at::Tensor reply = newMessage(sizes_.reply);
-    PendingOp pendingReply;
-    const api::HybridDDPRPCSpec& spec = options_.spec;
-    const int64_t messages =
-        3 * int64_t{spec.warmupEpochs + spec.epochs} * spec.batchesPerEpoch + 1;
-    int64_t postedCount = 0;
-    auto post = [&](int buffer) {
-      if (postedCount == messages) return;
-      posted[buffer] = global_.recv(buffers[buffer], rank, kTagRequest);
-      ++postedCount;
-    };
-    post(0);
-    post(1);
-    for (int current = 0;; current = (current + 1) % kBuffers) {
-      posted[current].wait();
-      const at::Tensor& message = buffers[current];
+    const int rank = api::trainerRank(id_.topology(), trainer);
+    for (;;) {
+      const size_t bytes = link.receive(message.data_ptr(), static_cast<size_t>(message.nbytes()));
+      if (bytes < static_cast<size_t>(kHeaderBytes)) {
+        throw PeerError("parameter server: a frame of " + std::to_string(bytes) + " bytes from " +
+                        link.peer() + " refused: shorter than a header");
+      }
       const Header h = readHeader(message);
       const Op op = opOf(h);
       if (op == Op::Done) {
-        pendingReply.wait();
         std::lock_guard<std::mutex> lock(mutex_);
         ++trainersDone_;
         changed_.notify_all();
         return;
       }
-      // Receives are matched in the order they were posted: the free
-      // buffer (served last time) goes after the one already waiting.
-      post((current + 2) % kBuffers);
-      // The previous reply must be out before its buffer is rewritten.
-      pendingReply.wait();
       const auto start = Clock::now();
-      const bool replies = serve(rank, h, message, reply);
-      if (replies) pendingReply = global_.send(reply, rank, kTagReply);
+      const int64_t replyBytes = serve(rank, h, message, static_cast<int64_t>(bytes), reply);
+      if (replyBytes > 0) link.send(reply.data_ptr(), static_cast<size_t>(replyBytes));
       const double seconds = secondsSince(start);
       metrics_.observeService(toString(op), seconds);
-      // Served, so the step it names passed checkStepOrder.
-      recorder_.record(op, stepOf(h), seconds, static_cast<int64_t>(message.nbytes()),
-                       replies ? static_cast<int64_t>(reply.nbytes()) : 0);
+      // Served, so the step it names passed checkStepOrder. Bytes as on the
+      // wire: the frame and its 4-byte length.
+      recorder_.record(op, stepOf(h), seconds, static_cast<int64_t>(bytes) + kFrameLengthBytes,
+                       replyBytes > 0 ? replyBytes + kFrameLengthBytes : 0);
     }
   }
 
@@ -215,10 +194,14 @@ class Server {
     }
   }
 
-  // Returns whether the request gets a reply: a gradient push does not; the
-  // step that follows it on the same stream answers for both.
-  bool serve(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
+  // Returns how many bytes of `reply` go back: none for a gradient push;
+  // the step that follows it on the same link answers for both.
+  // `frameBytes`: the request's length, -1 for the master's (over Gloo,
+  // whose messages have the one size of MessageSizes).
+  int64_t serve(int rank, const Header& h, const at::Tensor& message, int64_t frameBytes,
+                at::Tensor& reply) {
     try {
+      if (frameBytes >= 0) checkFrame(h, frameBytes);
       return serveChecked(rank, h, message, reply);
     } catch (const PeerError&) {
       throw;
@@ -229,22 +212,24 @@ class Server {
     }
   }
 
-  bool serveChecked(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
+  int64_t serveChecked(int rank, const Header& h, const at::Tensor& message, at::Tensor& reply) {
     switch (opOf(h)) {
       case Op::CreateShard:
         createShard(rank, CreateShardRequest::decode(h));
         writeHeader(reply, Reply{Op::CreateShard}.encode());
-        return true;
-      case Op::Lookup:
-        writeHeader(reply, lookup(rank, LookupRequest::decode(h), message, reply).encode());
-        return true;
+        return kHeaderBytes;
+      case Op::Lookup: {
+        const Reply r = lookup(rank, LookupRequest::decode(h), message, reply);
+        writeHeader(reply, r.encode());
+        return kHeaderBytes + r.bags * r.dim * static_cast<int64_t>(sizeof(float));
+      }
       case Op::PushGrad:
         pushGradient(rank, PushGradRequest::decode(h), message);
-        return false;
+        return 0;
       case Op::Step:
         step(rank, StepRequest::decode(h));
         writeHeader(reply, Reply{Op::Step}.encode());
-        return true;
+        return kHeaderBytes;
       default:
         throw std::runtime_error("parameter server: unexpected message " +
                                  std::to_string(static_cast<int64_t>(opOf(h))) + " from " +
@@ -359,6 +344,7 @@ class Server {
 
   const WorkerIdentity& id_;
   ProcessGroup& global_;
+  std::vector<FramedSocket> links_;  // one per trainer, in trainer order
   ParameterServerMetrics& metrics_;
   ParameterServerOptions options_;
   MessageSizes sizes_;
@@ -383,11 +369,12 @@ class Server {
 }  // namespace
 
 void runHybridParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
+                              std::vector<FramedSocket> trainerLinks,
                               ParameterServerMetrics& metrics,
                               const ParameterServerOptions& options) {
   // On failure run() leaves threads behind that still use the server, and
   // the process exits right after: the server is deliberately not freed.
-  auto* server = new Server(identity, global, metrics, options);
+  auto* server = new Server(identity, global, std::move(trainerLinks), metrics, options);
   server->run();
   delete server;
 }

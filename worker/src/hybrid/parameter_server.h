@@ -1,14 +1,16 @@
-// A parameter server: holds one EmbeddingBag shard, created by the master,
-// and serves lookups, gradient pushes and optimizer steps. One thread per
-// peer (each trainer, and the master), each with its next receive already
-// posted, as torch's RPC agent keeps a thread pool; the shard itself is
-// guarded by one mutex.
+// A parameter server: holds one EmbeddingBag shard, created by the master
+// over the global group, and serves lookups, gradient pushes and optimizer
+// steps over each trainer's link (ps_link.h). One thread per peer (each
+// trainer, and the master), as torch's RPC agent keeps a thread pool; the
+// shard itself is guarded by one mutex.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/worker/comm/framed_socket.h"
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/common/worker_identity.h"
 #include "distbench/worker/hybrid/hybrid_metrics.h"
@@ -27,7 +29,9 @@ struct ParameterServerOptions {
 
 // Returns after every trainer said Done and the master said Shutdown; throws
 // PeerError when a peer fails or stays silent past the peer timeout.
+// `trainerLinks`: one per trainer, in trainer order.
 void runHybridParameterServer(const WorkerIdentity& identity, ProcessGroup& global,
+                              std::vector<FramedSocket> trainerLinks,
                               ParameterServerMetrics& metrics,
                               const ParameterServerOptions& options);
 

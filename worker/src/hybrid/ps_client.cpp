@@ -3,9 +3,10 @@
 #include <ATen/ATen.h>
 
 #include <chrono>
+#include <cstring>
 #include <stdexcept>
+#include <utility>
 
-#include "distbench/api/renderer.h"
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/common/stopwatch.h"
 #include "distbench/worker/hybrid/wire_buffer.h"
@@ -13,73 +14,60 @@
 
 namespace distbench::worker {
 
-ParameterServerClient::ParameterServerClient(ProcessGroup& global, int numParameterServers,
-                                             int trainerIndex, int64_t embeddingDim,
-                                             MessageSizes sizes, HybridTrainerMetrics& metrics)
-    : global_(global),
-      numPs_(numParameterServers),
+ParameterServerClient::ParameterServerClient(std::vector<FramedSocket> links, int trainerIndex,
+                                             int64_t embeddingDim, MessageSizes sizes,
+                                             HybridTrainerMetrics& metrics)
+    : links_(std::move(links)),
+      numPs_(static_cast<int>(links_.size())),
       trainerIndex_(trainerIndex),
       dim_(embeddingDim),
       sizes_(sizes),
       metrics_(metrics) {
   for (int p = 0; p < numPs_; ++p) {
     replies_.push_back(newMessage(sizes_.reply));
-    stepReplies_.push_back(newMessage(sizes_.reply));
     requests_.push_back(newMessage(sizes_.request));
   }
   stepRequest_ = newMessage(sizes_.request);
+  stepReply_ = newMessage(sizes_.reply);
 }
 
-std::vector<PendingOp> ParameterServerClient::postReplies(std::vector<at::Tensor>& replies) {
-  std::vector<PendingOp> posted;
-  for (int p = 0; p < numPs_; ++p)
-    posted.push_back(global_.recv(replies[p], api::parameterServerRank(p), kTagReply));
-  return posted;
+void ParameterServerClient::sendRequest(const at::Tensor& request, int64_t bytes, int p) {
+  links_[p].send(request.data_ptr(), static_cast<size_t>(bytes));
+  bytesSent_ += bytes + kFrameLengthBytes;
 }
 
-PendingOp ParameterServerClient::sendRequest(const at::Tensor& request, int p) {
-  bytesSent_ += static_cast<int64_t>(request.nbytes());
-  return global_.send(request, api::parameterServerRank(p), kTagRequest);
-}
-
-void ParameterServerClient::finishCall(Call& call, const std::vector<at::Tensor>& replies,
-                                       Clock::time_point start) {
-  for (int p = 0; p < numPs_; ++p) {
-    call.replies[p].wait();
-    const double seconds = secondsSince(start);
-    bytesReceived_ += static_cast<int64_t>(replies[p].nbytes());
-    const Reply reply = Reply::decode(readHeader(replies[p]));
-    checkReplyShape(call.op, reply, api::parameterServerRank(p));
-    metrics_.observeRpc(
-        call.op, seconds, kHeaderBytes + call.payloadBytes,
-        kHeaderBytes + reply.bags * reply.dim * static_cast<int64_t>(sizeof(float)));
-  }
-  for (auto& s : call.sends) s.wait();
-  call = Call{};
-}
-
-void ParameterServerClient::checkReplyShape(const char* op, const Reply& reply, int rank) const {
+Reply ParameterServerClient::receiveReply(const char* op, int p, at::Tensor& reply,
+                                          int64_t requestBytes, Clock::time_point start) {
+  const size_t bytes = links_[p].receive(reply.data_ptr(), static_cast<size_t>(reply.nbytes()));
+  const double seconds = secondsSince(start);
+  bytesReceived_ += static_cast<int64_t>(bytes) + kFrameLengthBytes;
+  const auto refuse = [&](const std::string& why) {
+    throw PeerError(std::string(op) + " reply from " + links_[p].peer() + " refused: " + why);
+  };
+  if (bytes < static_cast<size_t>(kHeaderBytes))
+    refuse("a frame of " + std::to_string(bytes) + " bytes, shorter than a header");
+  const Reply r = Reply::decode(readHeader(reply));
   // The fields size what we read from the reply: bound them before any use.
   try {
-    checkRange("reply header bags", reply.bags, 0, kMaxWireBagIndices);
-    checkRange("reply header embeddingDim", reply.dim, 0, kMaxWireEmbeddingDim);
-    if (kHeaderBytes + reply.bags * reply.dim * static_cast<int64_t>(sizeof(float)) >
-        sizes_.reply) {
-      throw std::invalid_argument("reply header announces [" + std::to_string(reply.bags) + ", " +
-                                  std::to_string(reply.dim) + "] floats, more than the " +
-                                  std::to_string(sizes_.reply) + "-byte reply holds");
-    }
+    checkRange("reply header bags", r.bags, 0, kMaxWireBagIndices);
+    checkRange("reply header embeddingDim", r.dim, 0, kMaxWireEmbeddingDim);
   } catch (const std::invalid_argument& e) {
-    throw PeerError(std::string(op) + " reply from " + global_.peerName(rank) +
-                    " refused: " + e.what());
+    refuse(e.what());
   }
+  const int64_t payload = r.bags * r.dim * static_cast<int64_t>(sizeof(float));
+  if (kHeaderBytes + payload != static_cast<int64_t>(bytes))
+    refuse("its header announces [" + std::to_string(r.bags) + ", " + std::to_string(r.dim) +
+           "] floats, but the frame holds " + std::to_string(bytes) + " bytes");
+  metrics_.observeRpc(op, seconds, requestBytes, static_cast<int64_t>(bytes));
+  return r;
 }
 
 std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Tensor& indices,
                                                       const at::Tensor& offsets) {
   const int64_t n = indices.size(0);
   const int64_t bags = offsets.size(0);
-  if (2 * n * 8 + kHeaderBytes > sizes_.request || bags > n) {
+  const int64_t bytes = kHeaderBytes + (n + bags) * static_cast<int64_t>(sizeof(int64_t));
+  if (bytes > sizes_.request || bags > n) {
     throw std::invalid_argument("lookup of " + std::to_string(n) + " indices exceeds the " +
                                 "message size for maxBagIndices");
   }
@@ -89,23 +77,14 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
   std::memcpy(payload, indices.data_ptr<int64_t>(), n * sizeof(int64_t));
   std::memcpy(payload + n, offsets.data_ptr<int64_t>(), bags * sizeof(int64_t));
   const auto start = Clock::now();
-  Call call;
-  call.op = "lookup";
-  call.payloadBytes = (n + bags) * static_cast<int64_t>(sizeof(int64_t));
-  // Posted with the previous step's update, but for the first step.
-  call.replies = lookupReplies_.empty() ? postReplies(replies_) : std::move(lookupReplies_);
-  lookupReplies_.clear();
-  for (int p = 0; p < numPs_; ++p) call.sends.push_back(sendRequest(request, p));
-  finishCall(call, replies_, start);
-
+  for (int p = 0; p < numPs_; ++p) sendRequest(request, bytes, p);
   std::vector<at::Tensor> results;
   for (int p = 0; p < numPs_; ++p) {
-    const Reply reply = Reply::decode(readHeader(replies_[p]));
-    if (reply.bags != bags || reply.dim != dim_) {
-      throw std::runtime_error(
-          "lookup reply from " + global_.peerName(api::parameterServerRank(p)) + " has shape [" +
-          std::to_string(reply.bags) + ", " + std::to_string(reply.dim) + "], expected [" +
-          std::to_string(bags) + ", " + std::to_string(dim_) + "]");
+    const Reply reply = receiveReply("lookup", p, replies_[p], bytes, start);
+    if (reply.op != Op::Lookup || reply.bags != bags || reply.dim != dim_) {
+      throw PeerError("lookup reply from " + links_[p].peer() + " has shape [" +
+                      std::to_string(reply.bags) + ", " + std::to_string(reply.dim) +
+                      "], expected [" + std::to_string(bags) + ", " + std::to_string(dim_) + "]");
     }
     results.push_back(
         at::from_blob(payloadOf<float>(replies_[p]), {bags, dim_}, at::kFloat).clone());
@@ -113,8 +92,7 @@ std::vector<at::Tensor> ParameterServerClient::lookup(int64_t step, const at::Te
   return results;
 }
 
-void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients,
-                                        bool anotherStep) {
+void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tensor>& gradients) {
   int64_t bytes = 0;
   for (int p = 0; p < numPs_; ++p) {
     at::Tensor g = gradients[p].contiguous();
@@ -128,39 +106,28 @@ void ParameterServerClient::beginUpdate(int64_t step, const std::vector<at::Tens
     std::memcpy(payloadOf<float>(requests_[p]), g.data_ptr<float>(), bytes);
   }
   writeHeader(stepRequest_, StepRequest{trainerIndex_, step}.encode());
-  pushBytes_ = bytes;
+  pushBytes_ = kHeaderBytes + bytes;
   updateStart_ = Clock::now();
-  // Shard by shard, everything that shard gets goes out together, so its
-  // thread wakes once for the lot: the push (no reply of its own: Gloo
-  // completes the send once the shard's posted receive has taken it, and
-  // the step's reply confirms both), the step, and the receives for the
-  // step's reply and, if another step follows, its lookup's reply (a shard
-  // answers one trainer in order, so they are matched in that order).
-  pushSends_.clear();
-  step_ = Call{};
-  step_.op = "step";
   for (int p = 0; p < numPs_; ++p) {
-    pushSends_.push_back(sendRequest(requests_[p], p));
-    step_.replies.push_back(global_.recv(stepReplies_[p], api::parameterServerRank(p), kTagReply));
-    step_.sends.push_back(sendRequest(stepRequest_, p));
-    if (anotherStep)
-      lookupReplies_.push_back(global_.recv(replies_[p], api::parameterServerRank(p), kTagReply));
+    sendRequest(requests_[p], pushBytes_, p);
+    sendRequest(stepRequest_, kHeaderBytes, p);
   }
 }
 
 void ParameterServerClient::endUpdate() {
-  for (auto& send : pushSends_) {
-    send.wait();
-    metrics_.observeRpc("push_grad", secondsSince(updateStart_), kHeaderBytes + pushBytes_, 0);
+  for (int p = 0; p < numPs_; ++p) {
+    const Reply reply = receiveReply("step", p, stepReply_, kHeaderBytes, updateStart_);
+    if (reply.op != Op::Step)
+      throw PeerError("step reply from " + links_[p].peer() + " answers " + toString(reply.op));
+    // The step's answer is the push's too: a shard serves one link in order.
+    metrics_.observeRpc("push_grad", secondsSince(updateStart_), pushBytes_, 0);
   }
-  finishCall(step_, stepReplies_, updateStart_);
 }
 
 void ParameterServerClient::done() {
   writeHeader(requests_[0], DoneNotice{trainerIndex_}.encode());
-  std::vector<PendingOp> sends;
-  for (int p = 0; p < numPs_; ++p) sends.push_back(sendRequest(requests_[0], p));
-  for (auto& s : sends) s.wait();
+  for (int p = 0; p < numPs_; ++p) sendRequest(requests_[0], kHeaderBytes, p);
+  for (FramedSocket& link : links_) link.close();
 }
 
 }  // namespace distbench::worker

@@ -38,6 +38,32 @@ void checkLookup(const LookupRequest& request, const int64_t* payload,
   }
 }
 
+void checkFrame(const Header& h, int64_t frameBytes) {
+  int64_t payload = 0;
+  switch (opOf(h)) {
+    case Op::Lookup: {
+      const LookupRequest r = LookupRequest::decode(h);
+      checkRange("lookup header nIndices", r.nIndices, 0, kMaxWireBagIndices);
+      checkRange("lookup header nBags", r.nBags, 0, kMaxWireBagIndices);
+      payload = (r.nIndices + r.nBags) * static_cast<int64_t>(sizeof(int64_t));
+      break;
+    }
+    case Op::PushGrad: {
+      const PushGradRequest r = PushGradRequest::decode(h);
+      checkRange("push_grad header bags", r.bags, 0, kMaxWireBagIndices);
+      checkRange("push_grad header dim", r.dim, 0, kMaxWireEmbeddingDim);
+      payload = r.bags * r.dim * static_cast<int64_t>(sizeof(float));
+      break;
+    }
+    default:
+      break;
+  }
+  if (frameBytes != kHeaderBytes + payload) {
+    refuse("a " + std::string(toString(opOf(h))) + " frame of " + str(frameBytes) +
+           " bytes, but its header announces " + str(kHeaderBytes + payload));
+  }
+}
+
 void checkGradient(const PushGradRequest& request, int64_t lookedUpBags,
                    const api::HybridDDPRPCSpec& spec) {
   const int64_t bags = request.bags, dim = request.dim;

@@ -31,6 +31,10 @@ struct TrainerProgress {
 // step number is never far from the trainer's own count (no INT64_MIN, no
 // step a billion ahead), and what the server keeps per step stays bounded.
 void checkStepOrder(Op op, int64_t step, const TrainerProgress& progress);
+// A request arrives as one frame (hybrid/ps_link.h) whose length must be
+// exactly its header and the payload the header announces: a frame that
+// claims more than it carries is refused before its payload is read.
+void checkFrame(const Header& h, int64_t frameBytes);
 // Must describe this shard as the spec does (the spec sized every message).
 void checkCreateShard(const CreateShardRequest& request, int shardIndex,
                       const api::HybridDDPRPCSpec& spec);

@@ -18,6 +18,7 @@
 #include "distbench/worker/hybrid/batch_generator.h"
 #include "distbench/worker/hybrid/dense_model.h"
 #include "distbench/worker/hybrid/ps_client.h"
+#include "distbench/worker/hybrid/ps_link.h"
 #include "distbench/worker/hybrid/state_dump.h"
 #include "distbench/worker/hybrid/step_phases.h"
 #include "distbench/worker/hybrid/wire.h"
@@ -50,8 +51,11 @@ class Trainer {
                             benchmark.spec.benchmark.seed)),
         bucketer_(model_->parameters(), rendezvous.trainers(), benchmark.spec.benchmark.bucketCapMB,
                   clock_),
-        client_(global_, id.numParameterServers, id.roleIndex, spec_.embeddingDim,
-                messageSizes(spec_), metrics),
+        client_(connectToParameterServers(id, *rendezvous.store(),
+                                          static_cast<size_t>(messageSizes(spec_).reply),
+                                          rendezvous.timeouts().rendezvous,
+                                          rendezvous.timeouts().peer),
+                id.roleIndex, spec_.embeddingDim, messageSizes(spec_), metrics),
         batches_(spec_, benchmark.spec.benchmark.seed, id.roleIndex,
                  api::denseOutputWidth(layers_)),
         trainers_(rendezvous.trainers()) {}
@@ -130,7 +134,7 @@ class Trainer {
     // host waits for the backward kernels that made them.
     std::vector<at::Tensor> grads;
     for (auto& t : lookups) grads.push_back(t.grad().to(at::kCPU));
-    client_.beginUpdate(step, grads, step + 1 < totalSteps());
+    client_.beginUpdate(step, grads);
     client_.endUpdate();
     const StepClock::Mark pushDone = clock_->mark();
 
@@ -160,10 +164,6 @@ class Trainer {
     }
     metrics_.observeIteration(secondsSince(start));
     return batch.examples();
-  }
-
-  int64_t totalSteps() const {
-    return int64_t{spec_.warmupEpochs + spec_.epochs} * spec_.batchesPerEpoch;
   }
 
   // The master waits on each report for the peer timeout; an epoch longer

@@ -1,5 +1,6 @@
 // The parameter-server protocol: the messages HybridDDPRPC's ranks exchange
-// over Gloo in place of torch.distributed.rpc's pickled calls. Every message
+// in place of torch.distributed.rpc's pickled calls (a trainer's over its
+// links, ps_link.h; the master's over the global Gloo group). Every message
 // starts with an 8-word int64 header whose word 0 is the Op; each message
 // kind below is one struct with encode() into that header (a trainer's
 // reports to the master: the header and their fixed payload) and decode()
@@ -20,8 +21,9 @@ inline constexpr int kHeaderWords = 8;
 inline constexpr int64_t kHeaderBytes = kHeaderWords * sizeof(int64_t);
 using Header = std::array<int64_t, kHeaderWords>;
 
-// Tags keep the streams between a pair of ranks apart; within one tag Gloo
-// delivers in order.
+// Tags keep the Gloo streams between a pair of ranks apart; within one tag
+// Gloo delivers in order. (A trainer's link to a parameter server carries
+// its requests and their replies in order on its own.)
 inline constexpr int kTagRequest = 101;  // trainer/master -> ps
 inline constexpr int kTagReply = 103;    // ps -> trainer/master
 inline constexpr int kTagControl = 104;  // master <-> trainer: the control messages below
@@ -145,9 +147,9 @@ struct Signal {
   static Signal decode(const Header& h) { return {opOf(h)}; }
 };
 
-// What one trainer's epoch moved, in bytes on the wire (whole message
-// buffers, as Gloo sends them): to and from all parameter servers, and
-// through the dense allreduce (the bucket bytes each step reduces).
+// What one trainer's epoch moved, in bytes on the wire: to and from all
+// parameter servers (each frame's length, header and payload), and through
+// the dense allreduce (the bucket bytes each step reduces).
 struct EpochTraffic {
   int64_t psBytesSent = 0;
   int64_t psBytesReceived = 0;

@@ -1,6 +1,6 @@
 // The parameter-server protocol between ranks as threads of this process:
-// the real server and client code over real Gloo pairs, with one rank
-// breaking the protocol on purpose. Also run under ThreadSanitizer
+// the real server and client code over a real link (ps_link.h) and real
+// Gloo pairs (the master's), with one rank breaking the protocol on purpose. Also run under ThreadSanitizer
 // (DISTBENCH_TSAN in worker/tests/CMakeLists.txt): the server's threads
 // share the shard.
 #include <ATen/ATen.h>
@@ -8,7 +8,11 @@
 
 #include <future>
 #include <limits>
+#include <thread>
+#include <utility>
+#include <vector>
 
+#include "distbench/worker/comm/framed_socket.h"
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/common/metrics.h"
 #include "distbench/worker/hybrid/hybrid_metrics.h"
@@ -53,17 +57,33 @@ void createShardAsTheMaster(ProcessGroup& g, const api::HybridDDPRPCSpec& spec,
   answered.wait();
 }
 
+// A link between trainer0 and ps0, as ps_link.h makes one, without the
+// hello: {the server's end, the trainer's end}.
+std::pair<FramedSocket, FramedSocket> link(const MessageSizes& sizes) {
+  FrameListener listener("127.0.0.1");
+  const std::pair<std::string, int> at = splitHostPort(listener.address());
+  FramedSocket trainerEnd = FramedSocket::connect(at.first, at.second, "ps0 (rank 1)",
+                                                  static_cast<size_t>(sizes.reply),
+                                                  std::chrono::seconds(30));
+  const int fd = listener.accept(std::chrono::seconds(30));
+  return {FramedSocket(fd, "trainer0 (rank 2)", static_cast<size_t>(sizes.request),
+                       std::chrono::seconds(30)),
+          std::move(trainerEnd)};
+}
+
 // Runs the PS until it throws; `threwPeerError` says whether that was a
 // PeerError (a refused request), rethrown for the rank's error text. The
 // failed server leaves its threads in receives on the group and recording
 // into the metrics: both outlive the test, as the worker keeps them until it
 // exits (KindRun::metricsKeptUntilExit).
-void runServerUntilItRefuses(ProcessGroup& g, const api::HybridDDPRPCSpec& spec,
-                             bool& threwPeerError) {
+void runServerUntilItRefuses(ProcessGroup& g, FramedSocket trainerLink,
+                             const api::HybridDDPRPCSpec& spec, bool& threwPeerError) {
   auto* endpoint = new MetricsEndpoint("ps-test", "ps", kPs, 0);
   auto* metrics = new ParameterServerMetrics(*endpoint);
+  std::vector<FramedSocket> links;
+  links.push_back(std::move(trainerLink));
   try {
-    runHybridParameterServer(psIdentity(), g, *metrics, {spec, ""});
+    runHybridParameterServer(psIdentity(), g, std::move(links), *metrics, {spec, ""});
   } catch (const PeerError&) {
     threwPeerError = true;
     throw;
@@ -76,17 +96,19 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
   std::promise<void> masterCreated;
   std::shared_future<void> created = masterCreated.get_future().share();
   bool psThrewPeerError = false;
+  auto ends = link(sizes);
+  FramedSocket& serverEnd = ends.first;
+  FramedSocket& trainerEnd = ends.second;
   const auto errors = runRanksCollectingErrors(kWorld, "ps-create", [&](int rank, ProcessGroup& g) {
     if (rank == 0) {
       createShardAsTheMaster(g, spec, sizes);
       masterCreated.set_value();
     } else if (rank == kPs) {
-      runServerUntilItRefuses(g, spec, psThrewPeerError);
+      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
     } else {  // trainer0 resends the master's create, well-formed, mid-run
       created.wait();
-      at::Tensor request = newMessage(sizes.request);
-      writeHeader(request, createShard(spec));
-      g.send(request, kPs, kTagRequest).wait();
+      const Header h = createShard(spec);
+      trainerEnd.send(h.data(), kHeaderBytes);
     }
   }, loopbackGloo(), /*keepGroups=*/true);
   EXPECT_EQ(errors[0], "");
@@ -104,12 +126,15 @@ TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
   std::promise<void> masterCreated;
   std::shared_future<void> created = masterCreated.get_future().share();
   bool psThrewPeerError = false;
+  auto ends = link(sizes);
+  FramedSocket& serverEnd = ends.first;
+  FramedSocket& trainerEnd = ends.second;
   const auto errors = runRanksCollectingErrors(kWorld, "ps-step", [&](int rank, ProcessGroup& g) {
     if (rank == 0) {
       createShardAsTheMaster(g, spec, sizes);
       masterCreated.set_value();
     } else if (rank == kPs) {
-      runServerUntilItRefuses(g, spec, psThrewPeerError);
+      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
     } else {  // trainer0, once the shard exists: one index, one bag, step INT64_MIN
       created.wait();
       at::Tensor request = newMessage(sizes.request);
@@ -117,7 +142,7 @@ TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
       int64_t* payload = payloadOf<int64_t>(request);
       payload[0] = 0;  // index
       payload[1] = 0;  // offset
-      g.send(request, kPs, kTagRequest).wait();
+      trainerEnd.send(request.data_ptr(), kHeaderBytes + 2 * sizeof(int64_t));
     }
   }, loopbackGloo(), /*keepGroups=*/true);
   EXPECT_EQ(errors[0], "");
@@ -131,31 +156,59 @@ TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
 TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {
   const api::HybridDDPRPCSpec spec;
   const MessageSizes sizes = messageSizes(spec);
-  bool clientThrewPeerError = false;
-  const auto errors = runRanksCollectingErrors(kWorld, "ps-reply", [&](int rank, ProcessGroup& g) {
-    if (rank == kPs) {  // a PS whose reply says [2^31, 2^31] floats: 2^64 bytes
-      at::Tensor request = newMessage(sizes.request);
-      g.recv(request, kTrainer, kTagRequest).wait();
-      at::Tensor reply = newMessage(sizes.reply);
-      const int64_t huge = int64_t{1} << 31;
-      writeHeader(reply, {static_cast<int64_t>(Op::Lookup), huge, huge, 0, 0, 0, 0, 0});
-      g.send(reply, kTrainer, kTagReply).wait();
-    } else if (rank == kTrainer) {
-      MetricsEndpoint endpoint("ps-test", "trainer", kTrainer, 0);
-      HybridTrainerMetrics metrics(endpoint);
-      ParameterServerClient client(g, 1, 0, spec.embeddingDim, sizes, metrics);
-      try {
-        client.lookup(0, at::zeros({4}, at::kLong), at::zeros({1}, at::kLong));
-      } catch (const PeerError&) {
-        clientThrewPeerError = true;
-        throw;
-      }
-    }
+  auto ends = link(sizes);
+  FramedSocket& serverEnd = ends.first;
+  FramedSocket& trainerEnd = ends.second;
+  // A PS whose reply says [2^31, 2^31] floats: 2^64 bytes.
+  std::thread ps([&sizes, server = std::move(serverEnd)]() mutable {
+    at::Tensor request = newMessage(sizes.request);
+    server.receive(request.data_ptr(), static_cast<size_t>(request.nbytes()));
+    const int64_t huge = int64_t{1} << 31;
+    const Header h{static_cast<int64_t>(Op::Lookup), huge, huge, 0, 0, 0, 0, 0};
+    server.send(h.data(), kHeaderBytes);
   });
-  EXPECT_TRUE(clientThrewPeerError) << errors[kTrainer];
-  EXPECT_NE(errors[kTrainer].find("lookup reply from rank 1 refused: reply header bags"),
+  MetricsEndpoint endpoint("ps-test", "trainer", kTrainer, 0);
+  HybridTrainerMetrics metrics(endpoint);
+  std::vector<FramedSocket> links;
+  links.push_back(std::move(trainerEnd));
+  ParameterServerClient client(std::move(links), 0, spec.embeddingDim, sizes, metrics);
+  try {
+    client.lookup(0, at::zeros({4}, at::kLong), at::zeros({1}, at::kLong));
+    FAIL() << "the client took a reply announcing 2^64 bytes";
+  } catch (const PeerError& e) {
+    EXPECT_NE(std::string(e.what()).find("lookup reply from ps0 (rank 1) refused: reply header bags"),
+              std::string::npos)
+        << e.what();
+  }
+  ps.join();
+}
+
+TEST(ParameterServerProtocol, AFrameShorterThanItsHeaderAnnouncesIsRefused) {
+  const api::HybridDDPRPCSpec spec;
+  const MessageSizes sizes = messageSizes(spec);
+  std::promise<void> masterCreated;
+  std::shared_future<void> created = masterCreated.get_future().share();
+  bool psThrewPeerError = false;
+  auto ends = link(sizes);
+  FramedSocket& serverEnd = ends.first;
+  FramedSocket& trainerEnd = ends.second;
+  const auto errors = runRanksCollectingErrors(kWorld, "ps-frame", [&](int rank, ProcessGroup& g) {
+    if (rank == 0) {
+      createShardAsTheMaster(g, spec, sizes);
+      masterCreated.set_value();
+    } else if (rank == kPs) {
+      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
+    } else {  // a lookup of 50 indices in a frame with room for none
+      created.wait();
+      const Header h = LookupRequest{0, 0, 50, 1}.encode();
+      trainerEnd.send(h.data(), kHeaderBytes);
+    }
+  }, loopbackGloo(), /*keepGroups=*/true);
+  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
+  EXPECT_NE(errors[kPs].find("lookup from rank 2 refused: a lookup frame of 64 bytes, but its "
+                             "header announces 472"),
             std::string::npos)
-      << errors[kTrainer];
+      << errors[kPs];
 }
 
 }  // namespace

@@ -411,6 +411,10 @@ def scenario_operator_bench(args, c):
     c.match(rf"^reconcile duration over the whole run \(operator histogram\): "
             rf"p50 {NUMBER} ms +p99 {NUMBER} ms$", out,
             "reconcile quantiles from the operator's histogram")
+    m = c.match(rf"^reconciles in the burst: ({NUMBER}) per benchmark ", out,
+                "reconciles per benchmark in the burst")
+    if m:
+        c.that(float(m.group(1)) >= 1, f"fewer than one reconcile per benchmark: {m.group(0)!r}")
 
 
 # --------------------------------------------------------------------------

@@ -10,10 +10,14 @@
 #   CCACHE_DIR           compiler cache (default: ~/.cache/ccache)
 #   DISTBENCH_KUBE_CACHE kube-apiserver sources and binaries
 #                        (default: ~/.cache/distbench/kube)
-#   DISTBENCH_E2E        ON (default) / OFF: the cluster end-to-end suite
-#                        (ctest label e2e, e2e/README.md): a real single-node
-#                        Kubernetes on this machine, as root; skipped when not
-#                        root, except under CI=true, where that fails
+#   DISTBENCH_E2E        ON / OFF: the cluster end-to-end suite (ctest label
+#                        e2e, e2e/README.md): a real single-node Kubernetes on
+#                        this machine, as root (its own containerd, kubelet,
+#                        iptables rules and mounts, all removed at the end;
+#                        kube-scheduler, kubelet and kube-proxy built once);
+#                        skipped when not root, except under CI=true, where
+#                        that fails. Default: ON under CI=true, else OFF
+#                        (docs/testing.md)
 #   DISTBENCH_CONTAINER_CHECKS
 #                        ON / OFF: the container checks (ctest labels
 #                        libtorch2 and cuda-build, dockerfiles/tests): the
@@ -25,8 +29,8 @@
 #                        check other LibTorch builds than the one you run;
 #                        docs/testing.md)
 #   CI=true              also builds with -DDISTBENCH_WERROR=ON (warnings
-#                        are errors, cmake/Warnings.cmake) and turns the
-#                        container checks on
+#                        are errors, cmake/Warnings.cmake) and turns the e2e
+#                        suite and the container checks on
 #
 # ctest runs in two passes, each printing its summary: every suite but the
 # long ones (-j$DISTBENCH_JOBS), then the long ones side by side (the e2e
@@ -42,8 +46,16 @@ jobs=${DISTBENCH_JOBS:-2}
 source "$root/scripts/ccache-env.sh"
 
 scripts/install-deps.sh
+containers=OFF
+e2e=OFF
+if [[ ${CI:-} == true ]]; then
+  containers=ON
+  e2e=ON
+fi
+containers=${DISTBENCH_CONTAINER_CHECKS:-$containers}
+e2e=${DISTBENCH_E2E:-$e2e}
 # The e2e node's binaries come from the same Go build as the API server's.
-if [[ ${DISTBENCH_E2E:-ON} != OFF ]]; then
+if [[ $e2e != OFF ]]; then
   DISTBENCH_KUBE_NODE=1 scripts/install-kube-apiserver.sh
 else
   scripts/install-kube-apiserver.sh
@@ -55,13 +67,7 @@ scripts/install-chart-libraries.sh
 # pages are turned on explicitly: scripts/run-default.sh configures a new
 # build directory without them.
 werror=()
-containers=OFF
-if [[ ${CI:-} == true ]]; then
-  werror=(-DDISTBENCH_WERROR=ON)
-  containers=ON
-fi
-containers=${DISTBENCH_CONTAINER_CHECKS:-$containers}
-e2e=${DISTBENCH_E2E:-ON}
+[[ ${CI:-} == true ]] && werror=(-DDISTBENCH_WERROR=ON)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTBENCH_E2E="$e2e" \
   -DDISTBENCH_CONTAINER_CHECKS="$containers" \
   -DDISTBENCH_BUILD_TESTS=ON -DDISTBENCH_OPERATOR=ON -DDISTBENCH_REPORT_HTML=ON "${werror[@]}"

@@ -21,6 +21,7 @@
 #   E2E_SKIP_IMAGES   1: use the images podman already has
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/netns-mounts.sh"
 E2E_NAME=cluster-debian
 
 cmd=${1:-}
@@ -153,6 +154,12 @@ leftovers() {
   mapfile -t namespaces < <(pod_netns)
   for dev in $(pod_veths "${namespaces[@]}"); do echo "veth $dev"; done
   ip link show "$bridge" >/dev/null 2>&1 && echo "bridge $bridge"
+  # Pod namespaces a later mount of /run/netns hid (e2e/netns-mounts.sh):
+  # no path reaches them, so nothing above sees them.
+  local hidden
+  for hidden in $(netns_shadowed); do
+    [[ $(basename "$hidden") == cni-* ]] && echo "shadowed network namespace mount $hidden (under a later mount of $netns_dir)"
+  done
   return 0
 }
 pids_named() { [[ -f $state/pids ]] && awk -v n="$1" '$2 == n { print $1 }' "$state/pids"; }
@@ -227,6 +234,12 @@ down() {
     grep -Eq '^[0-9]+:memory:/k8s\.io/' "$dir/cgroup" 2>/dev/null && kill -KILL "${dir#/proc/}" 2>/dev/null
   done
   cleanup_network
+  # Pod namespaces hidden under a later mount of /run/netns (a machine whose
+  # first `ip netns add` came after this cluster's, or an earlier suite's,
+  # first pod): uncovered and removed, unless someone's live namespace sits
+  # in the covering mount (leftovers then names them).
+  netns_remove_shadowed 'cni-*' ||
+    log "hidden pod namespaces under $netns_dir left: another namespace lives in the mount that covers them"
   # The kubelet's and containerd's mounts, deepest first.
   awk -v s="$state" -v c="$image_store" 'index($2, s) == 1 || index($2, c) == 1 { print $2 }' /proc/mounts |
     sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
@@ -417,6 +430,9 @@ modprobe br_netfilter 2>/dev/null || true
 sysctl -qw net.bridge.bridge-nf-call-iptables=1 2>/dev/null ||
   log "note: no br_netfilter; kube-proxy masquerades all Service traffic instead"
 
+# /run/netns a shared mount point before the first pod's namespace is made
+# there, so that no later `ip netns add` binds over (and hides) them.
+netns_dir_prepare || die "cannot make $netns_dir a shared mount point"
 run_bg containerd containerd --config "$state/containerd/config.toml"
 wait_for 60 "containerd" ctr_ version
 

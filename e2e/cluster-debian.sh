@@ -39,6 +39,7 @@ version=$(sed -n 's/^project(distbench VERSION \([0-9.]*\).*/\1/p' "$e2e_root/CM
 operator_image=localhost/distbench/operator:$version
 worker_image=localhost/distbench/worker:$version
 failing_image=localhost/distbench/worker-failing:$version
+filler_image=localhost/distbench/worker-filler:$version
 pause_image=localhost/distbench/pause:1.0
 kube_bin=${DISTBENCH_KUBE_CACHE:-$HOME/.cache/distbench/kube}/bin
 helm_bin=${DISTBENCH_HELM_CACHE:-$HOME/.cache/distbench/helm}/bin
@@ -288,7 +289,7 @@ trap 'rc=$?; if ((rc != 0)); then log "up failed; logs in $state/logs"; down; fi
 if [[ ${E2E_SKIP_IMAGES:-0} != 1 ]]; then
   "$(dirname "${BASH_SOURCE[0]}")/images.sh"
 fi
-for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image"; do
+for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image"; do
   podman --runtime runc image exists "$image" || die "podman has no $image (e2e/images.sh)"
 done
 
@@ -445,7 +446,7 @@ wait_for 60 "containerd" ctr_ version
 manifest_digest() {  # manifest_digest REF: the DIGEST column of `ctr images ls`
   ctr_ images ls | awk -v ref="$1" '$1 == ref { print $3; exit }'
 }
-for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image"; do
+for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image"; do
   id=$(podman --runtime runc image inspect --format '{{.Id}}' "$image")
   marker=$image_store/../imported-$(echo "$image" | tr '/:' '__')
   archive=$state/$(echo "$image" | tr '/:' '__').tar
@@ -476,6 +477,7 @@ run_bg kubelet "$kube_bin/kubelet" \
   --container-runtime=remote --container-runtime-endpoint="unix://$sock" \
   --cgroup-driver=cgroupfs --cgroups-per-qos=false --enforce-node-allocatable= \
   --fail-swap-on=false --eviction-hard= --image-gc-high-threshold=100 --image-gc-low-threshold=99 \
+  --volume-stats-agg-period=5s \
   --pod-infra-container-image="$pause_image" \
   --anonymous-auth=false --client-ca-file="$pki/ca.crt" --authorization-mode=AlwaysAllow --read-only-port=0 \
   --cluster-domain=cluster.local --resolv-conf="$state/resolv.conf" \
@@ -498,6 +500,7 @@ E2E_VERSION=$version
 E2E_OPERATOR_IMAGE=$operator_image
 E2E_WORKER_IMAGE=$worker_image
 E2E_FAILING_IMAGE=$failing_image
+E2E_FILLER_IMAGE=$filler_image
 E2E_NODE_NAME=$node_name
 E2E_API_URL=https://127.0.0.1:$api_port
 E2E_CA_FILE=$pki/ca.crt

@@ -57,3 +57,16 @@ printf 'FROM localhost/distbench/worker:%s\nCOPY distbench-worker /usr/local/bin
 "${podman[@]}" build -q -t "$failing" "$dir" >/dev/null
 rm -rf "$dir"
 log "built $failing"
+
+# A worker image whose distbench-worker writes past the 1 GiB sizeLimit of
+# the pod's scratch emptyDir (/tmp, desired_objects.h) and waits: the
+# kubelet's local-storage check evicts the pod (scenario 17). fallocate
+# allocates the blocks the kubelet's du counts without writing 1.2 GB.
+filler=localhost/distbench/worker-filler:$version
+dir=$(mktemp -d "${TMPDIR:-/tmp}/distbench-filler.XXXXXX")
+printf '#!/bin/sh\necho "distbench-worker (e2e filler image): 1200 MiB into /tmp" >&2\nfallocate -l 1200M /tmp/fill || dd if=/dev/zero of=/tmp/fill bs=1M count=1200 2>/dev/null\nexec sleep 600\n' >"$dir/distbench-worker"
+chmod 755 "$dir/distbench-worker"
+printf 'FROM localhost/distbench/worker:%s\nCOPY distbench-worker /usr/local/bin/distbench-worker\n' "$version" >"$dir/Containerfile"
+"${podman[@]}" build -q -t "$filler" "$dir" >/dev/null
+rm -rf "$dir"
+log "built $filler"

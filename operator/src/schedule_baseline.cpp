@@ -4,6 +4,7 @@
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/run_report.h"
+#include "distbench/operator/schedule_row_name.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_json.h"
 
@@ -84,8 +85,8 @@ value rowSummaries(const report::Report& run, const report::Report* baseline,
     if (rows.size() >= maxRows) break;
     const report::Summary summary = report::summarize(s.samples);
     value row = value::object();
-    row["group"] = value::string(s.group);
-    row["row"] = value::string(s.row);
+    row["group"] = value::string(boundedRowName(s.group));
+    row["row"] = value::string(boundedRowName(s.row));
     row["p50Seconds"] = value::number(summary.p50);
     row["p95Seconds"] = value::number(summary.p95);
     if (baseline != nullptr) {

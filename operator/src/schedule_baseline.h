@@ -41,8 +41,8 @@ web::json::value desiredBaselineConfigMap(const std::string& ns, const std::stri
                                           const web::json::value& data);
 
 // Per-row medians and 95th percentiles of a report, as the schedule's
-// status.lastRun.rows has them (at most `maxRows`); with `baseline`, each
-// row's pooled median beside it.
+// status.lastRun.rows has them (at most `maxRows`, their names cut by
+// boundedRowName); with `baseline`, each row's pooled median beside it.
 web::json::value rowSummaries(const report::Report& run, const report::Report* baseline,
                               std::size_t maxRows);
 

@@ -81,9 +81,12 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
     };
-    o.onReconciled = [](const std::string& key, std::chrono::duration<double>, const Result&,
-                        const std::string* error) {
-      if (error) std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
+                            const std::string* error) {
+      if (!error) return;
+      std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+      std::lock_guard<std::mutex> lock(eventsMutex_);
+      errors_.push_back(key + ": " + *error);
     };
     controller_ = std::make_unique<ScheduleController>(*client_, o);
     controller_->startInformers();
@@ -195,6 +198,11 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
     client_->replace(path + "/status", b);
   }
 
+  std::vector<std::string> errors() {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    return errors_;
+  }
+
   bool sawEvent(const std::string& prefix) {
     std::lock_guard<std::mutex> lock(eventsMutex_);
     for (const std::string& e : events_)
@@ -219,6 +227,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   SystemTime now_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;
+  std::vector<std::string> errors_;  // "<key>: <what the reconcile threw>"
 };
 
 TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
@@ -466,6 +475,38 @@ TEST_F(ScheduleControllerTest, AnInvalidScheduleSaysWhyAndStartsNothing) {
   }));
   EXPECT_TRUE(eventually([&] { return sawEvent("Warning InvalidSpec: invalid spec:"); }));
   EXPECT_TRUE(runNames("broken").empty());
+}
+
+// A report's group and row names are the user's: the status holds them cut
+// to 128 bytes (the CRD's maxLength), with a hash that keeps them apart.
+TEST_F(ScheduleControllerTest, AReportsLongRowNamesAreCutInTheStatus) {
+  const value created = create(schedule("names", "* * * * *"));
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "names-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] { return runNames("names") == std::vector<std::string>{r1}; }));
+  report::Report r = report::parseReport(fixture("report/tutorial-run.json"));
+  const std::string group(2000, 'G');
+  for (report::Series& series : r.series) {
+    series.group = group;
+    series.row = series.row + std::string(300, '-');
+  }
+  finish(r1, "Succeeded", report::toJson(r));
+  ASSERT_TRUE(eventually([&] {
+    return str(get("names"), {"status", "lastRun", "name"}) == r1;
+  })) << ::testing::PrintToString(errors());
+  const value rows = get("names").at("status").at("lastRun").at("rows");
+  ASSERT_EQ(rows.size(), r.series.size());
+  for (const value& row : rows.as_array()) {
+    EXPECT_EQ(str(row, {"group"}).size(), 128u);
+    EXPECT_EQ(str(row, {"group"}).substr(0, 119), group.substr(0, 119));
+    EXPECT_EQ(str(row, {"group"})[119], '~');
+    EXPECT_EQ(str(row, {"row"}).size(), 128u);
+  }
+  // Still two rows.
+  EXPECT_NE(str(rows.at(0), {"row"}), str(rows.at(1), {"row"}));
 }
 
 }  // namespace

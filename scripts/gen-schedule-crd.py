@@ -176,6 +176,18 @@ def status_schema(conditions):
                     "uid": string("Its metadata.uid."),
                 }},
             },
+            "runs": {
+                "type": "array",
+                "description": ("Every run this schedule created and that still exists, by the UID "
+                                "the API server gave it: only these are the schedule's runs "
+                                "(counted, pooled, pruned, waited for), whatever another "
+                                "DistBenchmark's name, labels or owner reference say."),
+                "items": {"type": "object", "properties": {
+                    "name": string("The DistBenchmark's name."),
+                    "uid": string("Its metadata.uid."),
+                    "scheduledTime": time("The firing it was created for."),
+                }},
+            },
             "lastSuccessfulTime": time("When the last successful run finished."),
             "consecutiveFailures": integer("Runs failed in a row since the last success.",
                                            minimum=0),
@@ -216,7 +228,7 @@ def generate():
     root = version["schema"]["openAPIV3Schema"]
     benchmark_spec = root["properties"]["spec"]
     conditions = copy.deepcopy(root["properties"]["status"]["properties"]["conditions"])
-    conditions["items"]["properties"]["type"]["description"] = "Condition type: Valid."
+    conditions["items"]["properties"]["type"]["description"] = "Condition type: Valid, BaselineStored."
     crd = {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",

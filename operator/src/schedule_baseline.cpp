@@ -32,18 +32,21 @@ std::vector<report::PooledRun> poolFromConfigMap(const value& configMap, std::st
   }
 }
 
-value poolData(std::vector<report::PooledRun>& pool) {
+PoolData poolData(std::vector<report::PooledRun>& pool) {
   const std::size_t keys = std::string(kPoolRunsKey).size() + std::string(kPoolBaselineKey).size();
   while (true) {
-    value data = value::object();
     const std::string runs = report::runsJson(pool);
     const std::string pooled =
         pool.empty() ? std::string() : report::toJson(report::poolReports(report::reportsOf(pool)));
-    if (pool.size() <= 1 || runs.size() + pooled.size() + keys <= kMaxReportConfigMapDataBytes) {
+    const std::size_t bytes = runs.size() + pooled.size() + keys;
+    if (bytes <= kMaxPoolDataBytes) {
+      value data = value::object();
       data[kPoolRunsKey] = value::string(runs);
       if (!pool.empty()) data[kPoolBaselineKey] = value::string(pooled);
-      return data;
+      return {data, bytes};
     }
+    // The newest run alone is too large: no pool holds it.
+    if (pool.size() <= 1) return {std::nullopt, bytes};
     pool.erase(pool.begin());
   }
 }

@@ -4,6 +4,7 @@
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/run_report.h"
+#include "distbench/operator/schedule_row_name.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_json.h"
 
@@ -31,18 +32,21 @@ std::vector<report::PooledRun> poolFromConfigMap(const value& configMap, std::st
   }
 }
 
-value poolData(std::vector<report::PooledRun>& pool) {
+PoolData poolData(std::vector<report::PooledRun>& pool) {
   const std::size_t keys = std::string(kPoolRunsKey).size() + std::string(kPoolBaselineKey).size();
   while (true) {
-    value data = value::object();
     const std::string runs = report::runsJson(pool);
     const std::string pooled =
         pool.empty() ? std::string() : report::toJson(report::poolReports(report::reportsOf(pool)));
-    if (pool.size() <= 1 || runs.size() + pooled.size() + keys <= kMaxReportConfigMapDataBytes) {
+    const std::size_t bytes = runs.size() + pooled.size() + keys;
+    if (bytes <= kMaxPoolDataBytes) {
+      value data = value::object();
       data[kPoolRunsKey] = value::string(runs);
       if (!pool.empty()) data[kPoolBaselineKey] = value::string(pooled);
-      return data;
+      return {data, bytes};
     }
+    // The newest run alone is too large: no pool holds it.
+    if (pool.size() <= 1) return {std::nullopt, bytes};
     pool.erase(pool.begin());
   }
 }
@@ -84,8 +88,8 @@ value rowSummaries(const report::Report& run, const report::Report* baseline,
     if (rows.size() >= maxRows) break;
     const report::Summary summary = report::summarize(s.samples);
     value row = value::object();
-    row["group"] = value::string(s.group);
-    row["row"] = value::string(s.row);
+    row["group"] = value::string(boundedRowName(s.group));
+    row["row"] = value::string(boundedRowName(s.row));
     row["p50Seconds"] = value::number(summary.p50);
     row["p95Seconds"] = value::number(summary.p95);
     if (baseline != nullptr) {

@@ -10,9 +10,11 @@
 #include <cpprest/json.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "distbench/operator/run_report.h"
 #include "distbench/report/baseline_pool.h"
 #include "distbench/report/report.h"
 
@@ -27,10 +29,24 @@ inline constexpr const char* kPoolBaselineKey = "baseline.json";
 std::vector<report::PooledRun> poolFromConfigMap(const web::json::value& configMap,
                                                  std::string* problem = nullptr);
 
-// The ConfigMap's data: runs.json and the pooled baseline.json. When they
-// would not fit in a ConfigMap the oldest runs are left out until they do;
-// `pool` is cut to what was kept.
-web::json::value poolData(std::vector<report::PooledRun>& pool);
+// What the pool's ConfigMap data (both keys and values) may hold: a
+// ConfigMap's 1 MiB, less room for its metadata. runs.json and
+// baseline.json each hold every pooled sample, so a run whose trimmed
+// report is over about half of this never fits, even alone.
+inline constexpr std::size_t kMaxPoolDataBytes = kMaxReportConfigMapDataBytes;
+
+struct PoolData {
+  // runs.json and the pooled baseline.json; absent when the newest run
+  // alone does not fit in kMaxPoolDataBytes.
+  std::optional<web::json::value> data;
+  // The bytes of `data`, or those the newest run alone would need.
+  std::size_t bytes = 0;
+};
+
+// The ConfigMap's data for `pool` (oldest first). When it would not fit,
+// the oldest runs are left out until it does, and `pool` is cut to what was
+// kept; never more than kMaxPoolDataBytes.
+PoolData poolData(std::vector<report::PooledRun>& pool);
 
 // The controller reference a schedule puts on its runs and its pool.
 web::json::value scheduleOwnerReference(const std::string& schedule, const std::string& uid);
@@ -41,8 +57,8 @@ web::json::value desiredBaselineConfigMap(const std::string& ns, const std::stri
                                           const web::json::value& data);
 
 // Per-row medians and 95th percentiles of a report, as the schedule's
-// status.lastRun.rows has them (at most `maxRows`); with `baseline`, each
-// row's pooled median beside it.
+// status.lastRun.rows has them (at most `maxRows`, their names cut by
+// boundedRowName); with `baseline`, each row's pooled median beside it.
 web::json::value rowSummaries(const report::Report& run, const report::Report* baseline,
                               std::size_t maxRows);
 

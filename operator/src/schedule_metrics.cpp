@@ -2,9 +2,13 @@
 
 #include <prometheus/metric_family.h>
 
+#include <set>
+#include <utility>
+
 #include "distbench/api/cron_schedule.h"
 #include "distbench/api/time_zone.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/schedule_row_name.h"
 
 namespace distbench::op {
 namespace {
@@ -108,10 +112,17 @@ std::vector<MetricFamily> ScheduleMetrics::collect(const std::vector<value>& sch
             id, number(t->at("thresholdPercent")) / 100.0);
     const value* rows = fieldOf(*lastRun, "rows");
     if (rows == nullptr || !rows->is_array()) continue;
+    // Cut again here: a status written by an older operator, or edited,
+    // may hold longer names. Two rows with one label set would be a
+    // duplicate series, which fails the whole scrape: the first is kept.
+    std::set<std::pair<std::string, std::string>> seen;
     for (const value& row : rows->as_array()) {
+      const std::string group = boundedRowName(stringField(row, "group"));
+      const std::string name = boundedRowName(stringField(row, "row"));
+      if (!seen.emplace(group, name).second) continue;
       std::vector<ClientMetric::Label> labels = id;
-      labels.push_back({"group", stringField(row, "group")});
-      labels.push_back({"row", stringField(row, "row")});
+      labels.push_back({"group", group});
+      labels.push_back({"row", name});
       if (const value* v = fieldOf(row, "p50Seconds"))
         f.add("distbench_schedule_last_run_p50_seconds",
               "Median seconds per sample of each row of the schedule's last finished run (absent after a failed one).",

@@ -26,6 +26,9 @@ using web::json::value;
 // Rows kept in status.lastRun.rows: a collectives sweep has dozens; the
 // status stays small and the metrics bounded.
 constexpr std::size_t kMaxStatusRows = 64;
+// How soon a schedule whose status was refused tries again, when nothing
+// else brings it back sooner.
+constexpr std::chrono::seconds kStatusRetry{60};
 
 std::string schedulePath(const std::string& ns, const std::string& name = "") {
   return groupPath(kGroup, kVersion, ns, kSchedulePlural, name);
@@ -45,6 +48,12 @@ value stringMap(const std::map<std::string, std::string>& m) {
 
 struct ScheduleReconciler::Context {
   std::string ns, name, key, uid;
+  // The runs this schedule created and has not seen go (status.runs and
+  // created_).
+  std::vector<RunRecord> recorded;
+  // The server refused the status (writeStatus): look again within
+  // kStatusRetry.
+  bool statusRefused = false;
   int64_t generation = 0;
   value object;
   value original;
@@ -53,34 +62,13 @@ struct ScheduleReconciler::Context {
   SystemTime now;
   std::string nowText;
   std::vector<StatusEvent> events;
-  // The pool, read once when first needed.
+  // The pool, read once when first needed (readPool). poolConfigMap stays
+  // null when the server refused to create it.
   bool poolRead = false;
   value poolConfigMap;
   std::vector<report::PooledRun> pool;
 
-  const std::vector<report::PooledRun>& readPool(KubeClient& client) {
-    if (poolRead) return pool;
-    try {
-      poolConfigMap =
-          client.get(corePath(ns, "configmaps", api::scheduleBaselineConfigMapName(name)));
-      std::string problem;
-      // Someone else's ConfigMap of that name holds no pool of ours.
-      if (isController(poolConfigMap, uid)) pool = poolFromConfigMap(poolConfigMap, &problem);
-      if (!problem.empty())
-        events.push_back({true, "BaselineDamaged",
-                          "the pool in ConfigMap " + api::scheduleBaselineConfigMapName(name) +
-                              " cannot be read (" + problem + "); it starts again"});
-    } catch (const KubeApiError& e) {
-      if (!e.notFound()) throw;
-      // Made empty with the first run, so that it is there to look at (and
-      // every later change is an update of it).
-      std::vector<report::PooledRun> none;
-      poolConfigMap = client.create(corePath(ns, "configmaps"),
-                                    desiredBaselineConfigMap(ns, name, uid, poolData(none)));
-    }
-    poolRead = true;
-    return pool;
-  }
+  bool poolIsOurs() const { return poolConfigMap.is_object() && isController(poolConfigMap, uid); }
 };
 
 ScheduleReconciler::ScheduleReconciler(KubeClient& client, const Informer& runs, Options options)
@@ -93,6 +81,34 @@ bool ScheduleReconciler::firstTime(const Context& ctx, const std::string& memo) 
   last = memo;
   return true;
 }
+
+namespace {
+
+bool holds(const std::vector<RunRecord>& records, const std::string& uid) {
+  return std::any_of(records.begin(), records.end(),
+                     [&](const RunRecord& r) { return r.uid == uid; });
+}
+
+void dropRecord(std::vector<RunRecord>& records, const std::string& uid) {
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [&](const RunRecord& r) { return r.uid == uid; }),
+                records.end());
+}
+
+// The firing up to which runs are accounted: status.lastRun's. No run the
+// schedule created is later than its last firing; a later lastRun was never
+// its run (a forged one, accounted by an operator that predates
+// status.runs) and says nothing of what is accounted: believed, it would
+// keep every real run from being accounted.
+SystemTime accountedUpTo(const value& status) {
+  const SystemTime last =
+      parseRfc3339(stringField(status, "lastRun", "scheduledTime")).value_or(SystemTime{});
+  const SystemTime fired =
+      parseRfc3339(stringField(status, "lastScheduleTime")).value_or(SystemTime{});
+  return last > fired ? SystemTime{} : last;
+}
+
+}  // namespace
 
 Result ScheduleReconciler::reconcile(const std::string& key) {
   Context ctx;
@@ -107,6 +123,7 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
     // Its runs and pool go with it (the garbage collector).
     std::lock_guard<std::mutex> lock(memoMutex_);
     memos_.erase(key);
+    created_.erase(key);
     return Result::awaitChange();
   }
   if (isDeleting(ctx.object)) return Result::awaitChange();
@@ -118,6 +135,16 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   ctx.now = options_.now();
   ctx.nowText = formatRfc3339(ctx.now);
   ctx.status["observedGeneration"] = value::number(ctx.generation);
+  ctx.recorded = runRecords(ctx.original);
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    std::vector<RunRecord>& created = created_[key];
+    // Those a written status holds are recorded there now.
+    created.erase(std::remove_if(created.begin(), created.end(),
+                                 [&](const RunRecord& r) { return holds(ctx.recorded, r.uid); }),
+                  created.end());
+    ctx.recorded.insert(ctx.recorded.end(), created.begin(), created.end());
+  }
 
   std::optional<api::CronSchedule> cron;
   std::optional<api::TimeZone> zone;
@@ -133,8 +160,9 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
     if (setConditionStatus(ctx.status, kCondValid, "False", "InvalidSpec", message, ctx.nowText,
                            ctx.generation))
       ctx.events.push_back({true, "InvalidSpec", message});
+    ctx.status["runs"] = runRecordsJson(ctx.recorded);
     if (!writeStatus(ctx)) return Result::retry();
-    return Result::awaitChange();
+    return ctx.statusRefused ? Result::after(kStatusRetry) : Result::awaitChange();
   }
   setCondition(ctx.status, kCondValid, true, "Valid", "the schedule and its template are valid",
                ctx.nowText, ctx.generation);
@@ -142,8 +170,7 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   const std::vector<ScheduledRun> runs = currentRuns(ctx);
 
   // Settled runs not yet accounted, oldest first.
-  const std::string accountedText = stringField(ctx.status, "lastRun", "scheduledTime");
-  const SystemTime accounted = parseRfc3339(accountedText).value_or(SystemTime{});
+  const SystemTime accounted = accountedUpTo(ctx.status);
   for (const ScheduledRun& run : runs)
     if (run.settled && run.scheduledAt > accounted) account(ctx, run);
   pruneHistory(ctx, runs);
@@ -198,36 +225,94 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
     summary["thresholdPercent"] = value::number(spec.baseline.thresholdPercent);
     ctx.status["baseline"] = summary;
   }
+  ctx.status["runs"] = runRecordsJson(ctx.recorded);
   if (!writeStatus(ctx)) return Result::retry();
-  if (spec.suspend || !timing.next) return Result::awaitChange();
+  if (spec.suspend || !timing.next) {
+    return ctx.statusRefused ? Result::after(kStatusRetry) : Result::awaitChange();
+  }
   // A little after the firing, so that the clock has passed it.
   auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*timing.next - ctx.now) +
               std::chrono::milliseconds(100);
   if (wait.count() < 100) wait = std::chrono::milliseconds(100);
-  return Result::after(std::min(wait, options_.maxWait));
+  std::chrono::milliseconds most = options_.maxWait;
+  if (ctx.statusRefused) most = std::min(most, std::chrono::milliseconds(kStatusRetry));
+  return Result::after(std::min(wait, most));
 }
 
 std::vector<ScheduledRun> ScheduleReconciler::currentRuns(Context& ctx) {
-  const std::string prefix = ctx.ns + "/" + ctx.name + "-";
-  std::vector<value> objects = runs_.select(prefix, [&](const value& v) {
-    return stringField(v.at("metadata"), "labels", api::kScheduleLabel) == ctx.name;
-  });
-  // A run this schedule recorded as active that the cache does not show
-  // yet was created a moment ago (or deleted since): the server says which.
-  // Without this, a reconcile right after a create would start the run
-  // again, or another beside it under Forbid.
-  if (const value* active = fieldOf(ctx.original, "active"); active && active->is_array()) {
-    for (const value& ref : active->as_array()) {
-      const std::string name = stringField(ref, "name");
-      if (name.empty() || runs_.get(ctx.ns + "/" + name)) continue;
+  std::vector<value> objects;
+  std::vector<std::string> gone;
+  for (const RunRecord& record : ctx.recorded) {
+    std::optional<value> found = runs_.get(ctx.ns + "/" + record.name);
+    if (!found || stringField(found->at("metadata"), "uid") != record.uid) {
+      // Created a moment ago and not cached yet, or gone: the server says
+      // which. Without this, a reconcile right after a create would start
+      // the run again, or another beside it under Forbid.
+      found.reset();
       try {
-        objects.push_back(client_.get(benchmarksPath(ctx.ns, name)));
+        value v = client_.get(benchmarksPath(ctx.ns, record.name));
+        if (stringField(v.at("metadata"), "uid") == record.uid) found = std::move(v);
       } catch (const KubeApiError& e) {
         if (!e.notFound()) throw;
       }
     }
+    if (!found) {
+      // Gone (history limits, Replace, a person, its TTL): its name may be
+      // anyone's now.
+      gone.push_back(record.uid);
+      continue;
+    }
+    objects.push_back(std::move(*found));
   }
-  return scheduledRuns(objects, ctx.uid);
+  for (const std::string& uid : gone) forget(ctx, uid);
+  return scheduledRuns(objects, ctx.uid, ctx.recorded);
+}
+
+void ScheduleReconciler::forget(Context& ctx, const std::string& uid) {
+  dropRecord(ctx.recorded, uid);
+  std::lock_guard<std::mutex> lock(memoMutex_);
+  dropRecord(created_[ctx.key], uid);
+}
+
+const std::vector<report::PooledRun>& ScheduleReconciler::readPool(Context& ctx) {
+  if (ctx.poolRead) return ctx.pool;
+  ctx.poolRead = true;
+  const std::string name = api::scheduleBaselineConfigMapName(ctx.name);
+  try {
+    ctx.poolConfigMap = client_.get(corePath(ctx.ns, "configmaps", name));
+    std::string problem;
+    // Someone else's ConfigMap of that name holds no pool of ours.
+    if (ctx.poolIsOurs()) ctx.pool = poolFromConfigMap(ctx.poolConfigMap, &problem);
+    if (!problem.empty())
+      ctx.events.push_back(
+          {true, "BaselineDamaged",
+           "the pool in ConfigMap " + name + " cannot be read (" + problem + "); it starts again"});
+  } catch (const KubeApiError& e) {
+    if (!e.notFound()) throw;
+    // Made empty with the first run, so that it is there to look at (and
+    // every later change is an update of it).
+    std::vector<report::PooledRun> none;
+    try {
+      ctx.poolConfigMap =
+          client_.create(corePath(ctx.ns, "configmaps"),
+                         desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, *poolData(none).data));
+    } catch (const KubeApiError& refusal) {
+      // Made meanwhile, or no answer: read again on the retry.
+      if (refusal.conflict() || refusal.code() == 0) throw;
+      poolNotStored(ctx, "PoolWriteRefused", "PoolWriteRefused",
+                    "the API server refused to create ConfigMap " + ctx.ns + "/" + name + " (" +
+                        std::to_string(refusal.code()) + ": " + refusal.what() +
+                        "): no rolling baseline is kept until it takes it");
+    }
+  }
+  return ctx.pool;
+}
+
+void ScheduleReconciler::poolNotStored(Context& ctx, const std::string& reason,
+                                       const std::string& event, const std::string& message) {
+  setConditionStatus(ctx.status, kCondBaselineStored, "False", reason, message, ctx.nowText,
+                     ctx.generation);
+  ctx.events.push_back({true, event, boundedMessage(message)});
 }
 
 void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
@@ -254,7 +339,8 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   ctx.status["lastSuccessfulTime"] =
       value::string(formatRfc3339(run.finishedAt.value_or(ctx.now)));
 
-  const std::vector<report::PooledRun>& pool = ctx.readPool(client_);
+  const std::string poolName = api::scheduleBaselineConfigMapName(ctx.name);
+  const std::vector<report::PooledRun>& pool = readPool(ctx);
   std::optional<report::Report> runReport;
   if (run.reportStored) {
     try {
@@ -304,34 +390,60 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   const report::PoolStep step =
       report::nextPool(pool, {run.name, *runReport}, verdict, spec.baseline.runs);
   if (!step.entered) return;
+  // Into the pool before the status that records it: a status write lost
+  // to a conflict finds the run already pooled and does not add it twice.
+  std::vector<report::PooledRun> next = step.pool;
+  const PoolData data = poolData(next);
+  if (!data.data) {
+    poolNotStored(ctx, "ReportTooLarge", "BaselineTooLarge",
+                  "run " + run.name +
+                      " is not pooled: its report, trimmed for the pool, is in "
+                      "both runs.json and baseline.json, " +
+                      std::to_string(data.bytes) + " bytes, over the " +
+                      std::to_string(kMaxPoolDataBytes) +
+                      " bytes a pool ConfigMap may hold (a pooled run's trimmed report must stay "
+                      "under about half of that); the pool keeps its " +
+                      std::to_string(pool.size()) + " runs");
+    return;
+  }
+  // Its create was refused: said so then.
+  if (!ctx.poolConfigMap.is_object()) return;
+  if (!ctx.poolIsOurs()) {
+    if (firstTime(ctx, "pool conflict"))
+      ctx.events.push_back({true, "NameConflict",
+                            "ConfigMap " + ctx.ns + "/" + poolName +
+                                " exists and is not this schedule's: no rolling baseline is kept "
+                                "until it is deleted"});
+    return;
+  }
+  value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, *data.data);
+  cm["metadata"]["resourceVersion"] = ctx.poolConfigMap.at("metadata").at("resourceVersion");
+  try {
+    ctx.poolConfigMap = client_.replace(corePath(ctx.ns, "configmaps", poolName), cm);
+  } catch (const KubeApiError& e) {
+    // A conflict or no answer is tried again; anything else the server
+    // would answer the same way next time, and must not keep the schedule
+    // from its next firing: the run is accounted without joining the pool.
+    if (e.conflict() || e.code() == 0) throw;
+    poolNotStored(ctx, "PoolWriteRefused", "PoolWriteRefused",
+                  "run " + run.name +
+                      " is not pooled: the API server refused to update ConfigMap " + ctx.ns + "/" +
+                      poolName + " (" + std::to_string(e.code()) + ": " + e.what() + ")");
+    return;
+  }
   if (step.restarted)
     ctx.events.push_back({false, "BaselineRestarted",
                           "run " + run.name + " measured something else than the pooled runs "
                                               "(" + run.verdictMessage +
                               "); the pool starts again from it"});
-  // Into the pool before the status that records it: a status write lost
-  // to a conflict finds the run already pooled and does not add it twice.
-  std::vector<report::PooledRun> next = step.pool;
-  const value data = poolData(next);
-  value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, data);
-  const std::string name = api::scheduleBaselineConfigMapName(ctx.name);
-  if (!isController(ctx.poolConfigMap, ctx.uid)) {
-    if (firstTime(ctx, "pool conflict"))
-      ctx.events.push_back({true, "NameConflict",
-                            "ConfigMap " + ctx.ns + "/" + name +
-                                " exists and is not this schedule's: no rolling baseline is kept "
-                                "until it is deleted"});
-    return;
-  } else {
-    cm["metadata"]["resourceVersion"] = ctx.poolConfigMap.at("metadata").at("resourceVersion");
-    ctx.poolConfigMap = client_.replace(corePath(ctx.ns, "configmaps", name), cm);
-  }
+  setCondition(ctx.status, kCondBaselineStored, true, "Stored",
+               "run " + run.name + " joined the pool (" + std::to_string(next.size()) + " runs)",
+               ctx.nowText, ctx.generation);
   ctx.pool = next;
 }
 
 void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs) {
-  const SystemTime accounted =
-      parseRfc3339(stringField(ctx.status, "lastRun", "scheduledTime")).value_or(SystemTime{});
+  const SystemTime accounted = accountedUpTo(ctx.status);
   std::vector<const ScheduledRun*> succeeded, failed;
   for (const ScheduledRun& run : runs) {
     if (!run.settled || run.deleting || run.scheduledAt > accounted) continue;
@@ -344,6 +456,7 @@ void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledR
       o.uid = list[i]->uid;
       // Its children (report ConfigMap included) go with it.
       client_.remove(benchmarksPath(ctx.ns, list[i]->name), o);
+      forget(ctx, list[i]->uid);
     }
   };
   prune(succeeded, ctx.schedule.spec.successfulRunsHistoryLimit);
@@ -353,10 +466,10 @@ void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledR
 void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
                                   const std::vector<ScheduledRun>& active) {
   const api::ScheduleSpec& spec = ctx.schedule.spec;
-  const std::string runName = api::scheduledRunName(ctx.name, at);
-  // A reconcile that created it and then lost its status write finds it.
-  for (const ScheduledRun& run : active)
-    if (run.name == runName) {
+  // A reconcile that created it and then lost its status write finds it
+  // (created_), under whatever name it got.
+  for (const RunRecord& record : ctx.recorded)
+    if (record.scheduledAt == at) {
       ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
       return;
     }
@@ -374,6 +487,7 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
       DeleteOptions o;
       o.uid = run.uid;
       client_.remove(benchmarksPath(ctx.ns, run.name), o);
+      forget(ctx, run.uid);
       ctx.events.push_back({false, "RunReplaced",
                             "deleted active run " + run.name +
                                 " (concurrencyPolicy Replace) for the run due at " +
@@ -382,45 +496,59 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
   }
 
   api::DistBenchmark run = api::scheduledRun(ctx.schedule, at);
-  const std::vector<report::PooledRun>& pool = ctx.readPool(client_);
+  const std::vector<report::PooledRun>& pool = readPool(ctx);
   // Judged once the pool can say how much runs differ (poolJudges); a
   // ConfigMap of that name that is not ours is never named as a baseline.
-  if (report::poolJudges(pool, spec.baseline.runs) && isController(ctx.poolConfigMap, ctx.uid)) {
+  if (report::poolJudges(pool, spec.baseline.runs) && ctx.poolIsOurs()) {
     api::Baseline baseline;
     baseline.configMap = api::ConfigMapKeyRef{api::scheduleBaselineConfigMapName(ctx.name),
                                               kPoolBaselineKey};
     baseline.thresholdPercent = spec.baseline.thresholdPercent;
     run.spec.baseline = baseline;
   }
+  const std::string runName = run.metadata.name;
   value body = value::parse(api::toJson(run));
   value meta = value::object();
-  meta["name"] = value::string(run.metadata.name);
+  meta["name"] = value::string(runName);
   meta["namespace"] = value::string(ctx.ns);
   meta["labels"] = stringMap(run.metadata.labels);
   meta["annotations"] = stringMap(run.metadata.annotations);
   meta["ownerReferences"] = value::array({scheduleOwnerReference(ctx.name, ctx.uid)});
   body["metadata"] = meta;
+  value made;
+  std::string taken;
   try {
-    client_.create(benchmarksPath(ctx.ns), body);
+    made = client_.create(benchmarksPath(ctx.ns), body);
   } catch (const KubeApiError& e) {
     if (!e.alreadyExists()) throw;
-    const value found = client_.get(benchmarksPath(ctx.ns, runName));
-    if (!isController(found, ctx.uid)) {
-      if (firstTime(ctx, "conflict " + runName))
-        ctx.events.push_back({true, "NameConflict",
-                              "DistBenchmark " + ctx.ns + "/" + runName +
-                                  " exists and is not this schedule's: the run due at " +
-                                  formatRfc3339(at) + " is skipped"});
-      ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
-      return;
-    }
+    // Not a run of ours: those were found by their firing above. Anyone
+    // may create a DistBenchmark named after the next firing (it is in
+    // status.nextScheduleTime); the run starts under a name the server
+    // makes up, no shorter than the one it was due to get.
+    taken = runName;
+    body["metadata"].erase("name");
+    body["metadata"]["generateName"] = value::string(ctx.name + "-");
+    made = client_.create(benchmarksPath(ctx.ns), body);
   }
+  const RunRecord record{stringField(made.at("metadata"), "name"),
+                         stringField(made.at("metadata"), "uid"), at};
+  ctx.recorded.push_back(record);
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    created_[ctx.key].push_back(record);
+  }
+  if (!taken.empty())
+    ctx.events.push_back({true, "RunNameTaken",
+                          "DistBenchmark " + ctx.ns + "/" + taken +
+                              " exists and was not created by this schedule; the run due at " +
+                              formatRfc3339(at) + " starts as " + record.name});
   ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
   value ref = value::object();
-  ref["name"] = value::string(runName);
+  ref["name"] = value::string(record.name);
+  ref["uid"] = value::string(record.uid);
   ctx.status["active"][ctx.status["active"].size()] = ref;
   ctx.events.push_back({false, "RunStarted",
-                        "started run " + runName + " (due at " + formatRfc3339(at) + ")" +
+                        "started run " + record.name + " (due at " + formatRfc3339(at) + ")" +
                             (run.spec.baseline ? ", against the pool of the last " +
                                                      std::to_string(pool.size()) + " runs"
                                                : ", with no baseline yet")});
@@ -435,13 +563,59 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
   }
   value body = ctx.object;
   body["status"] = ctx.status;
+  std::string refusal;
   try {
     ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
   } catch (const KubeApiError& e) {
     if (e.conflict()) return false;
-    throw;
+    // No answer: the API server is away; tried again with backoff.
+    if (e.code() == 0) throw;
+    refusal = std::to_string(e.code()) + ": " + e.what();
+  }
+  if (!refusal.empty()) {
+    // Refused (validation, size, an admission webhook): the same status
+    // would be refused again, and throwing would hold the schedule in
+    // backoff, past its firings. lastRun.rows carries the report's names
+    // and numbers: without them, then without the status at all.
+    value* lastRun = ctx.status.has_field("lastRun") ? &ctx.status["lastRun"] : nullptr;
+    if (lastRun != nullptr && lastRun->has_field("rows")) {
+      lastRun->erase("rows");
+      body["status"] = ctx.status;
+      try {
+        ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
+        ctx.events.push_back({true, "StatusRefused",
+                              boundedMessage("the API server refused the schedule's status (" +
+                                             refusal + "); it is written without lastRun.rows")});
+        refusal.clear();
+      } catch (const KubeApiError& e) {
+        if (e.conflict()) return false;
+        if (e.code() == 0) throw;
+      }
+    }
+  }
+  if (!refusal.empty()) {
+    // Not written: the runs created are remembered (created_) until a
+    // status that records them lands; the other Events would be sent again
+    // with every try, and wait for it.
+    ctx.statusRefused = true;
+    ctx.events.clear();
+    if (firstTime(ctx, "status refused " + refusal) && options_.onEvent)
+      options_.onEvent(ctx.object, true, "StatusRefused",
+                       boundedMessage("the API server refused the schedule's status (" + refusal +
+                                      "); runs still start at their firings, and it is tried "
+                                      "again"));
+    return true;
   }
   ctx.original = ctx.status;
+  {
+    // Recorded in the status now.
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    const std::vector<RunRecord> written = runRecords(ctx.status);
+    std::vector<RunRecord>& created = created_[ctx.key];
+    created.erase(std::remove_if(created.begin(), created.end(),
+                                 [&](const RunRecord& r) { return holds(written, r.uid); }),
+                  created.end());
+  }
   sendEvents(ctx);
   return true;
 }

@@ -68,12 +68,44 @@ ScheduledRun scheduledRunOf(const value& b) {
   return run;
 }
 
-std::vector<ScheduledRun> scheduledRuns(const std::vector<value>& objects, const std::string& uid) {
+std::vector<RunRecord> runRecords(const value& status) {
+  std::vector<RunRecord> records;
+  const value* list = fieldOf(status, "runs");
+  if (list == nullptr || !list->is_array()) return records;
+  for (const value& entry : list->as_array()) {
+    RunRecord r;
+    r.name = stringField(entry, "name");
+    r.uid = stringField(entry, "uid");
+    const auto at = parseRfc3339(stringField(entry, "scheduledTime"));
+    if (r.name.empty() || r.uid.empty() || !at) continue;
+    r.scheduledAt = *at;
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+value runRecordsJson(const std::vector<RunRecord>& records) {
+  value list = value::array();
+  for (const RunRecord& r : records) {
+    value entry = value::object();
+    entry["name"] = value::string(r.name);
+    entry["uid"] = value::string(r.uid);
+    entry["scheduledTime"] = value::string(formatRfc3339(r.scheduledAt));
+    list[list.size()] = entry;
+  }
+  return list;
+}
+
+std::vector<ScheduledRun> scheduledRuns(const std::vector<value>& objects, const std::string& uid,
+                                        const std::vector<RunRecord>& recorded) {
   std::vector<ScheduledRun> runs;
   for (const value& b : objects) {
     if (!isController(b, uid)) continue;
     ScheduledRun run = scheduledRunOf(b);
-    if (run.scheduledAt == SystemTime{}) continue;  // not made by a schedule
+    const auto record = std::find_if(recorded.begin(), recorded.end(),
+                                     [&](const RunRecord& r) { return r.uid == run.uid; });
+    if (run.uid.empty() || record == recorded.end()) continue;  // not created by this schedule
+    run.scheduledAt = record->scheduledAt;
     runs.push_back(std::move(run));
   }
   std::sort(runs.begin(), runs.end(), [](const ScheduledRun& a, const ScheduledRun& b) {

@@ -1,7 +1,8 @@
 // The DistBenchmarkSchedule controller against a real API server, on a
 // clock the test moves: runs start at their firings and are named by them,
 // concurrency policies, suspend, catch-up after downtime, history limits,
-// and the rolling baseline kept from the runs' stored reports. No
+// and the rolling baseline kept from the runs' stored reports; forged runs,
+// a report too large for the pool, and writes the server refuses. No
 // DistBenchmark controller runs here: the test plays its part by writing a
 // run's status and report ConfigMap, as the other kube tests play the
 // kubelet's.
@@ -20,8 +21,10 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/reconciler.h"
 #include "distbench/operator/schedule_controller.h"
+#include "distbench/report/baseline_pool.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_json.h"
+#include "distbench/testing/kube/operator_process.h"
 
 namespace distbench::op {
 namespace {
@@ -65,6 +68,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
 
   void TearDown() override {
     if (controller_) controller_->stop();
+    if (!webhook_.empty()) removeWebhook();
   }
 
   void start() {
@@ -81,9 +85,12 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
     };
-    o.onReconciled = [](const std::string& key, std::chrono::duration<double>, const Result&,
-                        const std::string* error) {
-      if (error) std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
+                            const std::string* error) {
+      if (!error) return;
+      std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+      std::lock_guard<std::mutex> lock(eventsMutex_);
+      errors_.push_back(key + ": " + *error);
     };
     controller_ = std::make_unique<ScheduleController>(*client_, o);
     controller_->startInformers();
@@ -195,6 +202,103 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
     client_->replace(path + "/status", b);
   }
 
+  // A DistBenchmark made by someone who may create DistBenchmarks in the
+  // namespace, and nothing more: it says it is schedule `schedule`'s run
+  // (its label, its controller reference: the API server takes one without
+  // blockOwnerDeletion from anyone) of a firing far ahead.
+  void forgeRun(const std::string& name, const std::string& schedule, const std::string& uid) {
+    value b = value::object();
+    b["apiVersion"] = value::string("distbench.io/v1alpha1");
+    b["kind"] = value::string("DistBenchmark");
+    b["metadata"]["name"] = value::string(name);
+    b["metadata"]["labels"][api::kScheduleLabel] = value::string(schedule);
+    b["metadata"]["annotations"][api::kScheduledAtAnnotation] =
+        value::string("2100-01-01T00:00:00Z");
+    value ref = value::object();
+    ref["apiVersion"] = value::string("distbench.io/v1alpha1");
+    ref["kind"] = value::string("DistBenchmarkSchedule");
+    ref["name"] = value::string(schedule);
+    ref["uid"] = value::string(uid);
+    ref["controller"] = value::boolean(true);
+    b["metadata"]["ownerReferences"] = value::array({ref});
+    b["spec"]["topology"]["trainers"] = value::number(2);
+    b["spec"]["topology"]["parameterServers"] = value::number(1);
+    client_->create(kubetest::establishedCrd().path(ns_), b);
+  }
+
+  // The pooled runs' names in `schedule`'s baseline ConfigMap, each
+  // followed by a space.
+  std::string pooled(const std::string& schedule) {
+    try {
+      const value cm =
+          client_->get(corePath(ns_, "configmaps", api::scheduleBaselineConfigMapName(schedule)));
+      std::string names;
+      const value runs = value::parse(cm.at("data").at("runs.json").as_string());
+      for (const value& e : runs.as_array()) names += e.at("name").as_string() + " ";
+      return names;
+    } catch (const KubeApiError&) {
+      return "";
+    }
+  }
+
+  // "<status> <reason>: <message>" of the schedule's condition `type`.
+  std::string condition(const std::string& schedule, const std::string& type) {
+    const value s = get(schedule);
+    if (!s.has_field("status") || !s.at("status").has_field("conditions")) return "";
+    for (const value& c : s.at("status").at("conditions").as_array())
+      if (str(c, {"type"}) == type)
+        return str(c, {"status"}) + " " + str(c, {"reason"}) + ": " + str(c, {"message"});
+    return "";
+  }
+
+  // A validating webhook that is down (failurePolicy Fail: every request it
+  // covers gets 500 "failed calling webhook") on `operation` of `resource`,
+  // for objects labelled `label`=`value` only.
+  void deadWebhook(const std::string& group, const std::string& resource,
+                   const std::string& operation, const std::string& label,
+                   const std::string& labelValue) {
+    webhook_ = "dead-" + ns_;
+    value hook = value::object();
+    hook["name"] = value::string("dead.distbench.io");
+    hook["clientConfig"]["url"] =
+        value::string("https://127.0.0.1:" + std::to_string(kubetest::freePort()) + "/validate");
+    value rule = value::object();
+    rule["operations"] = value::array({value::string(operation)});
+    rule["apiGroups"] = value::array({value::string(group)});
+    rule["apiVersions"] = value::array({value::string(group.empty() ? "v1" : "v1alpha1")});
+    rule["resources"] = value::array({value::string(resource)});
+    hook["rules"] = value::array({rule});
+    hook["failurePolicy"] = value::string("Fail");
+    hook["sideEffects"] = value::string("None");
+    hook["admissionReviewVersions"] = value::array({value::string("v1")});
+    hook["timeoutSeconds"] = value::number(2);
+    hook["objectSelector"]["matchLabels"][label] = value::string(labelValue);
+    value config = value::object();
+    config["apiVersion"] = value::string("admissionregistration.k8s.io/v1");
+    config["kind"] = value::string("ValidatingWebhookConfiguration");
+    config["metadata"]["name"] = value::string(webhook_);
+    config["webhooks"] = value::array({hook});
+    client_->create(webhooksPath(), config);
+  }
+
+  void removeWebhook() {
+    try {
+      client_->remove(webhooksPath() + "/" + webhook_);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "could not delete webhook " << webhook_ << ": " << e.what();
+    }
+    webhook_.clear();
+  }
+
+  static std::string webhooksPath() {
+    return groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations");
+  }
+
+  std::vector<std::string> errors() {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    return errors_;
+  }
+
   bool sawEvent(const std::string& prefix) {
     std::lock_guard<std::mutex> lock(eventsMutex_);
     for (const std::string& e : events_)
@@ -219,7 +323,22 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   SystemTime now_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;
+  std::vector<std::string> errors_;  // "<key>: <what the reconcile threw>"
+  std::string webhook_;
 };
+
+// The tutorial run with its samples repeated until its report, trimmed for
+// the pool, is over 600 KiB: under the 900 KiB the report store takes,
+// over half of a ConfigMap.
+std::string reportTooLargeForThePool() {
+  report::Report r = report::parseReport(fixture("report/tutorial-run.json"));
+  const report::Report one = r;
+  while (report::toJson(report::trimmedForBaseline(r)).size() <= 600 * 1024)
+    for (std::size_t i = 0; i < r.series.size(); ++i)
+      r.series[i].samples.insert(r.series[i].samples.end(), one.series[i].samples.begin(),
+                                 one.series[i].samples.end());
+  return report::toJson(r);
+}
 
 TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
   const value created = create(schedule("every", "* * * * *"));
@@ -466,6 +585,245 @@ TEST_F(ScheduleControllerTest, AnInvalidScheduleSaysWhyAndStartsNothing) {
   }));
   EXPECT_TRUE(eventually([&] { return sawEvent("Warning InvalidSpec: invalid spec:"); }));
   EXPECT_TRUE(runNames("broken").empty());
+}
+
+// A user who may create DistBenchmarks forges runs of someone else's
+// schedule: one under the next firing's name, one finished with a report.
+// The schedule counts only what it created: the forged ones are not
+// adopted, pooled, accounted or waited for, nor deleted.
+TEST_F(ScheduleControllerTest, AForgedRunIsNeitherCountedPooledNorAdopted) {
+  value spec = value::object();
+  spec["baseline"]["runs"] = value::number(2);
+  const value created = create(schedule("forged", "* * * * *", spec));
+  const std::string uid = str(created, {"metadata", "uid"});
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  setNow(since);
+  start();
+  ASSERT_TRUE(eventually([&] {
+    return str(get("forged"), {"status", "nextScheduleTime"}) == formatRfc3339(first);
+  }));
+  const std::string guessed = "forged-" + std::to_string(minutesOf(first));
+  forgeRun(guessed, "forged", uid);
+  forgeRun("forged-evil", "forged", uid);
+  finish("forged-evil", "Succeeded", fixture("report/tutorial-run.json"));
+
+  setNow(first + 1s);
+  ASSERT_TRUE(eventually([&] {
+    return sawEvent("Warning RunNameTaken: DistBenchmark " + ns_ + "/" + guessed +
+                    " exists and was not created by this schedule");
+  })) << ::testing::PrintToString(runNames("forged"));
+  // Started under a name the server made up.
+  std::string real, realUid;
+  ASSERT_TRUE(eventually([&] {
+    for (const value& r : runs("forged")) {
+      const std::string name = str(r, {"metadata", "name"});
+      if (name != guessed && name != "forged-evil") {
+        real = name;
+        realUid = str(r, {"metadata", "uid"});
+      }
+    }
+    return !real.empty();
+  }));
+  EXPECT_EQ(real.rfind("forged-", 0), 0u);
+  EXPECT_TRUE(sawEvent("Warning RunNameTaken: DistBenchmark " + ns_ + "/" + guessed +
+                       " exists and was not created by this schedule; the run due at " +
+                       formatRfc3339(first) + " starts as " + real));
+  ASSERT_TRUE(eventually([&] {
+    const value s = get("forged");
+    return str(s, {"status", "active"}) ==
+           value::array(
+               {value::parse(R"({"name": ")" + real + R"(", "uid": ")" + realUid + R"("})")})
+               .serialize();
+  })) << str(get("forged"), {"status"});
+  EXPECT_EQ(str(get("forged"), {"status", "runs"}).find("forged-evil"), std::string::npos);
+  EXPECT_EQ(str(get("forged"), {"status", "lastRun"}), "");
+  EXPECT_EQ(pooled("forged"), "");
+
+  finish(real, "Succeeded", fixture("report/tutorial-run.json"));
+  ASSERT_TRUE(eventually([&] {
+    return str(get("forged"), {"status", "lastRun", "name"}) == real;
+  }));
+  EXPECT_EQ(str(get("forged"), {"status", "lastRun", "scheduledTime"}), formatRfc3339(first));
+  ASSERT_TRUE(eventually([&] { return pooled("forged") == real + " "; })) << pooled("forged");
+
+  // The forged run under the guessed name is still "active" (it has no
+  // status): Forbid does not wait for it.
+  const std::string second = "forged-" + std::to_string(minutesOf(first + 60s));
+  setNow(first + 61s);
+  ASSERT_TRUE(eventually([&] {
+    const auto names = runNames("forged");
+    return std::find(names.begin(), names.end(), second) != names.end();
+  })) << ::testing::PrintToString(runNames("forged"));
+  // Left alone.
+  const auto names = runNames("forged");
+  EXPECT_NE(std::find(names.begin(), names.end(), guessed), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "forged-evil"), names.end());
+  EXPECT_EQ(pooled("forged"), real + " ");
+}
+
+// runs.json and baseline.json each hold a pooled run's samples: one report
+// over half a ConfigMap cannot be pooled even alone. It is left out, said
+// so, and the schedule goes on.
+TEST_F(ScheduleControllerTest, ARunTooLargeForThePoolIsRefusedAndTheScheduleGoesOn) {
+  const value created = create(schedule("big", "* * * * *"));
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "big-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] { return runNames("big") == std::vector<std::string>{r1}; }));
+  finish(r1, "Succeeded", reportTooLargeForThePool());
+  ASSERT_TRUE(eventually([&] {
+    return str(get("big"), {"status", "lastRun", "name"}) == r1;
+  })) << ::testing::PrintToString(errors());
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning BaselineTooLarge: run " + r1); }));
+  const std::string stored = condition("big", "BaselineStored");
+  EXPECT_EQ(stored.rfind("False ReportTooLarge: run " + r1 + " is not pooled", 0), 0u) << stored;
+  EXPECT_NE(stored.find("1044480"), std::string::npos) << stored;
+  EXPECT_EQ(pooled("big"), "");
+
+  const std::string r2 = "big-" + std::to_string(minutesOf(first + 60s));
+  setNow(first + 61s);
+  ASSERT_TRUE(eventually([&] {
+    const auto names = runNames("big");
+    return std::find(names.begin(), names.end(), r2) != names.end();
+  })) << ::testing::PrintToString(errors());
+  // A run of ordinary size joins the pool.
+  finish(r2, "Succeeded", fixture("report/tutorial-run.json"));
+  ASSERT_TRUE(eventually([&] { return pooled("big") == r2 + " "; })) << pooled("big");
+  EXPECT_TRUE(eventually([&] {
+    return condition("big", "BaselineStored").rfind("True Stored: run " + r2, 0) == 0;
+  })) << condition("big", "BaselineStored");
+}
+
+// The server refuses every update of the pool (an admission webhook that
+// is down): the run is accounted without joining the pool, the condition
+// and an Event say why, and the next firing starts.
+TEST_F(ScheduleControllerTest, APoolWriteTheServerRefusesIsAConditionAndTheScheduleGoesOn) {
+  const value created = create(schedule("refused", "* * * * *"));
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  deadWebhook("", "configmaps", "UPDATE", api::kScheduleLabel, "refused");
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "refused-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] { return runNames("refused") == std::vector<std::string>{r1}; }));
+  finish(r1, "Succeeded", fixture("report/tutorial-run.json"));
+  ASSERT_TRUE(eventually([&] {
+    return str(get("refused"), {"status", "lastRun", "name"}) == r1;
+  })) << ::testing::PrintToString(errors());
+  const std::string stored = condition("refused", "BaselineStored");
+  EXPECT_EQ(stored.rfind("False PoolWriteRefused: run " + r1 + " is not pooled", 0), 0u) << stored;
+  EXPECT_NE(stored.find("failed calling webhook"), std::string::npos) << stored;
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning PoolWriteRefused: run " + r1); }));
+
+  const std::string r2 = "refused-" + std::to_string(minutesOf(first + 60s));
+  setNow(first + 61s);
+  ASSERT_TRUE(eventually([&] {
+    const auto names = runNames("refused");
+    return std::find(names.begin(), names.end(), r2) != names.end();
+  })) << ::testing::PrintToString(errors());
+}
+
+// The server refuses the schedule's own status (a webhook that is down on
+// it): no reconcile fails (which would hold the schedule in backoff, up to
+// 1000 s between tries, past its firings), runs start at their firings,
+// and the runs created meanwhile are recorded once a status lands.
+TEST_F(ScheduleControllerTest, AStatusTheServerRefusesStopsNoFiring) {
+  value s = schedule("unwritable", "* * * * *");
+  s["metadata"]["labels"]["hook"] = value::string("dead");
+  const value created = create(s);
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  deadWebhook("distbench.io", "distbenchmarkschedules/status", "UPDATE", "hook", "dead");
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "unwritable-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] { return runNames("unwritable") == std::vector<std::string>{r1}; }));
+  ASSERT_TRUE(eventually([&] {
+    return sawEvent("Warning StatusRefused: the API server refused the schedule's status (500");
+  }));
+  // Forbid: the next firing waits for r1, which only the operator's memory
+  // records; it starts once r1 ends.
+  setNow(first + 61s);
+  finish(r1, "Failed");
+  const std::string r2 = "unwritable-" + std::to_string(minutesOf(first + 60s));
+  ASSERT_TRUE(eventually([&] { return runNames("unwritable").size() == 2; }));
+  EXPECT_EQ(runNames("unwritable"), (std::vector<std::string>{r1, r2}));
+  EXPECT_EQ(errors(), std::vector<std::string>{});
+
+  // Taken again: both runs recorded, the failure accounted.
+  removeWebhook();
+  int polls = 0;
+  ASSERT_TRUE(eventually([&] {
+    if (polls++ % 25 == 0) controller_->enqueueAll();
+    const value st = get("unwritable");
+    const std::string runsText = str(st, {"status", "runs"});
+    return runsText.find(r1) != std::string::npos && runsText.find(r2) != std::string::npos &&
+           str(st, {"status", "lastRun", "name"}) == r1;
+  })) << str(get("unwritable"), {"status"});
+  EXPECT_EQ(str(get("unwritable"), {"status", "consecutiveFailures"}), "1");
+  EXPECT_EQ(runNames("unwritable").size(), 2u);
+}
+
+// An operator from before status.runs may have accounted a forged run of a
+// firing far ahead, and runs up to lastRun.scheduledTime count as
+// accounted: no real run would be again. No run of the schedule is later
+// than its last firing, so such a lastRun is not believed.
+TEST_F(ScheduleControllerTest, ALastRunLaterThanTheLastFiringDoesNotStopAccounting) {
+  const value created = create(schedule("poisoned", "* * * * *"));
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "poisoned-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] {
+    return str(get("poisoned"), {"status", "runs"}).find(r1) != std::string::npos;
+  }));
+  stop();
+  value patch = value::object();
+  patch["status"]["lastRun"] = value::parse(R"({"name": "poisoned-evil", "phase": "Succeeded",
+      "scheduledTime": "2100-01-01T00:00:00Z", "verdict": "NoBaseline"})");
+  client_->mergePatch(kubetest::establishedScheduleCrd().path(ns_) + "/poisoned/status", patch);
+  finish(r1, "Failed");
+  start();
+  ASSERT_TRUE(eventually([&] {
+    return str(get("poisoned"), {"status", "lastRun", "name"}) == r1;
+  })) << str(get("poisoned"), {"status"});
+  EXPECT_EQ(str(get("poisoned"), {"status", "consecutiveFailures"}), "1");
+}
+
+// A report's group and row names are the user's: the status holds them cut
+// to 128 bytes (the CRD's maxLength), with a hash that keeps them apart.
+TEST_F(ScheduleControllerTest, AReportsLongRowNamesAreCutInTheStatus) {
+  const value created = create(schedule("names", "* * * * *"));
+  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const SystemTime first = nextMinute(since);
+  setNow(first + 1s);
+  start();
+  const std::string r1 = "names-" + std::to_string(minutesOf(first));
+  ASSERT_TRUE(eventually([&] { return runNames("names") == std::vector<std::string>{r1}; }));
+  report::Report r = report::parseReport(fixture("report/tutorial-run.json"));
+  const std::string group(2000, 'G');
+  for (report::Series& series : r.series) {
+    series.group = group;
+    series.row = series.row + std::string(300, '-');
+  }
+  finish(r1, "Succeeded", report::toJson(r));
+  ASSERT_TRUE(eventually([&] {
+    return str(get("names"), {"status", "lastRun", "name"}) == r1;
+  })) << ::testing::PrintToString(errors());
+  const value rows = get("names").at("status").at("lastRun").at("rows");
+  ASSERT_EQ(rows.size(), r.series.size());
+  for (const value& row : rows.as_array()) {
+    EXPECT_EQ(str(row, {"group"}).size(), 128u);
+    EXPECT_EQ(str(row, {"group"}).substr(0, 119), group.substr(0, 119));
+    EXPECT_EQ(str(row, {"group"})[119], '~');
+    EXPECT_EQ(str(row, {"row"}).size(), 128u);
+  }
+  // Still two rows.
+  EXPECT_NE(str(rows.at(0), {"row"}), str(rows.at(1), {"row"}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <prometheus/text_serializer.h>
 
 #include "distbench/operator/schedule_metrics.h"
+#include "distbench/operator/schedule_row_name.h"
 
 namespace distbench::op {
 namespace {
@@ -77,6 +78,33 @@ TEST(ScheduleMetricsTest, AnInvalidScheduleHasNoInterval) {
   value bad = kSchedule;
   bad["spec"]["schedule"] = value::string("61 * * * *");
   EXPECT_EQ(scrape({bad}).find("distbench_schedule_expected_interval_seconds"), std::string::npos);
+}
+
+// A status written by an older operator (or edited) may hold names of any
+// length: the labels are cut as the status is, and two rows that are then
+// one label set are one series (a duplicate fails the whole scrape).
+TEST(ScheduleMetricsTest, RowLabelsAreBoundedAndNeverDuplicated) {
+  value s = kSchedule;
+  const std::string longGroup(1000, 'g');
+  value rows = value::array();
+  rows[0] = value::parse(R"({"row": "All", "p50Seconds": 0.5})");
+  rows[0]["group"] = value::string(longGroup);
+  rows[1] = value::parse(R"({"row": "All", "p50Seconds": 0.7})");
+  rows[1]["group"] = value::string(longGroup);
+  rows[2] = value::parse(R"({"group": "HybridDDPRPC", "p50Seconds": 0.25})");
+  rows[2]["row"] = value::string(std::string(200, 'r') + "\n\"");
+  s["status"]["lastRun"]["rows"] = rows;
+  const std::string text = scrape({s});
+  const std::string id = R"(namespace="team-a",schedule="nightly")";
+  const std::string group = boundedRowName(longGroup);
+  ASSERT_EQ(group.size(), kMaxRowNameBytes);
+  EXPECT_TRUE(has(text, "distbench_schedule_last_run_p50_seconds{" + id + R"(,group=")" + group +
+                            R"(",row="All"} 0.5)"))
+      << text;
+  EXPECT_EQ(text.find("} 0.7\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find(longGroup), std::string::npos);
+  EXPECT_EQ(text.find(std::string(200, 'r')), std::string::npos);
+  EXPECT_NE(text.find(std::string(119, 'r') + "~"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -22,19 +22,68 @@ value run(const std::string& name, const std::string& ownerUid, const std::strin
   return b;
 }
 
+RunRecord record(const std::string& name, const std::string& scheduledAt) {
+  return {name, "u-" + name, parseRfc3339(scheduledAt).value()};
+}
+
 TEST(ScheduleRunsTest, OnlyTheSchedulesOwnRunsOldestFirst) {
   const std::vector<value> objects = {
       run("s-3", "sched", "2026-11-26T10:02:00Z"),
       run("s-1", "sched", "2026-11-26T10:00:00Z"),
       run("other", "someone-else", "2026-11-26T10:01:00Z"),
-      run("s-handmade", "sched", ""),
   };
-  const std::vector<ScheduledRun> runs = scheduledRuns(objects, "sched");
+  const std::vector<RunRecord> recorded = {record("s-1", "2026-11-26T10:00:00Z"),
+                                           record("s-3", "2026-11-26T10:02:00Z"),
+                                           record("other", "2026-11-26T10:01:00Z")};
+  const std::vector<ScheduledRun> runs = scheduledRuns(objects, "sched", recorded);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].name, "s-1");
   EXPECT_EQ(runs[1].name, "s-3");
   EXPECT_EQ(runs[0].phase, "Pending");
   EXPECT_FALSE(runs[0].finished());
+}
+
+// Name, label, annotation and controller reference are anyone's to set on
+// a DistBenchmark they create; the UID the server gave the schedule's own
+// create is not.
+TEST(ScheduleRunsTest, ARunTheScheduleDidNotRecordIsNotItsRun) {
+  const std::vector<value> objects = {
+      run("s-1", "sched", "2026-11-26T10:00:00Z"),
+      run("s-forged", "sched", "2100-01-01T00:00:00Z", R"({"phase": "Failed"})"),
+      run("s-2", "sched", "2026-11-26T10:01:00Z"),
+  };
+  // s-2's annotation was edited after its create: the record keeps its time.
+  const std::vector<RunRecord> recorded = {record("s-1", "2026-11-26T10:00:00Z"),
+                                           record("s-2", "2026-11-26T09:59:00Z")};
+  const std::vector<ScheduledRun> runs = scheduledRuns(objects, "sched", recorded);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].name, "s-2");
+  EXPECT_EQ(formatRfc3339(runs[0].scheduledAt), "2026-11-26T09:59:00Z");
+  EXPECT_EQ(runs[1].name, "s-1");
+
+  // A recorded UID on an object that no longer names the schedule as its
+  // controller is not counted either.
+  EXPECT_TRUE(scheduledRuns({run("s-1", "someone-else", "2026-11-26T10:00:00Z")}, "sched", recorded)
+                  .empty());
+  EXPECT_TRUE(scheduledRuns(objects, "sched", {}).empty());
+}
+
+TEST(ScheduleRunsTest, StatusRunsRoundTripAndUnreadableEntriesAreLeftOut) {
+  const std::vector<RunRecord> records = {record("s-1", "2026-11-26T10:00:00Z"),
+                                          record("s-abcde", "2026-11-26T10:01:00Z")};
+  value status = value::object();
+  status["runs"] = runRecordsJson(records);
+  const std::vector<RunRecord> back = runRecords(status);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].name, "s-abcde");
+  EXPECT_EQ(back[1].uid, "u-s-abcde");
+  EXPECT_EQ(formatRfc3339(back[1].scheduledAt), "2026-11-26T10:01:00Z");
+
+  status["runs"][2] = value::parse(R"({"name": "s-2", "scheduledTime": "2026-11-26T10:02:00Z"})");
+  status["runs"][3] = value::parse(R"({"name": "s-3", "uid": "u", "scheduledTime": "soon"})");
+  status["runs"][4] = value::string("s-4");
+  EXPECT_EQ(runRecords(status).size(), 2u);
+  EXPECT_TRUE(runRecords(value::object()).empty());
 }
 
 TEST(ScheduleRunsTest, ASucceededRunSettlesOnceItsReportIsStored) {

@@ -213,7 +213,14 @@ class Trainer {
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,
                       Rendezvous& rendezvous, const ComputeDevice& device,
                       HybridTrainerMetrics& metrics, const TrainerOptions& options) {
-  Trainer(identity, benchmark, rendezvous, device, metrics).run(options);
+  // On failure the trainer is deliberately not freed, as a parameter server
+  // is not: its links stay open until the process exits, after the rank has
+  // published why it failed. Closing them while unwinding would let a
+  // parameter server report "connection reset by trainer1" as the run's
+  // verdict, racing the cause (the lost ps0) that trainer1 is about to name.
+  auto* trainer = new Trainer(identity, benchmark, rendezvous, device, metrics);
+  trainer->run(options);
+  delete trainer;
 }
 
 }  // namespace distbench::worker

@@ -34,30 +34,31 @@ std::string errorLogText(const std::string& path) {
   return text;
 }
 
-// civetweb says why it could not start (bind's errno, a bad option) only in
-// its error log, which is off by default: a second try with the log in a
-// temporary file brings the reason into the error. Seen needed on the lent
-// GPU machine, where the first message alone named no cause.
+// civetweb says why it could not start (bind's errno, a bad option, a
+// thread it could not create) only in its error log, which is off by
+// default. The log goes to a file in a directory of its own for the start
+// only: read, then removed with its directory, so that civetweb's later
+// errors (it opens the file per message) find no directory and write
+// nothing. One try: a failed start may keep the port (seen on the lent GPU
+// machine, where a second try always said "Address already in use"), so a
+// retry would only hide the first reason.
 std::unique_ptr<prometheus::Exposer> startExposer(const std::string& listen) {
+  char dir[] = "/tmp/distbench-civetweb-XXXXXX";
+  if (::mkdtemp(dir) == nullptr) return std::make_unique<prometheus::Exposer>(listen);
+  const std::string log = std::string(dir) + "/error.log";
+  const auto cleanUp = [&] {
+    ::unlink(log.c_str());
+    ::rmdir(dir);
+  };
   try {
-    return std::make_unique<prometheus::Exposer>(listen);
-  } catch (const std::exception& first) {
-    std::string reason;
-    char path[] = "/tmp/distbench-civetweb-XXXXXX";
-    const int fd = ::mkstemp(path);
-    if (fd >= 0) {
-      ::close(fd);
-      try {
-        auto exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
-            "listening_ports", listen, "num_threads", "2", "error_log_file", path});
-        ::unlink(path);
-        return exposer;  // whatever held the port let go in between
-      } catch (const std::exception&) {
-        reason = errorLogText(path);
-      }
-      ::unlink(path);
-    }
-    throw std::runtime_error("metrics: cannot serve on " + listen + ": " + first.what() +
+    auto exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
+        "listening_ports", listen, "num_threads", "2", "error_log_file", log});
+    cleanUp();
+    return exposer;
+  } catch (const std::exception& e) {
+    const std::string reason = errorLogText(log);
+    cleanUp();
+    throw std::runtime_error("metrics: cannot serve on " + listen + ": " + e.what() +
                              (reason.empty() ? "" : " civetweb: " + reason));
   }
 }

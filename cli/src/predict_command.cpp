@@ -34,12 +34,14 @@ flags:
   --rank N=RATE      global rank N's link, over --bandwidth; may be repeated.
                      A ring runs at its slowest link
   --world-size N     predict with N trainers (Collectives: N ranks), each
-                     computing as a rank of the measured run did
+                     computing as a rank of the measured run did; at most 65536
   --efficiency E     eta, the share of a link's nominal rate a transfer gets,
                      in (0, 1] (default 0.87, measured with Gloo over tbf)
   --json             print the prediction as JSON instead of the table
 
 exit status: 0 predicted, 2 bad command line or a report that cannot be read
+(a report with over 65536 ranks, over 2^50 gradient bytes in a row, or a DDP
+row cut into over 1e6 buckets of bucketCapMB is refused, naming the field)
 )USAGE";
 
 namespace {

@@ -1,7 +1,4 @@
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -13,6 +10,7 @@
 #include "distbench/cli/exit_codes.h"
 #include "distbench/cli/report_page/chart_libraries.h"
 #include "distbench/cli/report_page/report_page.h"
+#include "distbench/process/replace_file.h"
 #include "distbench/report/baseline_trend.h"
 #include "distbench/report/report_diff.h"
 #include "distbench/report/report_json.h"
@@ -80,24 +78,13 @@ struct PageNotWritten : std::runtime_error {
 };
 
 // Written whole or not at all: an interrupted write leaves no half page
-// behind under the name asked for.
+// behind under the name asked for, and nothing planted beside it is followed
+// (distbench report may run as root in a shared directory).
 void writePage(const std::string& path, const std::string& page) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw PageNotWritten("cannot write " + path + ": " + std::strerror(errno));
-    out << page;
-    out.close();
-    if (!out) {
-      const int error = errno;
-      std::remove(partial.c_str());
-      throw PageNotWritten("cannot write " + path + ": " + std::strerror(error));
-    }
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(partial.c_str());
-    throw PageNotWritten("cannot write " + path + ": " + std::strerror(error));
+  try {
+    process::replaceFile(path, page);
+  } catch (const std::runtime_error& error) {
+    throw PageNotWritten(error.what());
   }
 }
 

@@ -79,7 +79,8 @@ emulated links and stragglers (root; docs/cli.md, "Emulated links"):
 exit status: 0 every rank succeeded; 1 a rank failed, could not start, or the
 run timed out; 2 bad command line, spec or worker path, or a sandbox that
 cannot be made here (nothing was started);
-130/143 interrupted by SIGINT/SIGTERM
+128+N interrupted by signal N: 130 SIGINT, 143 SIGTERM, 129 SIGHUP (terminal
+closed), 131 SIGQUIT; the ranks are stopped and the sandbox removed first
 )USAGE";
 
 namespace {

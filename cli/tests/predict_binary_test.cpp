@@ -4,7 +4,10 @@
 #include <cpprest/json.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "distbench/process/binary_runner.h"
 #include "distbench/process/temp_dir.h"
@@ -31,8 +34,10 @@ class PredictBinary : public ::testing::Test {
   std::string path(const std::string& name) const { return dir_.path() + "/" + name; }
 
   Result run(const std::string& args) {
-    return process::runCaptured("'" DISTBENCH_BINARY "' predict " + args, path("stdout"),
-                                path("stderr"));
+    // Under `timeout`: a prediction that loops without bound fails the
+    // test instead of hanging it.
+    return process::runCaptured("timeout -s KILL 10 '" DISTBENCH_BINARY "' predict " + args,
+                                path("stdout"), path("stderr"));
   }
 
   // The predicted p50 of `row` from --json output.
@@ -162,6 +167,53 @@ TEST_F(PredictBinary, BadInputExitsTwoNamingTheFlag) {
     EXPECT_EQ(r.exitCode, 2) << c.args;
     EXPECT_TRUE(has(r.err, c.message)) << c.args << "\n" << r.err;
     EXPECT_EQ(r.out, "") << c.args;
+  }
+}
+
+// A report crafted to make the model loop or allocate without bound (one
+// bucket per bucketCapMB of gradients, one entry per rank) is refused
+// before anything is modelled, naming what to fix, and at once.
+TEST_F(PredictBinary, ACraftedReportExitsTwoWithinTwoSecondsNamingTheField) {
+  struct Case {
+    std::string report;  // a fixture, or a file crafted from the DDP one
+    std::function<void(report::Report&, value&)> craft;
+    std::string args, message;
+  };
+  auto row = [](value& results) -> value& { return results.at("models").at(0).at("rows").at(2); };
+  const std::vector<Case> cases = {
+      {"huge-gradients.json", [&](report::Report&, value& v) { row(v)["gradientBytes"] = 1e300; },
+       "", "results.models[0].rows[2].gradientBytes"},
+      {"tiny-buckets.json",
+       [&](report::Report& r, value& v) {
+         r.bucketCapMB = 1e-9;
+         row(v)["gradientBytes"] = 1e12;
+       },
+       "", "bucketCapMB"},
+      {"many-ranks.json", [&](report::Report&, value& v) { row(v)["ranks"] = 1e9; }, "",
+       "results.models[0].rows[2].ranks"},
+      {"many-trainers.json", [](report::Report& r, value&) { r.trainers = 1000000000; }, "",
+       "topology.trainers"},
+      {kDdp, nullptr, " --world-size 1000000000", "--world-size"},
+      {kHybrid, nullptr, " --world-size 1000000000", "--world-size"},
+  };
+  for (const Case& c : cases) {
+    std::string file = c.report;
+    if (c.craft) {
+      report::Report r = report::loadReportFile(kDdp);
+      value results = value::parse(r.resultsJson);
+      c.craft(r, results);
+      r.resultsJson = results.serialize();
+      file = path(c.report);
+      report::writeReportFile(file, r);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const Result result = run("--bandwidth 100mbit " + file + c.args);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(result.exitCode, 2) << c.report << c.args << "\n" << result.out << result.err;
+    EXPECT_LT(seconds, 2.0) << c.report << c.args;
+    EXPECT_TRUE(has(result.err, c.message)) << c.report << c.args << "\n" << result.err;
+    EXPECT_EQ(result.out, "") << c.report << c.args;
   }
 }
 

@@ -163,6 +163,26 @@ TEST_F(ReportBinary, AnUnwritablePageIsNamedAndLeavesNothingBehind) {
   }
 }
 
+// `distbench report` may run as root in a shared directory: no link planted
+// beside the page (at the old temporary name PAGE.partial) is followed, and a
+// page path that is a link is refused.
+TEST_F(ReportBinary, APlantedLinkIsNotFollowed) {
+  std::ofstream(path("victim")) << "keep";
+  ASSERT_EQ(::symlink(path("victim").c_str(), path("page.html.partial").c_str()), 0);
+  Result r = run("report", kDdp + " -o " + path("page.html"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(slurp(path("victim")), "keep");
+  EXPECT_EQ(slurp(path("page.html")).rfind("<!DOCTYPE html>\n", 0), 0u);
+
+  ASSERT_EQ(::symlink(path("victim").c_str(), path("linked.html").c_str()), 0);
+  r = run("report", kDdp + " -o " + path("linked.html"));
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "refusing to write " + path("linked.html") +
+                                  ": it is a symbolic link"))
+      << r.err;
+  EXPECT_EQ(slurp(path("victim")), "keep");
+}
+
 TEST_F(ReportBinary, AnUnreadableReportIsNamed) {
   std::ofstream(path("broken.json")) << "{\"schemaVersion\": 2}";
   Result r = run("report", path("broken.json") + " -o " + path("page.html"));

@@ -115,15 +115,36 @@ TEST_F(SandboxRun, SpecLocalBlockShapesAsTheFlagsDoAndAFlagOverridesIt) {
   EXPECT_TRUE(localRank(parsed, "trainer0").at("linkBitsPerSecond").is_null());
 }
 
-TEST_F(SandboxRun, SigintMidRunRemovesEverything) {
+// Ctrl-C, kill, a closed terminal or dropped ssh session (SIGHUP) and
+// Ctrl-\ (SIGQUIT) all end the run the same way: the ranks stopped, the
+// sandbox removed (TearDown checks), exit 128 + the signal.
+class SandboxSignal : public SandboxRun, public ::testing::WithParamInterface<int> {};
+
+TEST_P(SandboxSignal, MidRunRemovesEverything) {
+  const int sig = GetParam();
   CliRun run(dir(), allreduceSpec(4LL << 20, 200) + " --links bandwidth=100mbit --slow "
                     "rank1=cpu:80% --no-report");
   ASSERT_TRUE(process::eventually([&] { return allJoined(run); }, 30s)) << run.err();
   ASSERT_FALSE(leftovers().empty());
-  ::kill(run.pid(), SIGINT);
-  EXPECT_EQ(run.wait(30s), 130) << run.err();
+  ::kill(run.pid(), sig);
+  EXPECT_EQ(run.wait(30s), 128 + sig) << run.err();
   EXPECT_TRUE(run.logged("distbench: interrupted")) << run.err();
 }
+
+INSTANTIATE_TEST_SUITE_P(Signals, SandboxSignal,
+                         ::testing::Values(SIGINT, SIGTERM, SIGHUP, SIGQUIT),
+                         [](const ::testing::TestParamInfo<int>& info) -> std::string {
+                           switch (info.param) {
+                             case SIGINT:
+                               return "SIGINT";
+                             case SIGTERM:
+                               return "SIGTERM";
+                             case SIGHUP:
+                               return "SIGHUP";
+                             default:
+                               return "SIGQUIT";
+                           }
+                         });
 
 TEST_F(SandboxRun, KilledRankEndsTheRunAndEverythingGoes) {
   CliRun run(dir(), allreduceSpec(4LL << 20, 200) + " --links rank2=100mbit --slow "

@@ -1,5 +1,6 @@
 #include "distbench/report/prediction.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -22,12 +23,13 @@ Context::Context(const Report& report, const PredictOptions& options, double eff
   if (report.localJson.empty()) return;
   const value local = value::parse(report.localJson);
   if (!local.has_field("ranks") || !local.at("ranks").is_array()) return;
-  for (const value& rank : local.at("ranks").as_array()) {
-    if (!rank.has_field("rank") || !rank.at("rank").is_number()) continue;
-    const int r = rank.at("rank").as_integer();
-    if (rank.has_field("linkBitsPerSecond") && rank.at("linkBitsPerSecond").is_number()) {
-      measuredLinks_[r] = rank.at("linkBitsPerSecond").as_double();
-    }
+  const auto& ranks = local.at("ranks").as_array();
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const value& rank = ranks.at(i);
+    const std::string path = "local.ranks[" + std::to_string(i) + "]";
+    const std::optional<int> r = wholeNumber(rank, "rank", path, 0, 2 * kMaxPredictRanks + 1);
+    if (!r) continue;
+    if (const auto rate = number(rank, "linkBitsPerSecond", path)) measuredLinks_[*r] = *rate;
   }
 }
 
@@ -43,16 +45,35 @@ double Context::targetLink(int rank) const {
   return measuredLink(rank);
 }
 
+// Over the listed ranks only, never rank by rank: a range is as wide as
+// the world, and an unlisted rank is unlimited (measured) or at the
+// options' rate.
 double Context::slowestMeasured(int first, int count) const {
-  std::vector<double> rates;
-  for (int r = first; r < first + count; ++r) rates.push_back(measuredLink(r));
-  return slowestLink(rates);
+  const long long end = static_cast<long long>(first) + count;
+  double slowest = kUnlimitedBitsPerSecond;
+  for (const auto& [rank, rate] : measuredLinks_) {
+    if (rank >= first && rank < end) slowest = std::min(slowest, rate);
+  }
+  return slowest;
 }
 
 double Context::slowestTarget(int first, int count) const {
-  std::vector<double> rates;
-  for (int r = first; r < first + count; ++r) rates.push_back(targetLink(r));
-  return slowestLink(rates);
+  const long long end = static_cast<long long>(first) + count;
+  double slowest = kUnlimitedBitsPerSecond;
+  long long overridden = 0;
+  for (const auto& [rank, rate] : options_.rankBitsPerSecond) {
+    if (rank < first || rank >= end) continue;
+    slowest = std::min(slowest, rate);
+    ++overridden;
+  }
+  if (overridden >= count) return slowest;  // every rank has its own rate
+  if (options_.bitsPerSecond > 0) return std::min(slowest, options_.bitsPerSecond);
+  for (const auto& [rank, rate] : measuredLinks_) {
+    if (rank >= first && rank < end && options_.rankBitsPerSecond.count(rank) == 0) {
+      slowest = std::min(slowest, rate);
+    }
+  }
+  return slowest;
 }
 
 const Series& Context::series(int index, const std::string& path) const {
@@ -75,16 +96,38 @@ void Context::note(const std::string& text) const {
   notes_.push_back(text);
 }
 
-std::optional<double> number(const value& object, const std::string& name) {
+namespace {
+
+std::string join(const std::string& path, const std::string& name) {
+  return path.empty() ? name : path + "." + name;
+}
+
+}  // namespace
+
+std::optional<double> number(const value& object, const std::string& name,
+                             const std::string& path) {
   if (!object.is_object() || !object.has_field(name)) return std::nullopt;
   const value& v = object.at(name);
   if (!v.is_number()) return std::nullopt;
-  return v.as_double();
+  const double n = v.as_double();
+  if (!std::isfinite(n)) throw ReportError(join(path, name) + ": must be a finite number");
+  return n;
 }
 
-std::optional<double> p50(const value& object, const std::string& name) {
+std::optional<int> wholeNumber(const value& object, const std::string& name,
+                               const std::string& path, int min, int max) {
+  const std::optional<double> n = number(object, name, path);
+  if (!n) return std::nullopt;
+  if (!(*n >= min && *n <= max) || *n != std::floor(*n)) {
+    throw ReportError(join(path, name) + ": must be a whole number in " + std::to_string(min) +
+                      ".." + std::to_string(max));
+  }
+  return static_cast<int>(*n);
+}
+
+std::optional<double> p50(const value& object, const std::string& name, const std::string& path) {
   if (!object.is_object() || !object.has_field(name)) return std::nullopt;
-  return number(object.at(name), "p50");
+  return number(object.at(name), "p50", join(path, name));
 }
 
 std::optional<double> keyNumber(const Series& series, const std::string& key) {
@@ -108,6 +151,25 @@ void classify(RowPrediction& row, double computeOnlySeconds) {
 
 namespace {
 
+// The report's counts the models loop or size by; the rows' own fields are
+// checked where each kind reads them.
+void checkReport(const Report& report) {
+  auto count = [](const std::string& field, int n) {
+    if (n < 0 || n > kMaxPredictRanks) {
+      throw ReportError(field + ": " + std::to_string(n) + "; distbench predict models 0.." +
+                        std::to_string(kMaxPredictRanks));
+    }
+  };
+  count("topology.trainers", report.trainers);
+  count("topology.parameterServers", report.parameterServers);
+  for (size_t i = 0; i < report.series.size(); ++i) {
+    count("series[" + std::to_string(i) + "].ranks", report.series[i].ranks);
+  }
+  if (!std::isfinite(report.bucketCapMB)) {
+    throw ReportError("bucketCapMB: must be a finite number");
+  }
+}
+
 void checkOptions(const Report& report, const PredictOptions& options) {
   if (!(options.bitsPerSecond >= 0) || std::isinf(options.bitsPerSecond)) {
     throw PredictOptionError("--bandwidth: must be a positive rate");
@@ -119,6 +181,10 @@ void checkOptions(const Report& report, const PredictOptions& options) {
   if (options.worldSize && *options.worldSize < 1) {
     throw PredictOptionError("--world-size: must be at least 1 (trainers, or ranks of a "
                              "Collectives run)");
+  }
+  if (options.worldSize && *options.worldSize > kMaxPredictRanks) {
+    throw PredictOptionError("--world-size: at most " + std::to_string(kMaxPredictRanks) +
+                             ", not " + std::to_string(*options.worldSize));
   }
   const int trainers = options.worldSize.value_or(report.trainers);
   // Ranks: the master, then the parameter servers, then the trainers.
@@ -136,6 +202,7 @@ void checkOptions(const Report& report, const PredictOptions& options) {
 }  // namespace
 
 Prediction predictReport(const Report& measured, const PredictOptions& options) {
+  checkReport(measured);
   checkOptions(measured, options);
   Prediction out;
   out.efficiency = options.efficiency > 0 ? options.efficiency : kDefaultLinkEfficiency;

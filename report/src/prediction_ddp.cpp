@@ -4,7 +4,9 @@
 // without them, one allreduce of all gradients bounds the step from both
 // sides (hidden entirely behind backward, or not at all).
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdio>
 
 #include "distbench/report/alpha_beta.h"
 #include "prediction_kinds.h"
@@ -29,8 +31,19 @@ constexpr double kFirstBucketBytes = 1024.0 * 1024;
 
 // Buckets of `bytes` of gradients as that policy cuts them, each launched
 // when its last gradient arrives, gradients arriving evenly over backward.
-std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backward) {
+// A cap that would cut them into more than kMaxPredictBuckets is refused
+// (`path`: the row), before a bucket is made.
+std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backward,
+                                      const std::string& path) {
   const double cap = capMB > 0 ? capMB * 1024 * 1024 : bytes;
+  if (bytes > kFirstBucketBytes && (bytes - kFirstBucketBytes) / cap > kMaxPredictBuckets) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "bucketCapMB: %g MB cuts %s's %.6g gradient bytes into over %.0f buckets; "
+                  "distbench predict replays at most that many",
+                  capMB, path.c_str(), bytes, kMaxPredictBuckets);
+    throw ReportError(text);
+  }
   std::vector<double> sizes;
   double left = bytes;
   sizes.push_back(std::min(left, std::min(cap, kFirstBucketBytes)));
@@ -52,17 +65,33 @@ std::vector<BucketLaunch> evenArrival(double bytes, double capMB, double backwar
   return out;
 }
 
-std::vector<Bucket> readBuckets(const value& row) {
+// A row's gradient bytes, refused over kMaxPredictGradientBytes: a number
+// that large is no model's, and the buckets it cuts into are counted in it.
+double gradientBytesOf(double bytes, const std::string& field) {
+  if (bytes > kMaxPredictGradientBytes) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s: %.6g bytes; distbench predict models at most %.6g",
+                  field.c_str(), bytes, kMaxPredictGradientBytes);
+    throw ReportError(text);
+  }
+  return bytes;
+}
+
+std::vector<Bucket> readBuckets(const value& row, const std::string& path) {
   std::vector<Bucket> out;
   if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
   // A bucket launched while the one before it still runs waits for it
   // (Gloo runs them in order): its own time starts when that one completes.
   double previousCompleted = 0;
-  for (const value& b : row.at("buckets").as_array()) {
-    const auto bytes = number(b, "bytes");
-    const auto launched = number(b, "launched");
-    const auto completed = number(b, "completed");
-    if (!bytes || !launched || !completed || !std::isfinite(*completed)) continue;
+  const auto& list = row.at("buckets").as_array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const value& b = list.at(i);
+    const std::string where = path + ".buckets[" + std::to_string(i) + "]";
+    const auto bytes = number(b, "bytes", where);
+    const auto launched = number(b, "launched", where);
+    const auto completed = number(b, "completed", where);
+    if (!bytes || !launched || !completed) continue;
+    gradientBytesOf(*bytes, where + ".bytes");
     const double start = std::max(*launched, previousCompleted);
     out.push_back({*bytes, *launched, std::max(0.0, *completed - start)});
     previousCompleted = *completed;
@@ -70,10 +99,11 @@ std::vector<Bucket> readBuckets(const value& row) {
   return out;
 }
 
-RowPrediction predictRow(const value& model, const value& row, const std::string& path,
-                         std::optional<double> noDdpSeconds, const Context& context) {
+RowPrediction predictRow(const value& model, const std::string& modelPath, const value& row,
+                         const std::string& path, std::optional<double> noDdpSeconds,
+                         const Context& context) {
   RowPrediction out;
-  const int seriesIndex = static_cast<int>(number(row, "series").value_or(-1));
+  const int seriesIndex = wholeNumber(row, "series", path, 0, INT_MAX).value_or(-1);
   const Series& series = context.series(seriesIndex, path + ".series");
   out.group = series.group;
   out.row = series.row;
@@ -81,10 +111,13 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
   out.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
 
   const bool ddp = row.has_field("ddp") && row.at("ddp").is_boolean() && row.at("ddp").as_bool();
-  const int measuredRanks = static_cast<int>(number(row, "ranks").value_or(series.ranks));
+  const int measuredRanks =
+      wholeNumber(row, "ranks", path, 1, kMaxPredictRanks).value_or(series.ranks);
   const value phases = row.has_field("phases") ? row.at("phases") : value::object();
-  const double wait = p50(phases, "allreduceWait").value_or(0);
-  const double backward = p50(phases, "backward").value_or(0);
+  const double wait = p50(phases, "allreduceWait", path + ".phases").value_or(0);
+  const double backward = p50(phases, "backward", path + ".phases").value_or(0);
+  double gradientBytes =
+      gradientBytesOf(number(row, "gradientBytes", path).value_or(0), path + ".gradientBytes");
   // The step without its exposed allreduce: forward, backward, optimizer
   // step and whatever else the iteration spends, all as measured.
   const double base = std::max(0.0, out.measuredSeconds - wait);
@@ -104,7 +137,7 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
   out.ranks = ranks;
   out.linkBitsPerSecond = link;
 
-  const std::vector<Bucket> buckets = readBuckets(row);
+  const std::vector<Bucket> buckets = readBuckets(row, path);
   if (!buckets.empty()) {
     std::vector<double> bytes, durations;
     std::vector<BucketLaunch> launches;
@@ -140,13 +173,13 @@ RowPrediction predictRow(const value& model, const value& row, const std::string
     // evenly over backward. The allreduce's cost besides the wire is
     // unknown, so the measured wait stands for it: the prediction is the
     // measured wait plus the change in replayed wire time.
-    double gradientBytes = number(row, "gradientBytes").value_or(0);
     if (gradientBytes <= 0) {
-      gradientBytes = 4.0 * number(model, "parameters").value_or(0);
+      gradientBytes = gradientBytesOf(4.0 * number(model, "parameters", modelPath).value_or(0),
+                                      modelPath + ".parameters (x 4 bytes)");
       context.note("DDP rows without gradientBytes: 4 bytes per model parameter (float32)");
     }
     const std::vector<BucketLaunch> launches =
-        evenArrival(gradientBytes, context.report().bucketCapMB, backward);
+        evenArrival(gradientBytes, context.report().bucketCapMB, backward, path);
     auto replayedWait = [&](int p, double bps) {
       const double done = replayBuckets(
           launches, [&](double n) { return ringWireSeconds(n, p, bps, eta); });
@@ -190,13 +223,14 @@ std::vector<RowPrediction> predictDdp(const value& results, const Context& conte
     for (size_t r = 0; r < rows.size(); ++r) {
       const value& row = rows.at(r);
       if (row.has_field("ddp") && row.at("ddp").is_boolean() && !row.at("ddp").as_bool()) {
-        noDdp = context.seriesP50(static_cast<int>(number(row, "series").value_or(-1)),
-                                  path + ".rows[" + std::to_string(r) + "].series");
+        const std::string rowPath = path + ".rows[" + std::to_string(r) + "]";
+        noDdp = context.seriesP50(wholeNumber(row, "series", rowPath, 0, INT_MAX).value_or(-1),
+                                  rowPath + ".series");
       }
     }
     for (size_t r = 0; r < rows.size(); ++r) {
-      out.push_back(
-          predictRow(model, rows.at(r), path + ".rows[" + std::to_string(r) + "]", noDdp, context));
+      out.push_back(predictRow(model, path, rows.at(r), path + ".rows[" + std::to_string(r) + "]",
+                               noDdp, context));
     }
   }
   if (context.worldSize()) {

@@ -5,6 +5,7 @@
 // allreduce keeps them in step), so a PS's link carries all trainers'
 // traffic.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -84,18 +85,24 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
   // What the busiest PS took in and sent per step, where the report says.
   std::optional<StepBytes> psBytes;
   if (results.has_field("parameterServers") && results.at("parameterServers").is_array()) {
-    for (const value& ps : results.at("parameterServers").as_array()) {
+    const auto& list = results.at("parameterServers").as_array();
+    for (size_t i = 0; i < list.size(); ++i) {
+      const value& ps = list.at(i);
+      const std::string path = "results.parameterServers[" + std::to_string(i) + "]";
       if (ps.has_field("bytesPerStep")) {
         StepBytes b = psBytes.value_or(StepBytes{});
+        const std::string where = path + ".bytesPerStep";
         // A PS receives what trainers send it, and the other way round.
-        b.sent = std::max(b.sent, number(ps.at("bytesPerStep"), "received").value_or(0));
-        b.received = std::max(b.received, number(ps.at("bytesPerStep"), "sent").value_or(0));
+        b.sent = std::max(b.sent, number(ps.at("bytesPerStep"), "received", where).value_or(0));
+        b.received = std::max(b.received, number(ps.at("bytesPerStep"), "sent", where).value_or(0));
         psBytes = b;
       }
       if (!ps.has_field("service")) continue;
       const value& service = ps.at("service");
-      const double sum = p50(service, "lookup").value_or(0) + p50(service, "pushGrad").value_or(0) +
-                         p50(service, "step").value_or(0);
+      const std::string where = path + ".service";
+      const double sum = p50(service, "lookup", where).value_or(0) +
+                         p50(service, "pushGrad", where).value_or(0) +
+                         p50(service, "step", where).value_or(0);
       psServicePerTrainer = std::max(psServicePerTrainer.value_or(0), sum);
     }
   }
@@ -106,7 +113,7 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
   for (size_t i = 0; i < list.size(); ++i) {
     const value& trainer = list.at(i);
     const std::string path = "results.trainers[" + std::to_string(i) + "]";
-    const int seriesIndex = static_cast<int>(number(trainer, "series").value_or(-1));
+    const int seriesIndex = wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1);
     const Series& series = context.series(seriesIndex, path + ".series");
     RowPrediction row;
     row.group = series.group;
@@ -114,12 +121,14 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
     row.sampleOf = series.sampleOf;
     row.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
     const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
-    const int rank = static_cast<int>(number(trainer, "rank").value_or(firstTrainer + i));
+    const int rank =
+        wholeNumber(trainer, "rank", path, 0, INT_MAX).value_or(firstTrainer + static_cast<int>(i));
 
     StepBytes bytes;
     if (trainer.has_field("bytesPerStep")) {
-      bytes.sent = number(trainer.at("bytesPerStep"), "sent").value_or(0);
-      bytes.received = number(trainer.at("bytesPerStep"), "received").value_or(0);
+      bytes.sent = number(trainer.at("bytesPerStep"), "sent", path + ".bytesPerStep").value_or(0);
+      bytes.received =
+          number(trainer.at("bytesPerStep"), "received", path + ".bytesPerStep").value_or(0);
     } else {
       const double m = keyNumber(series, "maxBagIndices").value_or(0);
       const double dim = keyNumber(series, "embeddingDim").value_or(0);
@@ -130,7 +139,7 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
       context.note("hybrid trainers without bytesPerStep: PS message sizes from maxBagIndices "
                    "and embeddingDim (3 requests and 2 replies per PS per step)");
     }
-    double denseBytes = number(trainer, "denseGradientBytes").value_or(0);
+    double denseBytes = number(trainer, "denseGradientBytes", path).value_or(0);
     if (denseBytes <= 0) {
       denseBytes = denseBytesFromKey(series);
       context.note("hybrid trainers without denseGradientBytes: dense gradient bytes from "
@@ -147,8 +156,10 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
     const double ringAfter = context.slowestTarget(firstTrainer, trainers);
 
     const value phases = trainer.has_field("phases") ? trainer.at("phases") : value::object();
-    const double rpc = p50(phases, "lookup").value_or(0) + p50(phases, "push").value_or(0);
-    const double wait = p50(phases, "allreduceWait").value_or(0);
+    const std::string where = path + ".phases";
+    const double rpc =
+        p50(phases, "lookup", where).value_or(0) + p50(phases, "push", where).value_or(0);
+    const double wait = p50(phases, "allreduceWait", where).value_or(0);
     // What the RPCs cost besides the wire (copies, the PS's service) runs
     // while the bytes move: the step takes the longer of the two.
     const double rpcAfter = std::max(std::max(0.0, rpc - wireBefore), wireAfter);
@@ -179,7 +190,7 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
 
   // The pooled row moves with the trainers' mean.
   if (results.has_field("all") && !deltas.empty()) {
-    if (const auto index = number(results.at("all"), "series")) {
+    if (const auto index = wholeNumber(results.at("all"), "series", "results.all", 0, INT_MAX)) {
       const Series& series = context.series(static_cast<int>(*index), "results.all.series");
       RowPrediction all;
       all.group = series.group;

@@ -44,10 +44,17 @@ class Context {
   std::vector<std::string>& notes_;
 };
 
-// Readers that tolerate what older reports lack.
-std::optional<double> number(const web::json::value& object, const std::string& name);
+// Readers that tolerate what older reports lack: absent or not a number is
+// nullopt. What a crafted report could hold is refused with a ReportError
+// naming `path`.`name`: a number that is not finite (1e999), or a whole
+// number outside min..max.
+std::optional<double> number(const web::json::value& object, const std::string& name,
+                             const std::string& path = "");
+std::optional<int> wholeNumber(const web::json::value& object, const std::string& name,
+                               const std::string& path, int min, int max);
 // p50 of object[name] (a summary), if present.
-std::optional<double> p50(const web::json::value& object, const std::string& name);
+std::optional<double> p50(const web::json::value& object, const std::string& name,
+                          const std::string& path = "");
 // A groupKey value as a number.
 std::optional<double> keyNumber(const Series& series, const std::string& key);
 

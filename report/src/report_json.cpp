@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
+#include "distbench/process/replace_file.h"
 #include "distbench/report/percentiles.h"
 
 namespace distbench::report {
@@ -349,23 +351,12 @@ Report loadReportFile(const std::string& path) {
 void writeReportFile(const std::string& path, const Report& report) {
   const std::string text = toJson(report) + "\n";
   // Written beside the target and renamed over it, so a reader never sees half
-  // a report and a failed write leaves an earlier report intact.
-  const std::string partial = path + ".partial";
-  std::FILE* file = std::fopen(partial.c_str(), "wb");
-  if (!file) throw ReportError("cannot write " + path + ": " + systemError());
-  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  std::string reason = ok ? "" : systemError();
-  if (std::fclose(file) != 0 && ok) {
-    ok = false;
-    reason = systemError();
-  }
-  if (ok && std::rename(partial.c_str(), path.c_str()) != 0) {
-    ok = false;
-    reason = systemError();
-  }
-  if (!ok) {
-    std::remove(partial.c_str());
-    throw ReportError("cannot write " + path + ": " + reason);
+  // a report and a failed write leaves an earlier report intact; under a name
+  // nobody can plant a link at, since a local run writes as root.
+  try {
+    process::replaceFile(path, text);
+  } catch (const std::runtime_error& error) {
+    throw ReportError(error.what());
   }
 }
 

@@ -406,5 +406,36 @@ TEST_F(ReportFiles, FailedWriteKeepsTheEarlierReport) {
   EXPECT_FALSE(fs::exists(path("r.json.partial")));
 }
 
+// A local run writes its report as root, often under /tmp: the old temporary
+// name PATH.partial was opened following links, so a link planted there
+// overwrote whatever it named with the report.
+TEST_F(ReportFiles, APlantedPartialLinkIsNotFollowed) {
+  std::ofstream(path("victim")) << "keep";
+  fs::create_symlink(path("victim"), path("out.json.partial"));
+  writeReportFile(path("out.json"), makeReport());
+  std::stringstream victim;
+  victim << std::ifstream(path("victim")).rdbuf();
+  EXPECT_EQ(victim.str(), "keep");
+  expectSameReport(loadReportFile(path("out.json")), makeReport());
+  EXPECT_TRUE(fs::is_symlink(path("out.json.partial")));
+}
+
+TEST_F(ReportFiles, AReportPathThatIsALinkIsRefusedAndWhatItNamesKept) {
+  std::ofstream(path("victim")) << "keep";
+  fs::create_symlink(path("victim"), path("out.json"));
+  try {
+    writeReportFile(path("out.json"), makeReport());
+    FAIL() << "wrote through a symbolic link";
+  } catch (const ReportError& error) {
+    EXPECT_NE(std::string(error.what()).find(path("out.json") + ": it is a symbolic link"),
+              std::string::npos)
+        << error.what();
+  }
+  std::stringstream victim;
+  victim << std::ifstream(path("victim")).rdbuf();
+  EXPECT_EQ(victim.str(), "keep");
+  EXPECT_TRUE(fs::is_symlink(path("out.json")));
+}
+
 }  // namespace
 }  // namespace distbench::report

@@ -96,7 +96,7 @@ void checkSandboxPrerequisites(bool network, bool cpu) {
     for (const char* tool : {"ip", "tc"}) {
       if (findTool(tool).empty()) {
         throw SandboxRefused(std::string("--links needs '") + tool +
-                             "' (iproute2), which is not in PATH, /usr/sbin or /sbin");
+                             "' (iproute2), which is not in " + toolSearchPlaces());
       }
     }
   }

@@ -19,8 +19,9 @@ std::string prometheusTargetsJson(const std::string& benchmark,
                                   const std::vector<int>& metricsPorts, const std::string& host);
 
 // Owns the file for one run: writes the targets, and an empty list when the
-// run is over (destructor), each time by rename, so Prometheus never reads a
-// half-written file.
+// run is over (destructor), each time through process::replaceFile, so
+// Prometheus never reads a half-written file and nothing planted beside the
+// file is followed.
 class PrometheusTargetsFile {
  public:
   // Throws std::runtime_error naming the file when it cannot be written.
@@ -32,11 +33,5 @@ class PrometheusTargetsFile {
  private:
   std::string path_;
 };
-
-// Replaces `path` with `text` by writing a new sibling (an unguessable name,
-// created with O_EXCL|O_NOFOLLOW) and renaming it over. Refuses a `path`
-// that is a symbolic link or not a regular file. Throws std::runtime_error
-// naming the file.
-void replaceFile(const std::string& path, const std::string& text);
 
 }  // namespace distbench::cli

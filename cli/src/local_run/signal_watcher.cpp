@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iterator>
 #include <system_error>
 
 namespace distbench::cli {
 namespace {
 
 volatile sig_atomic_t gWriteFd = -1;
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 void onSignal(int sig) {
   int savedErrno = errno;
@@ -36,13 +39,22 @@ SignalWatcher::SignalWatcher() {
   sigemptyset(&action.sa_mask);
   // No SA_RESTART: poll() should return EINTR and look at the pipe at once.
   action.sa_flags = 0;
-  ::sigaction(SIGINT, &action, &previousInt_);
-  ::sigaction(SIGTERM, &action, &previousTerm_);
+  static_assert(std::size(kSignals) == sizeof previous_ / sizeof previous_[0]);
+  for (size_t i = 0; i < std::size(kSignals); ++i) {
+    ::sigaction(kSignals[i], nullptr, &previous_[i]);
+    // Started under nohup (SIGHUP ignored) or as a shell's background job
+    // (SIGQUIT ignored): whoever started us asked not to be ended by them.
+    const bool inheritedIgnore =
+        previous_[i].sa_handler == SIG_IGN && (previous_[i].sa_flags & SA_SIGINFO) == 0;
+    if (inheritedIgnore && (kSignals[i] == SIGHUP || kSignals[i] == SIGQUIT)) continue;
+    ::sigaction(kSignals[i], &action, nullptr);
+  }
 }
 
 SignalWatcher::~SignalWatcher() {
-  ::sigaction(SIGINT, &previousInt_, nullptr);
-  ::sigaction(SIGTERM, &previousTerm_, nullptr);
+  for (size_t i = 0; i < std::size(kSignals); ++i) {
+    ::sigaction(kSignals[i], &previous_[i], nullptr);
+  }
   gWriteFd = -1;
   ::close(readFd_);
   ::close(writeFd_);

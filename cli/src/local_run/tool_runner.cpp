@@ -1,10 +1,14 @@
 #include "distbench/cli/local_run/tool_runner.h"
 
+#include <limits.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -86,17 +90,70 @@ ToolResult runBatch(std::vector<std::string> argv, const std::vector<std::string
   return runTool(argv);
 }
 
-std::string findTool(const std::string& name) {
-  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  path += ":/usr/sbin:/sbin";
-  std::stringstream dirs(path);
+std::vector<std::string> toolSearchPath(bool root, const char* envPath) {
+  if (root) return {"/usr/sbin", "/usr/bin", "/sbin", "/bin"};
+  std::vector<std::string> dirs;
+  std::stringstream path(envPath ? envPath : "");
   std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
+  while (std::getline(path, dir, ':')) {
+    // An empty entry means the working directory: never for a tool.
+    if (!dir.empty()) dirs.push_back(dir);
+  }
+  dirs.push_back("/usr/sbin");
+  dirs.push_back("/sbin");
+  return dirs;
+}
+
+namespace {
+
+bool rootOnly(const std::string& path, const char* what, std::string& why) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    why = std::string(what) + " " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  if (st.st_uid != 0) {
+    why = std::string(what) + " " + path + " is owned by uid " + std::to_string(st.st_uid) +
+          ", not root";
+    return false;
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    why = std::string(what) + " " + path + " is writable by its group or others";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool trustedForRoot(const std::string& path, std::string& why) {
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) {
+    why = path + ": " + std::strerror(errno);
+    return false;
+  }
+  const std::string file = resolved;
+  const std::string dir = file.substr(0, std::max<size_t>(1, file.rfind('/')));
+  return rootOnly(file, "file", why) && rootOnly(dir, "directory", why);
+}
+
+std::string findTool(const std::string& name) {
+  const bool root = ::geteuid() == 0;
+  for (const std::string& dir : toolSearchPath(root, std::getenv("PATH"))) {
     std::string candidate = dir + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (::access(candidate.c_str(), X_OK) != 0) continue;
+    std::string why;
+    if (root && !trustedForRoot(candidate, why)) continue;
+    return candidate;
   }
   return "";
+}
+
+std::string toolSearchPlaces() {
+  return ::geteuid() == 0
+             ? "/usr/sbin, /usr/bin, /sbin or /bin (as root, PATH is not searched), root-owned "
+               "and writable by no one else"
+             : "PATH, /usr/sbin or /sbin";
 }
 
 }  // namespace distbench::cli

@@ -9,6 +9,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <vector>
 
+#include "distbench/worker/comm/group_formation.h"
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/gpu/torch_cuda.h"
 
@@ -91,7 +92,14 @@ ProcessGroup::ProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int ran
     completion_ = PendingOp::Completion::Nccl;
     barrierTensor_ = at::zeros({1}, at::TensorOptions().device(options_.device.torchDevice()));
   } else {
-    backend_ = makeGlooBackend(store, rank, size, options_.hostname, options_.timeout);
+    // Gloo connects every pair in its constructor, waiting up to five times
+    // the timeout for a pair's first connection (group_formation.h).
+    const std::string who = namer_ ? namer_(-1) : "the group";
+    backend_ = formWithin(
+        [store, rank, size, hostname = options_.hostname, timeout = options_.timeout] {
+          return makeGlooBackend(store, rank, size, hostname, timeout);
+        },
+        options_.timeout, "the Gloo group with " + who + " (" + std::to_string(size) + " ranks)");
     completion_ = cuda ? PendingOp::Completion::StagedCuda : PendingOp::Completion::Host;
   }
 }

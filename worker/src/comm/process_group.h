@@ -98,7 +98,9 @@ class ProcessGroup {
  public:
   // Joins a group of `size` ranks through `store` (use a PrefixStore to keep
   // groups apart). Throws std::invalid_argument for a combination the
-  // backends cannot run (NCCL on the CPU) and what c10d throws.
+  // backends cannot run (NCCL on the CPU), PeerError naming the group when a
+  // Gloo group is not formed within options.timeout (group_formation.h),
+  // and what c10d throws.
   ProcessGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
                GroupOptions options, PeerNamer namer);
   ~ProcessGroup();

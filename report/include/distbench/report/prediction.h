@@ -18,6 +18,14 @@
 
 namespace distbench::report {
 
+// What `distbench predict` models at most (docs/performance.md,
+// "Prediction"). A report or a flag beyond them is refused naming the field
+// or flag: the model walks ranks and buckets, so a crafted report could
+// otherwise keep it busy, or allocating, without bound.
+inline constexpr int kMaxPredictRanks = 65536;  // ranks of a row, trainers, PSs, --world-size
+inline constexpr double kMaxPredictGradientBytes = 1125899906842624.0;  // 2^50: 1 PiB
+inline constexpr double kMaxPredictBuckets = 1e6;  // gradients / bucketCapMB, per DDP row
+
 struct PredictOptions {
   double bitsPerSecond = 0;                 // every rank's link; 0: as measured
   std::map<int, double> rankBitsPerSecond;  // global rank -> its link, over the above
@@ -65,8 +73,8 @@ struct Prediction {
   std::vector<std::string> notes;  // assumptions and fallbacks the rows took
 };
 
-// Throws PredictOptionError for bad options, ReportError for a report whose
-// results cannot be read.
+// Throws PredictOptionError for bad options, ReportError (naming the field)
+// for a report whose results cannot be read or are beyond the bounds above.
 Prediction predictReport(const Report& measured, const PredictOptions& options);
 // The contract's form: the rows alone.
 std::vector<RowPrediction> predict(const Report& measured, const PredictOptions& options);

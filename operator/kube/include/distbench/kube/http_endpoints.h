@@ -2,21 +2,40 @@
 // liveness probe, /readyz for the readiness probe. Everything else is 404, and
 // anything but GET 405, so that a probe or scraper pointed at the wrong path
 // fails loudly instead of reading something that looks right.
+//
+// Anyone the network lets reach the port can connect, so what a connection
+// may cost is bounded (docs/deploy.md): a small server of its own, not a
+// general-purpose one (cpprest's listener read a head and a body of any size
+// and kept idle connections for ever). One request per connection, a head of
+// at most kMaxHttpHeadBytes within kHttpIoTimeout (else 431 or 408), no
+// request body (a Content-Length over 0 or any Transfer-Encoding: 413, the
+// body unread), every reply with "Connection: close" and written within
+// kHttpIoTimeout, at most kMaxHttpConnections at a time.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace distbench::op {
 
+inline constexpr std::size_t kMaxHttpHeadBytes = 8 * 1024;
+inline constexpr std::chrono::milliseconds kHttpIoTimeout{5000};
+// At the bound a new connection replaces the oldest one that is not being
+// answered (idle, or still sending its head): idle connections cannot keep
+// a probe out.
+inline constexpr int kMaxHttpConnections = 16;
+
 class HttpEndpoints {
  public:
   // `address`: "host:port", e.g. "0.0.0.0:8080", or ":8080" for every
   // interface; port 0 picks a free one (port() tells which). `metrics` renders
   // /metrics (OperatorMetrics::scrape); `ready` answers /readyz. Both run on
-  // cpprest's threads, several at a time, and must be thread-safe; one that
-  // throws makes a 500 (/metrics) or a 503 (/readyz) carrying the message.
+  // the endpoints' own thread, one request at a time, beside the rest of the
+  // operator, so they must be thread-safe and quick; one that throws makes a
+  // 500 (/metrics) or a 503 (/readyz) carrying the message.
   HttpEndpoints(std::string address, std::function<std::string()> metrics,
                 std::function<bool()> ready);
   ~HttpEndpoints();  // stop()

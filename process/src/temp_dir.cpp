@@ -1,13 +1,22 @@
 #include "distbench/process/temp_dir.h"
 
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cerrno>
-#include <filesystem>
 #include <system_error>
 #include <vector>
 
 namespace distbench::process {
+namespace {
+
+int removeEntry(const char* path, const struct stat*, int, struct FTW*) {
+  ::remove(path);  // best effort: what cannot go stays, the rest still goes
+  return 0;
+}
+
+}  // namespace
 
 TempDir::TempDir(const std::string& prefix) {
   const char* base = ::getenv("TMPDIR");
@@ -20,9 +29,13 @@ TempDir::TempDir(const std::string& prefix) {
   path_ = buffer.data();
 }
 
+// nftw, not std::filesystem::remove_all: a test binary that links PyTorch's
+// wheel can have remove_all bound to the wheel's exported copy, which jumps
+// to address 0 (seen twice on the lent H200, the second time with
+// cmake/RuntimeFirst.cmake's libstdc++-first order not taking effect there).
+// Depth first, symbolic links removed rather than followed.
 TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
+  ::nftw(path_.c_str(), removeEntry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 }  // namespace distbench::process

@@ -19,8 +19,8 @@
 #include <mutex>
 #include <thread>
 
+#include "distbench/http/http_endpoints.h"
 #include "distbench/kube/event_recorder.h"
-#include "distbench/kube/http_endpoints.h"
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/leader_election.h"
 #include "distbench/kube/log.h"
@@ -198,16 +198,17 @@ int run(const OperatorFlags& flags) {
   metrics->addInformer("configmaps", controller.configMaps());
   metrics->addInformer("networkpolicies", controller.networkPolicies());
 
-  HttpEndpoints http(
+  distbench::http::HttpEndpoints endpoints(
       flags.httpAddress,
       [&] {
         metrics->setBenchmarkPhases(controller.phaseCounts());
         return metrics->scrape();
       },
       // Ready once the caches are filled: a standby is ready to take over.
-      [&] { return controller.synced() && (!schedules || schedules->synced()); });
-  http.start();
-  log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(http.port())}});
+      [&] { return controller.synced() && (!schedules || schedules->synced()); },
+      [](const std::string& what, const std::string& error) { log::error(what, {{"error", error}}); });
+  endpoints.start();
+  log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(endpoints.port())}});
 
   stop.listen();
 
@@ -259,7 +260,7 @@ int run(const OperatorFlags& flags) {
   }
   // After the workers: the next leader must not overlap with our last reconcile.
   if (elector) elector->stop(true);
-  http.stop();
+  endpoints.stop();
   log::info("stopped", {});
   return 0;
 }

@@ -1,69 +1,20 @@
 #include "distbench/worker/common/metrics.h"
 
-#include <prometheus/exposer.h>
 #include <prometheus/gauge.h>
 #include <prometheus/registry.h>
-
-#include <stdlib.h>
-#include <unistd.h>
+#include <prometheus/text_serializer.h>
 
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "distbench/http/http_endpoints.h"
 #include "distbench/worker/common/metric_families.h"
 
 namespace distbench::worker {
-namespace {
-
-// civetweb's error log, its lines joined, each without the "[time] [error]
-// [client ...] " civetweb puts before the message.
-std::string errorLogText(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, text;
-  while (std::getline(in, line)) {
-    const auto prefix = line.rfind("] ");
-    if (prefix != std::string::npos) line.erase(0, prefix + 2);
-    if (line.empty()) continue;
-    text += (text.empty() ? "" : "; ") + line;
-  }
-  return text;
-}
-
-// civetweb says why it could not start (bind's errno, a bad option, a
-// thread it could not create) only in its error log, which is off by
-// default. The log goes to a file in a directory of its own for the start
-// only: read, then removed with its directory, so that civetweb's later
-// errors (it opens the file per message) find no directory and write
-// nothing. One try: a failed start may keep the port (seen on the lent GPU
-// machine, where a second try always said "Address already in use"), so a
-// retry would only hide the first reason.
-std::unique_ptr<prometheus::Exposer> startExposer(const std::string& listen) {
-  char dir[] = "/tmp/distbench-civetweb-XXXXXX";
-  if (::mkdtemp(dir) == nullptr) return std::make_unique<prometheus::Exposer>(listen);
-  const std::string log = std::string(dir) + "/error.log";
-  const auto cleanUp = [&] {
-    ::unlink(log.c_str());
-    ::rmdir(dir);
-  };
-  try {
-    auto exposer = std::make_unique<prometheus::Exposer>(std::vector<std::string>{
-        "listening_ports", listen, "num_threads", "2", "error_log_file", log});
-    cleanUp();
-    return exposer;
-  } catch (const std::exception& e) {
-    const std::string reason = errorLogText(log);
-    cleanUp();
-    throw std::runtime_error("metrics: cannot serve on " + listen + ": " + e.what() +
-                             (reason.empty() ? "" : " civetweb: " + reason));
-  }
-}
-
-}  // namespace
 
 prometheus::Histogram::BucketBoundaries secondsBuckets() {
   prometheus::Histogram::BucketBoundaries b;
@@ -98,7 +49,13 @@ prometheus::Family<prometheus::Counter>& counterFamily(const MetricsEndpoint& en
 
 struct MetricsEndpoint::Impl {
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
-  std::unique_ptr<prometheus::Exposer> exposer;
+  // Served by the same small server as the operator's port (distbench_http),
+  // not prometheus-cpp's Exposer: civetweb behind it starts its threads
+  // with fixed 100 KiB stacks, which glibc refuses in a process holding
+  // more static TLS than that (PyTorch's CUDA wheels: every rank on the
+  // lent H200 ran without /metrics). Also bounded per connection, as the
+  // operator's port is.
+  std::unique_ptr<http::HttpEndpoints> server;
   std::string endpoint;
   prometheus::Labels labels;
 };
@@ -118,8 +75,19 @@ MetricsEndpoint::MetricsEndpoint(const std::string& benchmark, const std::string
 
   if (port > 0) {
     const std::string listen = address + ":" + std::to_string(port);
-    m.exposer = startExposer(listen);
-    m.exposer->RegisterCollectable(m.registry);
+    std::weak_ptr<prometheus::Registry> registry = m.registry;
+    m.server = std::make_unique<http::HttpEndpoints>(
+        listen,
+        [registry] {
+          const auto r = registry.lock();
+          return r ? prometheus::TextSerializer().Serialize(r->Collect()) : std::string();
+        },
+        [] { return true; });
+    try {
+      m.server->start();
+    } catch (const std::exception& e) {
+      throw std::runtime_error("metrics: cannot serve on " + listen + ": " + e.what());
+    }
     m.endpoint = "http://" + listen + "/metrics";
   }
 }
@@ -129,7 +97,7 @@ MetricsEndpoint::~MetricsEndpoint() = default;
 std::string MetricsEndpoint::endpoint() const { return impl_->endpoint; }
 
 void MetricsEndpoint::linger(int seconds) const {
-  if (impl_->exposer && seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(seconds));
+  if (impl_->server && seconds > 0) std::this_thread::sleep_for(std::chrono::seconds(seconds));
 }
 
 prometheus::Registry& MetricsEndpoint::registry() const { return *impl_->registry; }

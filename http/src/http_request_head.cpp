@@ -1,9 +1,9 @@
-#include "distbench/kube/http_request_head.h"
+#include "distbench/http/http_request_head.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace distbench::op {
+namespace distbench::http {
 namespace {
 
 constexpr std::string_view kLineEnd = "\r\n";
@@ -84,4 +84,4 @@ HttpRequestHead parseRequestHead(std::string_view head) {
   return out;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::http

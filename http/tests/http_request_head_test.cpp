@@ -1,10 +1,10 @@
 // What the endpoints read of a request (http_request_head.h): the method and
 // path, and the refusals that keep a connection's cost bounded.
-#include "distbench/kube/http_request_head.h"
+#include "distbench/http/http_request_head.h"
 
 #include <gtest/gtest.h>
 
-namespace distbench::op {
+namespace distbench::http {
 namespace {
 
 TEST(HttpRequestHead, TheHeadEndsAtItsBlankLine) {
@@ -48,4 +48,4 @@ TEST(HttpRequestHead, AMalformedHeadIsRefused) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::http

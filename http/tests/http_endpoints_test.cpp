@@ -1,7 +1,7 @@
 // The probes and /metrics over real loopback sockets, as the kubelet and
 // Prometheus reach them: right status, body and content type per path, and
 // wrong paths and methods refused rather than answered.
-#include "distbench/kube/http_endpoints.h"
+#include "distbench/http/http_endpoints.h"
 
 #include <arpa/inet.h>
 #include <cpprest/http_client.h>
@@ -23,7 +23,7 @@
 
 #include "distbench/process/eventually.h"
 
-namespace distbench::op {
+namespace distbench::http {
 namespace {
 
 using namespace std::chrono_literals;
@@ -357,4 +357,4 @@ TEST(HttpEndpoints, MalformedAddressesAreRefused) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::http

@@ -1,4 +1,4 @@
-#include "distbench/kube/http_endpoints.h"
+#include "distbench/http/http_endpoints.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -11,16 +11,16 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
-#include "distbench/kube/http_request_head.h"
-#include "distbench/kube/log.h"
+#include "distbench/http/http_request_head.h"
 
-namespace distbench::op {
+namespace distbench::http {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -172,6 +172,15 @@ struct HttpEndpoints::Impl {
   Address address;
   std::function<std::string()> metrics;
   std::function<bool()> ready;
+  ErrorSink onError;
+
+  void report(const std::string& what, const std::string& error) const {
+    if (onError) {
+      onError(what, error);
+    } else {
+      std::fprintf(stderr, "%s: %s\n", what.c_str(), error.c_str());
+    }
+  }
 
   std::mutex mutex;  // guards started, listenFd, wake and loop
   bool started = false;
@@ -197,7 +206,7 @@ struct HttpEndpoints::Impl {
     try {
       return {200, metrics(), kMetricsContentType};
     } catch (const std::exception& e) {
-      log::error("serving /metrics failed", {{"error", e.what()}});
+      report("serving /metrics failed", e.what());
       return {500, "metrics failed: " + firstLine(e.what()) + "\n"};
     }
   }
@@ -331,7 +340,7 @@ struct HttpEndpoints::Impl {
         waitMs = static_cast<int>(std::clamp<long long>(left, 0, 60000));
       }
       if (::poll(fds.data(), fds.size(), waitMs) < 0 && errno != EINTR) {
-        log::error("http endpoints: poll failed", {{"error", std::strerror(errno)}});
+        report("http endpoints: poll failed", std::strerror(errno));
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }
@@ -354,8 +363,9 @@ struct HttpEndpoints::Impl {
 };
 
 HttpEndpoints::HttpEndpoints(std::string address, std::function<std::string()> metrics,
-                             std::function<bool()> ready)
+                             std::function<bool()> ready, ErrorSink onError)
     : impl_(std::make_unique<Impl>()) {
+  impl_->onError = std::move(onError);
   impl_->address = parseAddress(address);
   impl_->metrics = std::move(metrics);
   impl_->ready = std::move(ready);
@@ -392,7 +402,7 @@ void HttpEndpoints::stop() {
   if (!m.loop.joinable()) return;
   const char byte = 0;
   if (::write(m.wake[1], &byte, 1) != 1) {
-    log::warn("http endpoints: cannot wake the loop", {{"error", std::strerror(errno)}});
+    m.report("http endpoints: cannot wake the loop", std::strerror(errno));
   }
   m.loop.join();
   ::close(m.listenFd);
@@ -404,4 +414,4 @@ void HttpEndpoints::stop() {
 
 int HttpEndpoints::port() const { return impl_->port.load(); }
 
-}  // namespace distbench::op
+}  // namespace distbench::http

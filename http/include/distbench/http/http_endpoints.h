@@ -1,5 +1,6 @@
-// The operator's HTTP port: /metrics for Prometheus, /healthz for the
-// liveness probe, /readyz for the readiness probe. Everything else is 404, and
+// An HTTP port for Prometheus and the kubelet's probes, the operator's and
+// each worker rank's: /metrics for Prometheus, /healthz for the liveness
+// probe, /readyz for the readiness probe. Everything else is 404, and
 // anything but GET 405, so that a probe or scraper pointed at the wrong path
 // fails loudly instead of reading something that looks right.
 //
@@ -19,7 +20,7 @@
 #include <memory>
 #include <string>
 
-namespace distbench::op {
+namespace distbench::http {
 
 inline constexpr std::size_t kMaxHttpHeadBytes = 8 * 1024;
 inline constexpr std::chrono::milliseconds kHttpIoTimeout{5000};
@@ -32,12 +33,16 @@ class HttpEndpoints {
  public:
   // `address`: "host:port", e.g. "0.0.0.0:8080", or ":8080" for every
   // interface; port 0 picks a free one (port() tells which). `metrics` renders
-  // /metrics (OperatorMetrics::scrape); `ready` answers /readyz. Both run on
+  // /metrics (the operator's OperatorMetrics::scrape, a rank's registry); `ready` answers /readyz. Both run on
   // the endpoints' own thread, one request at a time, beside the rest of the
   // operator, so they must be thread-safe and quick; one that throws makes a
   // 500 (/metrics) or a 503 (/readyz) carrying the message.
+  // `onError` hears what goes wrong while serving (a /metrics callback
+  // that threw, a failed poll), e.g. to the operator's JSON log; empty:
+  // one line on stderr.
+  using ErrorSink = std::function<void(const std::string& what, const std::string& error)>;
   HttpEndpoints(std::string address, std::function<std::string()> metrics,
-                std::function<bool()> ready);
+                std::function<bool()> ready, ErrorSink onError = {});
   ~HttpEndpoints();  // stop()
   HttpEndpoints(const HttpEndpoints&) = delete;
   HttpEndpoints& operator=(const HttpEndpoints&) = delete;
@@ -57,4 +62,4 @@ class HttpEndpoints {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::http

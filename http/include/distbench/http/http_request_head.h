@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace distbench::op {
+namespace distbench::http {
 
 struct HttpRequestHead {
   std::string method;  // "GET"
@@ -27,4 +27,4 @@ std::size_t requestHeadEnd(std::string_view bytes);
 // Reads the head (the bytes up to requestHeadEnd).
 HttpRequestHead parseRequestHead(std::string_view head);
 
-}  // namespace distbench::op
+}  // namespace distbench::http

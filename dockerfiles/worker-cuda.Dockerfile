@@ -166,7 +166,7 @@ RUN set -e; \
     apt-get update; \
     apt-get install -y --no-install-recommends \
       $torch libopenblas0-serial \
-      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 \
+      libprometheus-cpp-core1.0 \
       libcpprest2.10 libyaml-cpp0.8 libssl3t64; \
     rm -rf /var/lib/apt/lists/*; \
     groupadd --gid 65532 distbench; \

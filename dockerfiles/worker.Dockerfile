@@ -44,12 +44,13 @@ FROM ${BASE_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # LibTorch's shared objects (they pull in Gloo, protobuf, sleef, ...),
 # OpenBLAS for its BLAS calls (as scripts/install-deps.sh does: the
-# reference BLAS is much slower), prometheus-cpp for /metrics, cpprestsdk
+# reference BLAS is much slower), prometheus-cpp core for the metrics
+# registry (http/ serves /metrics; no civetweb), cpprestsdk
 # (reports), yaml-cpp (the config).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libtorch1.13 libopenblas0-serial \
-      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 \
+      libprometheus-cpp-core1.0 \
       libcpprest2.10 libyaml-cpp0.7 libssl3 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --gid 65532 distbench \

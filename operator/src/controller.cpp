@@ -133,8 +133,16 @@ bool Controller::synced() const {
 }
 
 void Controller::startWorkers() {
+  std::lock_guard<std::mutex> lock(workersMutex_);
+  if (stopped_) return;
+  if (pool_) {
+    for (const value& b : benchmarks_->list()) queue_.add(objectKey(b));
+    pool_->start();
+    return;
+  }
   WorkerPool::Options o;
   o.workers = options_.workers;
+  o.mayReconcile = options_.mayReconcile;
   auto reconcile = timedReconcile(
       [this](const std::string& key) { return reconciler_->reconcile(key); },
       options_.onReconciled);
@@ -142,7 +150,13 @@ void Controller::startWorkers() {
   pool_->start();
 }
 
+bool Controller::pauseWorkers(std::chrono::steady_clock::duration timeout) {
+  std::lock_guard<std::mutex> lock(workersMutex_);
+  return !pool_ || stopped_ || pool_->pause(timeout);
+}
+
 bool Controller::stop(std::chrono::steady_clock::duration timeout) {
+  std::lock_guard<std::mutex> lock(workersMutex_);
   if (stopped_) return true;
   stopped_ = true;
   bool drained = true;

@@ -3,13 +3,15 @@
 // NetworkPolicies, all filtered by the distbench.io/benchmark label), a work queue fed by their
 // changes, and worker threads that run the Reconciler. Informers start at
 // once, so a standby replica keeps a warm cache; workers start only when
-// this replica should act (leader, or no election).
+// this replica should act (leader, or no election), and pause when it stops
+// leading, to start again if it wins the Lease back.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "distbench/kube/informer.h"
@@ -29,6 +31,9 @@ struct ControllerOptions {
   Reconciler::EventSink onEvent;
   // Every reconcile, with how it ended.
   OnReconciled onReconciled;
+  // Asked before each reconcile (WorkerPool::Options::mayReconcile); with
+  // leader election, whether this replica still holds the Lease.
+  std::function<bool()> mayReconcile;
   int createParallelism = 24;  // Reconciler::Options
   std::chrono::seconds createFailureTimeout{60};
   std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options
@@ -47,8 +52,14 @@ class Controller {
   // Every informer has listed once.
   bool waitForSync(std::chrono::milliseconds timeout) const;
   bool synced() const;
-  // Starts the workers; once.
+  // Starts the workers. Again after pauseWorkers(), it first enqueues every
+  // cached benchmark, as a new process's first list does: another leader
+  // may have acted in between.
   void startWorkers();
+  // The workers finish the reconciles in hand and take no more keys; the
+  // informers and the queue go on. False when a reconcile was still running
+  // at `timeout`.
+  bool pauseWorkers(std::chrono::steady_clock::duration timeout);
   // Drains the queue (waiting up to `timeout` for reconciles in flight),
   // then stops the informers. False when a reconcile was still running.
   bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
@@ -70,6 +81,8 @@ class Controller {
   WorkQueue queue_;
   std::unique_ptr<Reconciler> reconciler_;
   std::unique_ptr<WorkerPool> pool_;
+  // Start, pause and stop come from the election thread and the main thread.
+  std::mutex workersMutex_;
   bool stopped_ = false;
 };
 

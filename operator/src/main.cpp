@@ -1,14 +1,19 @@
 // distbench-operator: reconciles DistBenchmark resources into gangs of pods.
-// Lifecycle: load config, start the caches, serve /metrics and probes, win
+// Lifecycle: load config, serve /metrics and probes, start the caches, win
 // the Lease (when electing), reconcile until SIGTERM or SIGINT, then drain
-// and hand the Lease back. A replica that loses the Lease exits at once, as
-// client-go's controllers do, so it can never act beside the new leader.
+// and hand the Lease back. A replica that loses the Lease (an API server
+// outage longer than the renew deadline, say) takes no more keys at once,
+// lets the reconciles in hand finish before anyone else can take the Lease
+// over, and campaigns again in the same process; only a reconcile still
+// running by then makes it exit, so it can never act beside a new leader.
 #include <malloc.h>
 #include <prometheus/metric_family.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -17,6 +22,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "distbench/http/http_endpoints.h"
@@ -82,6 +88,12 @@ class StopSignals {
     while (!wake_.wait_for(lock, period, [&] { return requested_; })) idle();
   }
 
+  // Sleeps for `period`; false when a stop signal came first.
+  bool sleep(std::chrono::milliseconds period) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return !wake_.wait_for(lock, period, [&] { return requested_; });
+  }
+
  private:
   sigset_t signals_;
   std::mutex mu_;
@@ -136,25 +148,46 @@ ScheduleControllerOptions scheduleOptions(const ControllerOptions& benchmarks,
   return options;
 }
 
-// The schedule controller, when the API server serves schedules; nothing
-// (and a log line saying how to turn them on) when it does not.
-std::unique_ptr<ScheduleController> scheduleController(KubeClient& client,
-                                                       ScheduleControllerOptions options) {
-  try {
-    if (!schedulesServed(client, options.ns)) {
+// Whether the API server serves DistBenchmarkSchedules, asked until it says.
+// Only a 404 means no (the CRD is not installed); a server that is down or
+// failing (an operator started during an outage) is asked again, 1 s, 2 s,
+// 4 s, then every 5 s, for as long as that lasts, so that an outage never
+// turns schedules off for the life of the process. Nullopt: a stop signal
+// came first.
+std::optional<bool> schedulesServedOnceAnswered(KubeClient& client, const std::string& ns,
+                                                StopSignals& stop) {
+  constexpr auto kLogEvery = 60s;  // a long outage is said once a minute
+  std::chrono::milliseconds backoff = 1s;
+  std::optional<std::chrono::steady_clock::time_point> lastLogged;
+  for (;;) {
+    try {
+      if (schedulesServed(client, ns)) return true;
       log::warn("DistBenchmarkSchedules are off: the API server does not serve them; apply "
                 "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
                 "only on first install) and restart the operator",
                 {});
-      return nullptr;
+      return false;
+    } catch (const KubeApiError& e) {
+      if (!e.unavailable()) {
+        // Forbidden and the like: asking again gets the same answer.
+        log::warn(
+            "DistBenchmarkSchedules are off: the API server refused to say whether it "
+            "serves them (check the operator's RBAC: list distbenchmarkschedules)",
+            {{"error", e.what()}});
+        return false;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (!lastLogged || now - *lastLogged >= kLogEvery) {
+        lastLogged = now;
+        log::warn(
+            "cannot ask the API server whether it serves DistBenchmarkSchedules; asking "
+            "again until it answers (not ready until then)",
+            {{"error", e.what()}, {"retryInMs", std::to_string(backoff.count())}});
+      }
+      if (!stop.sleep(backoff)) return std::nullopt;
+      backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
     }
-  } catch (const KubeApiError& e) {
-    log::warn("DistBenchmarkSchedules are off: could not ask the API server whether it serves "
-              "them",
-              {{"error", e.what()}});
-    return nullptr;
   }
-  return std::make_unique<ScheduleController>(client, std::move(options));
 }
 
 LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
@@ -182,22 +215,35 @@ int run(const OperatorFlags& flags) {
   auto metrics = std::make_shared<OperatorMetrics>();
   EventRecorder recorder(client, "distbench-operator",
                          envOr(kEnvNodeName, envOr(kEnvHostname, "")));
-  const ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
-  Controller controller(client, benchmarkOptions);
-  std::unique_ptr<ScheduleController> schedules =
-      scheduleController(client, scheduleOptions(benchmarkOptions, flags));
-  ScheduleMetrics scheduleMetrics;
-  if (schedules) {
-    metrics->addInformer("distbenchmarkschedules", schedules->schedules());
-    metrics->addInformer("distbenchmarks", schedules->runs());
-    metrics->addFamilies([&] { return scheduleMetrics.collect(schedules->schedules().list()); });
+  std::unique_ptr<LeaderElector> elector;
+  std::optional<LeaderElectionOptions> le;
+  if (flags.leaderElect) {
+    le = leaderElectionOptions(flags);
+    elector = std::make_unique<LeaderElector>(config, *le);
   }
+  ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
+  // Exact on the clock, where the election thread may notice a lost Lease
+  // only when its renew request gives up.
+  if (elector) benchmarkOptions.mayReconcile = [&elector] { return elector->isLeader(); };
+  Controller controller(client, benchmarkOptions);
   metrics->addInformer("distbenchmarks", controller.benchmarks());
   metrics->addInformer("pods", controller.pods());
   metrics->addInformer("services", controller.services());
   metrics->addInformer("configmaps", controller.configMaps());
   metrics->addInformer("networkpolicies", controller.networkPolicies());
 
+  // Set once, before schedulesDecided; read only after it.
+  std::unique_ptr<ScheduleController> schedules;
+  std::atomic<bool> schedulesDecided{false};
+  ScheduleMetrics scheduleMetrics;
+  // Leaving by an exception: no election callback into what goes before it
+  // (the Lease then expires by itself).
+  struct ElectionGuard {
+    LeaderElector* elector;
+    ~ElectionGuard() {
+      if (elector) elector->stop(false);
+    }
+  } electionGuard{elector.get()};
   distbench::http::HttpEndpoints endpoints(
       flags.httpAddress,
       [&] {
@@ -205,25 +251,53 @@ int run(const OperatorFlags& flags) {
         return metrics->scrape();
       },
       // Ready once the caches are filled: a standby is ready to take over.
-      [&] { return controller.synced() && (!schedules || schedules->synced()); },
+      [&] {
+        return schedulesDecided.load() && controller.synced() &&
+               (!schedules || schedules->synced());
+      },
       [](const std::string& what, const std::string& error) { log::error(what, {{"error", error}}); });
+  // Before anything that waits on the API server: the liveness probe must
+  // answer while it is down.
   endpoints.start();
   log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(endpoints.port())}});
 
   stop.listen();
 
   controller.startInformers();
-  if (schedules) schedules->startInformers();
-  if (!controller.waitForSync(120s) || (schedules && !schedules->waitForSync(120s))) {
+  const std::optional<bool> served = schedulesServedOnceAnswered(client, flags.ns, stop);
+  if (!served) {
+    log::info("stopped before the caches synced", {});
+    return 0;
+  }
+  if (*served) {
+    ScheduleControllerOptions options = scheduleOptions(benchmarkOptions, flags);
+    options.mayReconcile = benchmarkOptions.mayReconcile;
+    schedules = std::make_unique<ScheduleController>(client, std::move(options));
+    metrics->addInformer("distbenchmarkschedules", schedules->schedules());
+    metrics->addInformer("distbenchmarks", schedules->runs());
+    metrics->addFamilies([&] { return scheduleMetrics.collect(schedules->schedules().list()); });
+    schedules->startInformers();
+  }
+  schedulesDecided = true;
+  // From the API server's first answer: caches that do not fill by then
+  // are a matter of RBAC, which no wait mends.
+  const auto startDeadline = std::chrono::steady_clock::now() + 120s;
+  auto left = [&] {
+    return std::max(0ms, std::chrono::duration_cast<std::chrono::milliseconds>(
+                             startDeadline - std::chrono::steady_clock::now()));
+  };
+  if (!controller.waitForSync(left()) || (schedules && !schedules->waitForSync(left()))) {
     log::error("caches did not sync within 120 s; check RBAC and the API server", {});
     return 1;
   }
   log::info("caches synced", {});
 
-  std::unique_ptr<LeaderElector> elector;
-  if (flags.leaderElect) {
-    const LeaderElectionOptions le = leaderElectionOptions(flags);
-    elector = std::make_unique<LeaderElector>(config, le);
+  if (elector) {
+    // A candidate may take the Lease leaseDuration after it last saw it
+    // renewed; this replica stops leading renewDeadline after its last
+    // renew. Reconciles in hand must end in between.
+    const auto drainTimeout =
+        std::min(ms(flags.shutdownTimeoutSeconds), le->leaseDuration - le->renewDeadline);
     elector->run(
         [&] {
           metrics->setLeader(true);
@@ -231,14 +305,29 @@ int run(const OperatorFlags& flags) {
           controller.startWorkers();
           if (schedules) schedules->startWorkers();
         },
-        [&] {
+        [&, drainTimeout] {
           metrics->setLeader(false);
           if (stop.requested()) return;
-          // Another replica may already be acting: not one more reconcile.
-          log::error("lost leadership; exiting", {{"identity", elector->identity()}});
-          std::_Exit(1);
+          log::warn("lost leadership; pausing the workers, then campaigning again",
+                    {{"identity", elector->identity()}});
+          const auto deadline = std::chrono::steady_clock::now() + drainTimeout;
+          const bool paused = controller.pauseWorkers(drainTimeout) &&
+                              (!schedules || schedules->pauseWorkers(std::max(
+                                                 std::chrono::steady_clock::duration::zero(),
+                                                 deadline - std::chrono::steady_clock::now())));
+          if (!paused) {
+            // Another replica may act from now on: not one more write.
+            log::error(
+                "lost leadership and a reconcile was still running when another replica "
+                "may take over; exiting",
+                {{"identity", elector->identity()},
+                 {"drainMs", std::to_string(drainTimeout.count())}});
+            std::_Exit(1);
+          }
+          log::info("workers paused; campaigning for the Lease again",
+                    {{"lease", le->ns + "/" + le->leaseName}});
         });
-    log::info("waiting for leadership", {{"lease", le.ns + "/" + le.leaseName}});
+    log::info("waiting for leadership", {{"lease", le->ns + "/" + le->leaseName}});
   } else {
     metrics->setLeader(true);
     controller.startWorkers();

@@ -484,6 +484,20 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
     checkOwner(*cached);
     return *cached;
   }
+  if (cache == nullptr) {
+    // Not watched: read first, so that an operator restarted mid-run finds
+    // what is there without a create the server refuses.
+    std::optional<value> found;
+    try {
+      found = client_.get(collection + "/" + objectName(object));
+    } catch (const KubeApiError& e) {
+      if (!e.notFound()) throw;
+    }
+    if (found) {
+      checkOwner(*found);
+      return *found;
+    }
+  }
   try {
     return client_.create(collection, object);
   } catch (const KubeApiError& e) {
@@ -504,6 +518,21 @@ std::string Reconciler::ensureMasterService(Context& ctx) {
                        "Service " + api::masterServiceName(ctx.name) + " has no clusterIP yet");
   return ip;
 }
+
+namespace {
+
+// "<IP> <pod UID>" of the master Endpoints' one address, as ensureMasterEndpoints
+// remembers what it wrote; "" when they point at nothing.
+std::string masterAddressOf(const value& endpoints) {
+  const value* subsets = fieldOf(endpoints, "subsets");
+  if (subsets == nullptr || !subsets->is_array() || subsets->size() == 0) return "";
+  const value* addresses = fieldOf(subsets->at(0), "addresses");
+  if (addresses == nullptr || !addresses->is_array() || addresses->size() == 0) return "";
+  const value& address = addresses->at(0);
+  return stringField(address, "ip") + " " + stringField(address, "targetRef", "uid");
+}
+
+}  // namespace
 
 void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& desired,
                                        const std::vector<value>& current) {
@@ -535,13 +564,19 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
   value endpoints = master ? desiredMasterEndpoints(ctx.benchmark, owner, *master)
                            : desiredMasterEndpoints(ctx.benchmark, owner);
   try {
+    // Read first: after a restart the memo is empty, and what the server
+    // has is then most often what this reconcile would write.
+    std::optional<value> found;
     try {
-      client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+      found = client_.get(corePath(ctx.ns, "endpoints", name));
     } catch (const KubeApiError& e) {
-      if (!e.alreadyExists()) throw;
+      if (!e.notFound()) throw;
+    }
+    if (!found) {
+      client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+    } else if (!isController(*found, ctx.uid) || masterAddressOf(*found) != written) {
       // An earlier gang's, or written by someone else: ours replaces it.
-      const value found = client_.get(corePath(ctx.ns, "endpoints", name));
-      endpoints["metadata"]["resourceVersion"] = found.at("metadata").at("resourceVersion");
+      endpoints["metadata"]["resourceVersion"] = found->at("metadata").at("resourceVersion");
       client_.replace(corePath(ctx.ns, "endpoints", name), endpoints);
     }
   } catch (const KubeApiError& e) {

@@ -113,7 +113,7 @@ class Reconciler {
   void deleteRunKeySecret(const std::string& ns, const std::string& name, const std::string& uid);
   // Creates `object` at `collection` unless the cache has it; AlreadyExists
   // is success. Returns the object as the server has it (or the cache).
-  // No cache (nullptr): asks the server.
+  // No cache (nullptr): reads it from the server first, creating it on 404.
   web::json::value ensure(const Informer* cache, const std::string& collection,
                           const web::json::value& object);
   // The run key's Secret, made once per benchmark: created with a new key,
@@ -123,8 +123,10 @@ class Reconciler {
   std::string ensureMasterService(Context& ctx);
   // Points the master Service at the master pod of `current` (this gang's,
   // created by this operator) once it has an IP, and at nothing until then
-  // (a new gang's master replaces the old's); an Endpoints object of that
-  // name found at the first write, whoever wrote it, is replaced.
+  // (a new gang's master replaces the old's). Written when that differs
+  // from the memo, after a read: Endpoints of that name found, whoever
+  // wrote them, are replaced unless they already say it (a restarted
+  // operator then only fills its memo).
   void ensureMasterEndpoints(Context& ctx, const std::vector<web::json::value>& desired,
                              const std::vector<web::json::value>& current);
   // Creates the pods; returns "<pod>: <server's message>" for each the API

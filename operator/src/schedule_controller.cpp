@@ -93,8 +93,16 @@ bool ScheduleController::waitForSync(std::chrono::milliseconds timeout) const {
 bool ScheduleController::synced() const { return schedules_->hasSynced() && runs_->hasSynced(); }
 
 void ScheduleController::startWorkers() {
+  std::lock_guard<std::mutex> lock(workersMutex_);
+  if (stopped_) return;
+  if (pool_) {
+    enqueueAll();
+    pool_->start();
+    return;
+  }
   WorkerPool::Options o;
   o.workers = options_.workers;
+  o.mayReconcile = options_.mayReconcile;
   auto reconcile = timedReconcile(
       [this](const std::string& key) { return reconciler_->reconcile(key); },
       options_.onReconciled);
@@ -102,7 +110,13 @@ void ScheduleController::startWorkers() {
   pool_->start();
 }
 
+bool ScheduleController::pauseWorkers(std::chrono::steady_clock::duration timeout) {
+  std::lock_guard<std::mutex> lock(workersMutex_);
+  return !pool_ || stopped_ || pool_->pause(timeout);
+}
+
 bool ScheduleController::stop(std::chrono::steady_clock::duration timeout) {
+  std::lock_guard<std::mutex> lock(workersMutex_);
   if (stopped_) return true;
   stopped_ = true;
   bool drained = true;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct ScheduleControllerOptions {
   Informer::Options informer;
   ScheduleReconciler::Options reconciler;
   OnReconciled onReconciled;
+  std::function<bool()> mayReconcile;  // as ControllerOptions
 };
 
 class ScheduleController {
@@ -42,7 +44,10 @@ class ScheduleController {
   void startInformers();
   bool waitForSync(std::chrono::milliseconds timeout) const;
   bool synced() const;
+  // As Controller's: again after pauseWorkers(), every cached schedule
+  // first.
   void startWorkers();
+  bool pauseWorkers(std::chrono::steady_clock::duration timeout);
   bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
   // Every cached schedule into the queue: after a clock jump (tests drive
   // the reconciler's clock), each looks again at once.
@@ -58,6 +63,7 @@ class ScheduleController {
   WorkQueue queue_;
   std::unique_ptr<ScheduleReconciler> reconciler_;
   std::unique_ptr<WorkerPool> pool_;
+  std::mutex workersMutex_;
   bool stopped_ = false;
 };
 

@@ -2,8 +2,18 @@
 // by writing pod status through the API (as envtest-based operators are
 // tested): children appear wired for rendezvous; the phase follows the
 // pods; a failed rank restarts the gang up to backoffLimit; deadlines,
-// rendezvous timeouts, TTL and deletion; an API server restart mid-run.
+// rendezvous timeouts, TTL and deletion; an API server restart mid-run; an
+// operator restarted mid-run, which writes nothing that is already right.
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
 #include "controller_test_fixture.h"
+#include "distbench/api/object_names.h"
+#include "distbench/kube/kube_config.h"
+#include "distbench/testing/kube/audit_log.h"
+#include "distbench/testing/kube/control_plane_outage.h"
+#include "fake_kubelet.h"
 
 namespace distbench::op {
 namespace {
@@ -325,6 +335,138 @@ TEST_F(ControllerTest, ConvergesAfterTheApiServerRestarts) {
   })) << last_.serialize();
   createBenchmark("after");
   ASSERT_TRUE(eventually([&] { return podsAre("after", 4); }));
+}
+
+// kube-apiserver and etcd both gone while a run is Running: the watches
+// break and every request is refused. Once they are back the controller
+// follows the run to its end as if nothing happened, and stores its report
+// once. (An outage longer than the informers' 1 s backoff cap here; what a
+// Lease does in one is operator_binary_test's.)
+TEST_F(ControllerTest, SurvivesTheControlPlaneDown) {
+  std::unique_ptr<kubetest::FakeKubelet> kubelet;
+  ASSERT_NO_THROW(kubelet = std::make_unique<kubetest::FakeKubelet>(*client_, *cluster_,
+                                                                    dir_->path(), "ctl-" + ns_));
+  startController();
+  createBenchmark("outage");
+  ASSERT_TRUE(eventually([&] { return podsAre("outage", 4); }));
+  for (const value& pod : podsOf("outage")) kubelet->bind(ns_, str(pod, {"metadata", "name"}));
+  allRunning("outage");
+  ASSERT_TRUE(benchmarkWhere("outage", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running";
+  })) << last_.serialize();
+  std::ifstream report(std::string(DISTBENCH_REPORT_FIXTURES) + "/report/tutorial-run.json");
+  kubelet->writeMasterLog(ns_, "outage",
+                          kubetest::FakeKubelet::logWithReport(
+                              std::string(std::istreambuf_iterator<char>(report), {})));
+  const std::string audit = cluster_->auditLogPath();
+  const std::uint64_t from = kubetest::auditLogSize(audit);
+  {
+    kubetest::ControlPlaneOutage outage(*cluster_);
+    outage.endAfter(5s);
+    std::fprintf(stderr, "control plane down for %.1f s\n",
+                 std::chrono::duration<double>(outage.elapsed()).count());
+  }
+
+  setPod("outage-trainer-0", "Succeeded");
+  setPod("outage-trainer-1", "Succeeded");
+  setPod("outage-master-0", "Succeeded", 0, R"({"kind":"HybridDDPRPC","p50":"0.376s"})");
+  ASSERT_TRUE(benchmarkWhere("outage", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Succeeded" && conditionTrue(b, "ReportStored");
+  })) << last_.serialize();
+  EXPECT_NO_THROW(client_->get(corePath(ns_, "configmaps", api::reportConfigMapName("outage"))));
+  int stored = 0;
+  for (const auto& r : kubetest::readAuditLog(audit, "", from))
+    if (r.verb == "create" && r.resource == "configmaps" && r.ns == ns_ &&
+        r.name == api::reportConfigMapName("outage") && r.stage == "ResponseComplete" &&
+        r.code == 201)
+      ++stored;
+  EXPECT_EQ(stored, 1);
+  // And new work goes on.
+  createBenchmark("after");
+  EXPECT_TRUE(eventually([&] { return podsAre("after", 4); }));
+}
+
+// An operator restarted mid-run (a new process: empty memos) reads what it
+// would write and finds it there: no create the server refuses with 409, no
+// replace of identical Endpoints, for each running benchmark.
+class RestartedControllerTest : public ControllerTest {
+ protected:
+  void TearDown() override {
+    ControllerTest::TearDown();
+    controller_.reset();  // before the client it uses
+  }
+
+  std::unique_ptr<KubeClient> operatorClient_;
+};
+
+TEST_F(RestartedControllerTest, ARestartedOperatorRederivesItsStateWithoutWrites) {
+  startController();
+  createBenchmark("steady");
+  ASSERT_TRUE(eventually([&] { return podsAre("steady", 4); }));
+  allRunning("steady");
+  ASSERT_TRUE(benchmarkWhere("steady", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running";
+  })) << last_.serialize();
+  // The master Service points at the master pod.
+  ASSERT_TRUE(eventually([&] {
+    return client_->get(corePath(ns_, "endpoints", "steady-master"))
+               .serialize()
+               .find("198.18.0.2") != std::string::npos;
+  }));
+  controller_->stop();
+  controller_.reset();
+
+  // The next operator, as the operator's user (every right in this
+  // namespace), so that the audit log tells its requests from the test's.
+  value binding = value::parse(R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding",
+      "metadata":{"name":"operator"},
+      "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"cluster-admin"},
+      "subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"distbench-operator"}]})");
+  client_->create(groupPath("rbac.authorization.k8s.io", "v1", ns_, "rolebindings"), binding);
+  const std::string kubeconfig = dir_->path() + "/operator.kubeconfig";
+  cluster_->writeKubeconfig(kubeconfig, kubetest::KubeTestCluster::kOperatorUser);
+  operatorClient_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig));
+  const std::string audit = cluster_->auditLogPath();
+  const std::uint64_t from = kubetest::auditLogSize(audit);
+  startController(60s, operatorClient_.get());
+
+  // Its first reconcile of "steady" has ended: everything it would write
+  // for a Running benchmark, it has written.
+  ASSERT_TRUE(eventually([&] { return reconciledOk("steady") >= 1; }))
+      << "the restarted operator never reconciled \"steady\"";
+  // A request made now shows once the log holds every request answered
+  // before it (an event is logged after its response is sent).
+  const std::string marker = corePath(ns_, "configmaps", "restart-audit-marker");
+  try {
+    operatorClient_->get(marker);
+  } catch (const KubeApiError&) {
+  }
+  std::vector<kubetest::AuditRecord> requests;
+  ASSERT_TRUE(eventually([&] {
+    requests = kubetest::readAuditLog(audit, kubetest::KubeTestCluster::kOperatorUser, from);
+    return std::any_of(requests.begin(), requests.end(),
+                       [&](const auto& r) { return r.requestUri == marker; });
+  })) << "the marker request never reached "
+      << audit;
+  requests.erase(std::remove_if(requests.begin(), requests.end(),
+                                [&](const auto& r) {
+                                  return r.ns != ns_ || r.stage != "ResponseComplete" ||
+                                         r.requestUri == marker;
+                                }),
+                 requests.end());
+  // It did look, or this proves nothing.
+  EXPECT_TRUE(std::any_of(requests.begin(), requests.end(),
+                          [](const auto& r) { return r.resource == "endpoints"; }));
+  EXPECT_TRUE(std::any_of(requests.begin(), requests.end(),
+                          [](const auto& r) { return r.resource == "secrets"; }));
+  std::string writes;
+  for (const auto& r : requests) {
+    if (r.verb == "create" || r.verb == "update" || r.verb == "patch" || r.verb == "delete")
+      writes +=
+          "  " + r.verb + " " + r.resource + "/" + r.name + " -> " + std::to_string(r.code) + "\n";
+  }
+  EXPECT_EQ(writes, "") << "writes by the restarted operator:\n" << writes;
+  EXPECT_EQ(str(getBenchmark("steady"), {"status", "phase"}), "Running");
 }
 
 }  // namespace

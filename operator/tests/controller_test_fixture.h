@@ -74,10 +74,19 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
     };
-    o.onReconciled = [](const std::string& key, std::chrono::duration<double>, const Result&,
-                        const std::string* error) {
-      if (error) std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
+                            const std::string* error) {
+      if (error) {
+        std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
+        return;
+      }
+      std::lock_guard<std::mutex> lock(eventsMutex_);
+      ++reconciled_[key];
     };
+    {
+      std::lock_guard<std::mutex> lock(eventsMutex_);
+      reconciled_.clear();
+    }
     controller_ = std::make_unique<Controller>(client ? *client : *client_, o);
     controller_->startInformers();
     ASSERT_TRUE(controller_->waitForSync(30s));
@@ -154,12 +163,21 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     return false;
   }
 
+  // Reconciles of benchmark `name` that ended without an error, by the
+  // controller last started.
+  int reconciledOk(const std::string& name) {
+    std::lock_guard<std::mutex> lock(eventsMutex_);
+    auto it = reconciled_.find(ns_ + "/" + name);
+    return it == reconciled_.end() ? 0 : it->second;
+  }
+
   std::unique_ptr<Controller> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
   bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
   value last_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;
+  std::map<std::string, int> reconciled_;  // by key; under eventsMutex_
 };
 
 }  // namespace

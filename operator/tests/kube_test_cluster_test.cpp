@@ -1,8 +1,8 @@
 // The fixture itself against the real server: TLS verified with its CA, token
 // authentication, RBAC, users without rights, PodSecurityPolicy admission, the
-// audit log, objects kept in etcd across an apiserver restart, and the
-// controller-manager's service accounts and garbage collection, which the
-// operator relies on.
+// audit log, objects kept in etcd across an apiserver restart and across an
+// outage of the whole control plane, and the controller-manager's service
+// accounts and garbage collection, which the operator relies on.
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "distbench/testing/kube/audit_log.h"
+#include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/kube_test_env.h"
 
 namespace distbench::kubetest {
@@ -268,6 +269,33 @@ TEST_F(KubeTestClusterTest, RestartApiServerKeepsEtcdData) {
   ASSERT_EQ(got.status, 200) << got.body;
   EXPECT_EQ(str(got.json().at("data").at("key")), "kept");
   EXPECT_EQ(str(got.json().at("metadata").at("uid")), str(created.json().at("metadata").at("uid")));
+}
+
+// A control plane that goes away as a whole and comes back with its data:
+// what the operator's outage tests stand on.
+TEST_F(KubeTestClusterTest, AnOutageOfApiServerAndEtcdRefusesClientsAndKeepsTheData) {
+  createNamespace("fixture-outage");
+  Response created = call(methods::POST, "/api/v1/namespaces/fixture-outage/configmaps",
+                          configMap("kept", "before"));
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string url = cluster_->url();
+  {
+    ControlPlaneOutage outage(*cluster_);
+    EXPECT_THROW(call(methods::GET, "/readyz"), std::exception);
+    outage.endAfter(std::chrono::seconds(2));
+    EXPECT_GE(outage.elapsed(), std::chrono::seconds(2));
+  }
+  EXPECT_EQ(cluster_->url(), url);
+  Response got = call(methods::GET, "/api/v1/namespaces/fixture-outage/configmaps/kept");
+  ASSERT_EQ(got.status, 200) << got.body;
+  EXPECT_EQ(str(got.json().at("data").at("key")), "before");
+  EXPECT_EQ(str(got.json().at("metadata").at("uid")), str(created.json().at("metadata").at("uid")));
+  // Writes go on from the resourceVersion etcd kept.
+  Response updated = call(methods::PUT, "/api/v1/namespaces/fixture-outage/configmaps/kept",
+                          configMap("kept", "after"));
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_GT(std::stoll(str(updated.json().at("metadata").at("resourceVersion"))),
+            std::stoll(str(created.json().at("metadata").at("resourceVersion"))));
 }
 
 }  // namespace

@@ -1,21 +1,25 @@
 // The distbench-operator binary against the real API server: two replicas
 // elect one leader, only the leader reconciles, the other takes over when
 // the leader is killed; SIGTERM drains and hands the Lease back; the probes
-// and /metrics answer.
+// and /metrics answer; an outage of the control plane, during a run or at
+// start, is ridden out by the same process.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <sstream>
 #include <thread>
 
 #include "benchmark_namespace_test.h"
+#include "distbench/kube/json_fields.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/reconciler.h"
+#include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/operator_process.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
@@ -104,6 +108,45 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
                      "distbench_operator_reconcile_duration_seconds_count");
   }
 
+  // After an outage: the client's pooled connections went with the old
+  // server, and its next request may fail on one of them.
+  void reconnect() {
+    ASSERT_TRUE(eventually([&] {
+      try {
+        client_->get("/version");
+        return true;
+      } catch (const KubeApiError&) {
+        return false;
+      }
+    }));
+  }
+
+  // Every minute, runs like the benchmarks above.
+  static value schedule(const std::string& name) {
+    value s = value::object();
+    s["apiVersion"] = value::string("distbench.io/v1alpha1");
+    s["kind"] = value::string("DistBenchmarkSchedule");
+    s["metadata"]["name"] = value::string(name);
+    s["spec"]["schedule"] = value::string("* * * * *");
+    s["spec"]["template"]["spec"] = kubetest::smallBenchmark(name).at("spec");
+    return s;
+  }
+
+  // Whether the schedule controller has looked at schedule `name` (it sets
+  // status.nextScheduleTime at once).
+  bool scheduleServed(const std::string& name) {
+    try {
+      const value s = client_->get(kubetest::establishedScheduleCrd().path(ns_) + "/" + name);
+      const value* status = fieldOf(s, "status");
+      return status != nullptr && !stringField(*status, "nextScheduleTime").empty();
+    } catch (const KubeApiError&) {
+      return false;
+    }
+  }
+
+  static bool logSays(const Replica& r, const std::string& text) {
+    return r.process->log().find(text) != std::string::npos;
+  }
 };
 
 TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {
@@ -175,6 +218,76 @@ TEST_F(OperatorBinaryTest, SigtermHandsTheLeaseBack) {
   const auto released = std::chrono::steady_clock::now();
   ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-b"; }, 20s)) << b.process->log();
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - released).count(), 3.0);
+}
+
+// kube-apiserver and etcd stopped for longer than the renew deadline (2 s
+// here): the leader cannot renew its Lease, stops leading and pauses its
+// workers, and campaigns again, in the same process, while /healthz goes
+// on answering. Once the control plane is back it wins the Lease again and
+// both controllers work. (Until now it exited, and a replica restarted
+// into an outage turned schedules off.)
+TEST_F(OperatorBinaryTest, AControlPlaneOutageIsNoCrash) {
+  kubetest::establishedScheduleCrd();
+  Replica a = start("replica-a");
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-a"; })) << a.process->log();
+  ASSERT_TRUE(eventually([&] { return kubetest::httpGet(a.port, "/readyz").status == 200; }));
+  createBenchmark("before");
+  ASSERT_TRUE(eventually([&] { return podCount("before") == 4; })) << a.process->log();
+  const int pid = a.process->pid();
+  {
+    kubetest::ControlPlaneOutage outage(*cluster_);
+    ASSERT_TRUE(eventually([&] { return logSays(a, "campaigning for the Lease again"); }))
+        << "the leader did not pause and campaign again:\n"
+        << a.process->log();
+    EXPECT_TRUE(a.process->running());
+    EXPECT_EQ(kubetest::httpGet(a.port, "/healthz").status, 200);
+    // A few tries at the Lease (0.5 s apart) fail before it is back.
+    outage.endAfter(6s);
+    std::fprintf(stderr, "control plane down for %.1f s\n",
+                 std::chrono::duration<double>(outage.elapsed()).count());
+  }
+  const auto back = std::chrono::steady_clock::now();
+  reconnect();
+  ASSERT_TRUE(eventually([&] { return leaseHolder() == "replica-a"; })) << a.process->log();
+  std::fprintf(stderr, "leading again %.1f s after the control plane's return\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - back).count());
+  EXPECT_TRUE(eventually([&] { return kubetest::httpGet(a.port, "/readyz").status == 200; }));
+  ASSERT_TRUE(a.process->running()) << a.process->log();
+  EXPECT_EQ(a.process->pid(), pid);
+
+  // Both worker pools run again.
+  createBenchmark("after");
+  EXPECT_TRUE(eventually([&] { return podCount("after") == 4; })) << a.process->log();
+  client_->create(kubetest::establishedScheduleCrd().path(ns_), schedule("after"));
+  EXPECT_TRUE(eventually([&] { return scheduleServed("after"); })) << a.process->log();
+  EXPECT_TRUE(a.process->running()) << a.process->log();
+}
+
+// A replica (re)started while the API server is down is alive but not
+// ready, asks again whether schedules are served, and serves them once it
+// answers: no answer is never taken for "no".
+TEST_F(OperatorBinaryTest, StartedWhileTheApiServerIsDownSchedulesStillRun) {
+  kubetest::establishedScheduleCrd();
+  Replica a;
+  {
+    kubetest::ControlPlaneOutage outage(*cluster_);
+    a = start("replica-a");
+    ASSERT_TRUE(eventually([&] { return logSays(a, "asking again until it answers"); }))
+        << a.process->log();
+    EXPECT_EQ(kubetest::httpGet(a.port, "/healthz").status, 200);
+    EXPECT_EQ(kubetest::httpGet(a.port, "/readyz").status, 503);
+    // Refused again 1 s and 3 s after its start.
+    outage.endAfter(4s);
+    std::fprintf(stderr, "control plane down for %.1f s\n",
+                 std::chrono::duration<double>(outage.elapsed()).count());
+  }
+  reconnect();
+  ASSERT_TRUE(eventually([&] { return kubetest::httpGet(a.port, "/readyz").status == 200; }))
+      << a.process->log();
+  client_->create(kubetest::establishedScheduleCrd().path(ns_), schedule("served"));
+  EXPECT_TRUE(eventually([&] { return scheduleServed("served"); })) << a.process->log();
+  EXPECT_TRUE(a.process->running());
+  EXPECT_FALSE(logSays(a, "DistBenchmarkSchedules are off")) << a.process->log();
 }
 
 TEST_F(OperatorBinaryTest, BadFlagsAreRefusedNamingTheFlag) {

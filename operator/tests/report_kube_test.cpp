@@ -3,8 +3,9 @@
 // proxies to the pod's kubelet, played here by fake_kubelet_logs.py on a
 // Node of the test's own), stores it in <name>-report, and compares it with
 // spec.baseline into the RegressionDetected condition.
-#include <fstream>
 #include <sys/stat.h>
+
+#include <fstream>
 
 #include "controller_test_fixture.h"
 #include "distbench/api/object_names.h"
@@ -13,6 +14,7 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/testing/kube/operator_process.h"
+#include "fake_kubelet.h"
 
 namespace distbench::op {
 namespace {
@@ -50,69 +52,31 @@ class ReportTest : public ControllerTest {
   void TearDown() override {
     ControllerTest::TearDown();
     kubelet_.reset();
-    if (client_ && !node_.empty()) client_->remove("/api/v1/nodes/" + node_);
-  }
-
-  // A Node whose kubelet endpoint is `port` on 127.0.0.1.
-  void createNode(int port) {
-    node_ = "report-" + ns_;
-    value node = value::object();
-    node["apiVersion"] = value::string("v1");
-    node["kind"] = value::string("Node");
-    node["metadata"]["name"] = value::string(node_);
-    client_->create("/api/v1/nodes", node);
-    value status = value::object();
-    value address = value::object();
-    address["type"] = value::string("InternalIP");
-    address["address"] = value::string("127.0.0.1");
-    status["status"]["addresses"] = value::array({address});
-    status["status"]["daemonEndpoints"]["kubeletEndpoint"]["Port"] = value::number(port);
-    client_->mergePatch("/api/v1/nodes/" + node_ + "/status", status);
   }
 
   // fake_kubelet_logs.py on a free port, and a Node pointing at it.
   void startKubelet() {
-    logs_ = dir_->path() + "/kubelet-logs";
-    const int port = kubetest::freePort();
-    kubelet_ = std::make_unique<kubetest::OperatorProcess>(
-        "/usr/bin/python3",
-        std::vector<std::string>{DISTBENCH_FAKE_KUBELET, "--port", std::to_string(port), "--cert",
-                                 cluster_->servingCertFile(), "--key", cluster_->servingKeyFile(),
-                                 "--logs", logs_},
-        std::vector<std::string>{}, dir_->path() + "/kubelet.log");
-    ASSERT_TRUE(eventually([&] { return kubelet_->log().find("listening on") != std::string::npos; }))
-        << kubelet_->log();
-    createNode(port);
+    ASSERT_NO_THROW(kubelet_ = std::make_unique<kubetest::FakeKubelet>(
+                        *client_, *cluster_, dir_->path(), "report-" + ns_));
+    logs_ = kubelet_->logs();
   }
 
   // What the master container printed: a few lines, then the report frame.
   void writeMasterLog(const std::string& name, const std::string& text) {
-    const std::string pod = api::podName(name, api::Role::Master, 0);
-    for (const std::string& d : {logs_, logs_ + "/" + ns_, logs_ + "/" + ns_ + "/" + pod})
-      ::mkdir(d.c_str(), 0755);
-    std::ofstream(logs_ + "/" + ns_ + "/" + pod + "/worker.log") << text;
+    kubelet_->writeMasterLog(ns_, name, text);
   }
 
   static std::string logWithReport(const std::string& json) {
-    return "master: joined 4 ranks\nmaster: result summary written\n" +
-           report::reportLogLines(json) + "master: run complete\n";
+    return kubetest::FakeKubelet::logWithReport(json);
   }
 
-  // The gang scheduled on node_ (the master's log is only reachable through
-  // a node), then Running, then Succeeded.
+  // The gang scheduled on the fake kubelet's Node (the master's log is only
+  // reachable through a node), then Running, then Succeeded.
   void runToSuccess(const std::string& name, const value& spec = value::object()) {
     createBenchmark(name, spec);
     ASSERT_TRUE(eventually([&] { return podsAre(name, 4); }));
-    for (const value& pod : podsOf(name)) {
-      const std::string podName = pod.at("metadata").at("name").as_string();
-      value binding = value::object();
-      binding["apiVersion"] = value::string("v1");
-      binding["kind"] = value::string("Binding");
-      binding["metadata"]["name"] = value::string(podName);
-      binding["target"]["kind"] = value::string("Node");
-      binding["target"]["name"] = value::string(node_);
-      client_->create(corePath(ns_, "pods", podName) + "/binding", binding);
-    }
+    for (const value& pod : podsOf(name))
+      kubelet_->bind(ns_, pod.at("metadata").at("name").as_string());
     allRunning(name);
     ASSERT_TRUE(benchmarkWhere(name, [](const value& b) {
       return str(b, {"status", "phase"}) == "Running";
@@ -140,8 +104,7 @@ class ReportTest : public ControllerTest {
     return spec;
   }
 
-  std::unique_ptr<kubetest::OperatorProcess> kubelet_;
-  std::string node_;
+  std::unique_ptr<kubetest::FakeKubelet> kubelet_;
   std::string logs_;
 };
 
@@ -302,9 +265,11 @@ TEST_F(ReportTest, AMasterLogOfGigabytesIsReadOnlyToItsBound) {
   EXPECT_NE(last_.at("status").at("conditions").serialize().find(bound + " bytes"), std::string::npos)
       << last_.serialize();
   // The kubelet was asked for no more (tailLines, limitBytes).
-  EXPECT_NE(kubelet_->log().find("limitBytes=" + bound), std::string::npos) << kubelet_->log();
-  EXPECT_NE(kubelet_->log().find("sent " + bound + " of " + bound + " bytes"), std::string::npos)
-      << kubelet_->log();
+  EXPECT_NE(kubelet_->processLog().find("limitBytes=" + bound), std::string::npos)
+      << kubelet_->processLog();
+  EXPECT_NE(kubelet_->processLog().find("sent " + bound + " of " + bound + " bytes"),
+            std::string::npos)
+      << kubelet_->processLog();
 
   // A kubelet that ignores limitBytes sends all 64 MiB: the operator stops
   // reading at the bound all the same.
@@ -326,15 +291,15 @@ TEST_F(ReportTest, AMasterLogOfGigabytesIsReadOnlyToItsBound) {
   const std::string whole = " of " + std::to_string(file.st_size) + " bytes";
   auto sends = [&] {
     std::vector<long long> sent;
-    const std::string log = kubelet_->log();
+    const std::string log = kubelet_->processLog();
     for (size_t at = log.find(whole); at != std::string::npos; at = log.find(whole, at + 1)) {
       const size_t start = log.rfind("sent ", at) + 5;
       sent.push_back(std::stoll(log.substr(start, at - start)));
     }
     return sent;
   };
-  ASSERT_TRUE(eventually([&] { return sends().size() >= 2; })) << kubelet_->log();
-  for (long long sent : sends()) EXPECT_LT(sent, file.st_size / 4) << kubelet_->log();
+  ASSERT_TRUE(eventually([&] { return sends().size() >= 2; })) << kubelet_->processLog();
+  for (long long sent : sends()) EXPECT_LT(sent, file.st_size / 4) << kubelet_->processLog();
 }
 
 TEST_F(ReportTest, MessagesFromTheLogAreBoundedInStatusAndEvents) {
@@ -425,7 +390,7 @@ TEST_F(ReportTest, ALogWithoutAReportOrAKubeletThatDoesNotAnswerIsSaidAndCleanUp
 
   // The kubelet stops answering: asked again until --report-fetch-timeout,
   // then ReportUnavailable, and clean-up deletes the parameter server.
-  kubelet_.reset();
+  kubelet_->stopServing();
   runToSuccess("gone");
   const auto succeeded = std::chrono::steady_clock::now();
   EXPECT_TRUE(benchmarkWhere("gone", [](const value& b) {

@@ -327,29 +327,8 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
     writeFile(s.file("tokens.csv"), tokens);
     writeFile(s.file("audit-policy.yaml"), kAuditPolicy);
 
-    const std::string etcdLog = s.file("etcd.log");
-    const std::string client = "http://127.0.0.1:" + std::to_string(s.etcdClientPort);
-    const std::string peer = "http://127.0.0.1:" + std::to_string(s.etcdPeerPort);
-    s.etcd.emplace(startLogged({s.etcdBin, "--name", "distbench-test", "--data-dir",
-                                s.file("etcd-data"), "--listen-client-urls", client,
-                                "--advertise-client-urls", client, "--listen-peer-urls", peer,
-                                "--initial-advertise-peer-urls", peer, "--initial-cluster",
-                                "distbench-test=" + peer, "--logger", "zap", "--log-level",
-                                "warn"},
-                               etcdLog));
-    auto deadline = Clock::now() + s.options.startTimeout;
-    while (!tcpListening(s.etcdClientPort)) {
-      if (auto exit = s.etcd->pollExit())
-        throw KubeTestClusterError(withTail("etcd " + exit->describe(), "etcd", etcdLog));
-      if (Clock::now() > deadline)
-        throw KubeTestClusterError(withTail(
-            "etcd did not listen on " + client + " within " +
-                std::to_string(s.options.startTimeout.count()) + " s",
-            "etcd", etcdLog));
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-
-    restartApiServer();  // with nothing running yet: just starts it
+    startEtcd();
+    startApiServer();
     const std::string psps = "/apis/policy/v1beta1/podsecuritypolicies";
     createAsAdmin(psps, kPrivilegedPspYaml);
     createAsAdmin(psps, kRestrictedPspYaml);
@@ -362,9 +341,47 @@ KubeTestCluster::KubeTestCluster(Options options) : state_(std::make_unique<Stat
 
 KubeTestCluster::~KubeTestCluster() { state_->stopAll(); }
 
-void KubeTestCluster::restartApiServer() {
+void KubeTestCluster::startEtcd() {
   State& s = *state_;
-  stopProcess(s.apiServer, kApiServerGrace);
+  if (s.etcd && s.etcd->running()) return;
+  const std::string etcdLog = s.file("etcd.log");
+  const std::string client = "http://127.0.0.1:" + std::to_string(s.etcdClientPort);
+  const std::string peer = "http://127.0.0.1:" + std::to_string(s.etcdPeerPort);
+  try {
+    // The same data directory every time: a restart keeps every object.
+    s.etcd.emplace(startLogged(
+        {s.etcdBin, "--name", "distbench-test", "--data-dir", s.file("etcd-data"),
+         "--listen-client-urls", client, "--advertise-client-urls", client, "--listen-peer-urls",
+         peer, "--initial-advertise-peer-urls", peer, "--initial-cluster", "distbench-test=" + peer,
+         "--logger", "zap", "--log-level", "warn"},
+        etcdLog));
+  } catch (const std::exception& e) {
+    throw KubeTestClusterError(std::string("etcd: ") + e.what());
+  }
+  auto deadline = Clock::now() + s.options.startTimeout;
+  while (!tcpListening(s.etcdClientPort)) {
+    if (auto exit = s.etcd->pollExit())
+      throw KubeTestClusterError(withTail("etcd " + exit->describe(), "etcd", etcdLog));
+    if (Clock::now() > deadline)
+      throw KubeTestClusterError(withTail("etcd did not listen on " + client + " within " +
+                                              std::to_string(s.options.startTimeout.count()) + " s",
+                                          "etcd", etcdLog));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+void KubeTestCluster::stopEtcd() { stopProcess(state_->etcd); }
+
+void KubeTestCluster::stopApiServer() { stopProcess(state_->apiServer, kApiServerGrace); }
+
+void KubeTestCluster::restartApiServer() {
+  stopApiServer();
+  startApiServer();
+}
+
+void KubeTestCluster::startApiServer() {
+  State& s = *state_;
+  if (s.apiServer && s.apiServer->running()) return;
   const std::string log = s.file("kube-apiserver.log");
   std::vector<std::string> argv = {
       s.kubeBin + "/kube-apiserver",

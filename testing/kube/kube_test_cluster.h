@@ -28,8 +28,9 @@
 //
 // The child processes die with the thread that started them (they carry
 // PR_SET_PDEATHSIG, which Linux ties to the forking thread): construct the
-// cluster, and call startControllerManager() and restartApiServer(), from a
-// thread that outlives the cluster, such as the test's main thread.
+// cluster, and call startControllerManager() and the start and restart
+// functions, from a thread that outlives the cluster, such as the test's
+// main thread.
 #pragma once
 
 #include <cpprest/http_client.h>
@@ -78,6 +79,20 @@ class KubeTestCluster {
   // untouched; returns once /readyz answers 200 again. Clients see their
   // connections and watches drop and connections refused while it is down.
   void restartApiServer();
+
+  // The two halves of restartApiServer(), for an outage of a test's
+  // choosing: clients are refused until startApiServer() returns (with
+  // /readyz 200, which needs etcd up). Each is a no-op when the server
+  // already is where it asks. Throws KubeTestClusterError.
+  void stopApiServer();
+  void startApiServer();
+  // etcd likewise (SIGTERM, then SIGKILL after 15 s), started again on the
+  // same ports and data directory: every object and resourceVersion is kept.
+  // Stop kube-apiserver first and start it after, as a control plane that
+  // goes away as a whole; kube-apiserver left running without etcd answers
+  // 5xx or hangs its requests until etcd is back.
+  void stopEtcd();
+  void startEtcd();
 
   // "https://127.0.0.1:<port>"
   std::string url() const;

@@ -1,5 +1,6 @@
 #include "distbench/kube/exponential_backoff.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -13,13 +14,18 @@ ExponentialBackoff::ExponentialBackoff(Duration base, Duration max) : base_(base
 }
 
 ExponentialBackoff::Duration ExponentialBackoff::next(const std::string& key) {
+  return next(key, max_);
+}
+
+ExponentialBackoff::Duration ExponentialBackoff::next(const std::string& key, Duration cap) {
+  const Duration most = std::max(base_, std::min(max_, cap));
   int& count = failures_[key];
   int exponent = count;
   if (count < std::numeric_limits<int>::max()) ++count;
   // In floating point so that a key failing for days cannot overflow the
   // shift; anything past max is max anyway.
   double nanos = static_cast<double>(base_.count()) * std::ldexp(1.0, exponent);
-  if (nanos >= static_cast<double>(max_.count())) return max_;
+  if (nanos >= static_cast<double>(most.count())) return most;
   return Duration(static_cast<Duration::rep>(nanos));
 }
 

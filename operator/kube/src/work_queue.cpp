@@ -1,6 +1,7 @@
 #include "distbench/kube/work_queue.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace distbench::op {
@@ -9,8 +10,11 @@ WorkQueue::WorkQueue(WorkQueueOptions options, Clock& clock)
     : clock_(clock),
       observer_(options.observer ? std::move(options.observer)
                                  : std::make_shared<WorkQueueObserver>()),
+      unavailableMaxBackoff_(options.unavailableMaxBackoff),
       backoff_(options.baseBackoff, options.maxBackoff),
       bucket_(options.qps, options.burst, clock.now()) {
+  if (unavailableMaxBackoff_ < options.baseBackoff)
+    throw std::invalid_argument("work queue: unavailableMaxBackoff must be at least baseBackoff");
   jumpWatch_ = clock_.watchJumps([this] {
     std::lock_guard<std::mutex> lock(mu_);
     cv_.notify_all();
@@ -34,7 +38,7 @@ void WorkQueue::addAfter(const std::string& key, Clock::Duration delay) {
   addAfterLocked(key, delay, clock_.now());
 }
 
-void WorkQueue::addRateLimited(const std::string& key) {
+void WorkQueue::addRateLimited(const std::string& key, RetryCause cause) {
   std::lock_guard<std::mutex> lock(mu_);
   // Before touching the limiters: a refused retry must not count as a failure
   // or spend a token.
@@ -42,7 +46,9 @@ void WorkQueue::addRateLimited(const std::string& key) {
   Clock::TimePoint now = clock_.now();
   // Both limiters always advance, as client-go's MaxOfRateLimiter: the bucket
   // spends a token even when the key's own backoff is the longer wait.
-  Clock::Duration perKey = backoff_.next(key);
+  Clock::Duration perKey = cause == RetryCause::kUnavailable
+                               ? backoff_.next(key, unavailableMaxBackoff_)
+                               : backoff_.next(key);
   Clock::Duration overall = bucket_.reserve(now);
   observer_->retried();
   addAfterLocked(key, std::max(perKey, overall), now);
@@ -61,6 +67,7 @@ int WorkQueue::numRequeues(const std::string& key) const {
 std::optional<std::string> WorkQueue::get(Clock::Duration timeout) {
   std::unique_lock<std::mutex> lock(mu_);
   const Clock::TimePoint deadline = addSaturating(clock_.now(), timeout);
+  const std::uint64_t interrupts = interrupts_;
   for (;;) {
     Clock::TimePoint now = clock_.now();
     promoteDueLocked(now);
@@ -75,7 +82,7 @@ std::optional<std::string> WorkQueue::get(Clock::Duration timeout) {
       observer_->depth(ready_.size());
       return key;
     }
-    if (shuttingDown_ || now >= deadline) return std::nullopt;
+    if (shuttingDown_ || now >= deadline || interrupts_ != interrupts) return std::nullopt;
     Clock::TimePoint wakeAt = deadline;
     if (!waiting_.empty()) wakeAt = std::min(wakeAt, std::get<0>(*waiting_.begin()));
     clock_.waitUntil(lock, cv_, wakeAt);
@@ -101,6 +108,12 @@ void WorkQueue::shutDown() {
   shuttingDown_ = true;
   waiting_.clear();
   waitingByKey_.clear();
+  cv_.notify_all();
+}
+
+void WorkQueue::interrupt() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++interrupts_;
   cv_.notify_all();
 }
 

@@ -34,6 +34,16 @@ TEST(ExponentialBackoff, ForgetStartsAgainFromBaseForThatKeyOnly) {
   EXPECT_EQ(backoff.next("b"), 2ms);
 }
 
+TEST(ExponentialBackoff, ACapOfTheCallersStopsTheGrowthButTheCountGoesOn) {
+  ExponentialBackoff backoff;
+  for (int failure = 0; failure < 20; ++failure) backoff.next("a", 5s);
+  EXPECT_EQ(backoff.next("a", 5s), 5s);
+  EXPECT_EQ(backoff.failures("a"), 21);
+  // The key's own cap where it is the smaller, and never below the base.
+  EXPECT_EQ(backoff.next("a", 2000s), 1000s);
+  EXPECT_EQ(backoff.next("b", 1ms), 5ms);
+}
+
 TEST(ExponentialBackoff, RejectsNonPositiveBaseAndBaseAboveMax) {
   EXPECT_THROW(ExponentialBackoff(0ms, 1s), std::invalid_argument);
   EXPECT_THROW(ExponentialBackoff(2s, 1s), std::invalid_argument);

@@ -213,6 +213,53 @@ TEST(WorkQueue, BackoffBaseAndCapAreConfigurable) {
   }
 }
 
+TEST(WorkQueue, AKeyTheApiServerDidNotAnswerIsRetriedWithinFiveSeconds) {
+  ManualClock clock;
+  WorkQueue queue({}, clock);
+  // 30 s of failures while the server is down: 5 ms, 10 ms, ... then 5 s.
+  Clock::Duration down{};
+  while (down < 30s) {
+    queue.addRateLimited("a", RetryCause::kUnavailable);
+    ASSERT_EQ(queue.get(kNoWait), std::nullopt);
+    Clock::Duration waited{};
+    while (!queue.length()) {
+      clock.advance(1ms);
+      waited += 1ms;
+      ASSERT_LE(waited, 5s) << "after " << std::chrono::duration<double>(down).count() << " s down";
+    }
+    down += waited;
+    ASSERT_EQ(queue.get(kNoWait), "a");
+    queue.done("a");
+  }
+  // Any other failure still backs off as client-go's: the count went on.
+  const int failures = queue.numRequeues("a");
+  queue.addRateLimited("a");
+  clock.advance(5s);
+  EXPECT_EQ(queue.length(), 0u) << failures << " failures";
+}
+
+TEST(WorkQueue, InterruptWakesBlockedGetsAndKeepsTheKeys) {
+  ManualClock clock;
+  WorkQueue queue({}, clock);
+  queue.addAfter("later", 1h);
+  std::vector<std::future<std::optional<std::string>>> gets;
+  ShutDownAtExit shutDown{queue};
+  for (int i = 0; i < 3; ++i)
+    gets.push_back(std::async(std::launch::async, [&] { return queue.get(1h); }));
+  // Each getter inside get() before the interrupt, or it would not see it.
+  ASSERT_TRUE(clock.awaitWaiters(3));
+  queue.interrupt();
+  for (auto& got : gets) {
+    ASSERT_EQ(got.wait_for(kRealTimeLimit), std::future_status::ready);
+    EXPECT_EQ(got.get(), std::nullopt);
+  }
+  EXPECT_FALSE(queue.shuttingDown());
+  queue.add("now");
+  EXPECT_EQ(queue.get(kNoWait), "now");
+  clock.advance(1h);
+  EXPECT_EQ(queue.get(kNoWait), "later");
+}
+
 TEST(WorkQueue, OverallRateLimitCapsThroughput) {
   ManualClock clock;
   // A negligible per-key backoff, so that the default bucket (10 qps, burst
@@ -361,6 +408,11 @@ TEST(WorkQueue, RejectsOutOfRangeOptions) {
   baseAboveMax.baseBackoff = 2s;
   baseAboveMax.maxBackoff = 1s;
   EXPECT_THROW(WorkQueue{baseAboveMax}, std::invalid_argument);
+  WorkQueueOptions unavailableBelowBase;
+  unavailableBelowBase.baseBackoff = 2s;
+  unavailableBelowBase.maxBackoff = 10s;
+  unavailableBelowBase.unavailableMaxBackoff = 1s;
+  EXPECT_THROW(WorkQueue{unavailableBelowBase}, std::invalid_argument);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -12,12 +13,15 @@
 #include <utility>
 #include <vector>
 
+#include "distbench/kube/kube_client.h"
+#include "distbench/process/eventually.h"
 #include "manual_clock.h"
 
 namespace distbench::op {
 namespace {
 
 using namespace std::chrono_literals;
+using process::eventually;
 using testing::ManualClock;
 
 // Real time allowed for a worker to react; only a bug waits this long.
@@ -278,6 +282,146 @@ TEST(WorkerPool, StopGivesUpOnAStuckReconcileAndTheDestructorStillJoins) {
     cv.notify_all();
   }
   EXPECT_EQ(f.counter->count(), 1);
+}
+
+TEST(WorkerPool, AnApiServerThatDoesNotAnswerIsRetriedWithinTheShorterCap) {
+  ManualClock clock;
+  std::shared_ptr<DoneCounter> counter;
+  WorkQueueOptions options = Fixture::optionsWith(counter);
+  options.unavailableMaxBackoff = 10ms;  // base 5 ms: 5, 10, 10, ...
+  WorkQueue queue(options, clock);
+  std::atomic<int> code{0};  // -1: success
+  WorkerPool pool(
+      queue,
+      [&](const std::string& key) -> Result {
+        const int c = key == "refused" ? 403 : code.load();
+        if (c < 0) return Result{};
+        throw KubeApiError(c, "", "GET /" + key + ": HTTP " + std::to_string(c));
+      },
+      workers(1));
+  pool.start();
+  int done = 0;
+  // Connection refused, 503, 429: tries 5, 10, then 10 ms apart.
+  for (int c : {0, 503, 429}) {
+    code = c;
+    queue.add("down");
+    for (Clock::Duration wait : {0ms, 5ms, 10ms, 10ms}) {
+      clock.advance(wait);
+      ASSERT_TRUE(counter->waitFor(++done)) << "HTTP " << c << ", after " << wait.count() << " ns";
+    }
+    EXPECT_EQ(queue.numRequeues("down"), 4);
+    code = -1;  // back: the pending retry succeeds and forgets
+    clock.advance(10ms);
+    ASSERT_TRUE(counter->waitFor(++done));
+    EXPECT_EQ(queue.numRequeues("down"), 0);
+  }
+
+  // A refusal is no outage: the ordinary backoff, 20 ms before the fourth.
+  queue.add("refused");
+  for (Clock::Duration wait : {0ms, 5ms, 10ms}) {
+    clock.advance(wait);
+    ASSERT_TRUE(counter->waitFor(++done));
+  }
+  clock.advance(10ms);
+  EXPECT_EQ(queue.length(), 0u);
+  clock.advance(10ms);
+  ASSERT_TRUE(counter->waitFor(++done));
+  EXPECT_TRUE(pool.stop(kRealTimeLimit));
+}
+
+TEST(WorkerPool, PauseEndsTheReconcileInHandTakesNoOtherKeyAndStartGoesOn) {
+  Fixture f;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool entered = false;
+  bool released = false;
+  std::vector<std::string> seen;
+  WorkerPool pool(
+      f.queue,
+      [&](const std::string& key) {
+        std::unique_lock<std::mutex> lock(mu);
+        seen.push_back(key);
+        if (key == "slow") {
+          entered = true;
+          cv.notify_all();
+          cv.wait_for(lock, kRealTimeLimit, [&] { return released; });
+        }
+        return Result{};
+      },
+      workers(2));
+  pool.start();
+  f.queue.add("slow");
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, kRealTimeLimit, [&] { return entered; }));
+  }
+  auto paused = std::async(std::launch::async, [&] { return pool.pause(kRealTimeLimit); });
+  // Not done while "slow" runs; keys added meanwhile wait in the queue.
+  EXPECT_EQ(paused.wait_for(50ms), std::future_status::timeout);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    released = true;
+  }
+  cv.notify_all();
+  ASSERT_EQ(paused.wait_for(kRealTimeLimit), std::future_status::ready);
+  EXPECT_TRUE(paused.get());
+  f.queue.add("b");
+  f.queue.add("c");
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(f.queue.length(), 2u);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(seen, std::vector<std::string>{"slow"});
+  }
+  pool.start();
+  ASSERT_TRUE(f.counter->waitFor(3));
+  EXPECT_TRUE(pool.stop(kRealTimeLimit));
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"b", "c", "slow"}));
+}
+
+TEST(WorkerPool, WhileMayReconcileSaysNoKeysWaitUntouchedAndPauseIsAtOnce) {
+  ManualClock clock;
+  Fixture f(clock);
+  std::atomic<bool> leader{false};
+  std::atomic<int> calls{0};
+  WorkerPool::Options options = workers(2);
+  options.mayReconcile = [&] { return leader.load(); };
+  WorkerPool pool(
+      f.queue,
+      [&](const std::string&) {
+        ++calls;
+        return Result{};
+      },
+      options);
+  pool.start();
+  f.queue.add("a");
+  f.queue.add("b");
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(calls, 0);
+  // Handed back as they were: no failure counted, nothing delayed.
+  EXPECT_EQ(f.queue.numRequeues("a"), 0);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(pool.pause(kRealTimeLimit));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+  EXPECT_EQ(f.queue.length(), 2u);
+  leader = true;
+  pool.start();
+  ASSERT_TRUE(eventually([&] { return calls == 2; }));
+  EXPECT_TRUE(pool.stop(kRealTimeLimit));
+}
+
+// A replica that lost the Lease and is then told to shut down: no worker
+// runs, so there is nothing to wait for.
+TEST(WorkerPool, AStopWhilePausedReturnsAtOnce) {
+  Fixture f;
+  WorkerPool pool(
+      f.queue, [](const std::string&) { return Result{}; }, workers(2));
+  pool.start();
+  ASSERT_TRUE(pool.pause(kRealTimeLimit));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(pool.stop(kRealTimeLimit));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
 }
 
 TEST(WorkerPool, RejectsZeroWorkersAndASecondStart) {

@@ -21,8 +21,11 @@ class ExponentialBackoff {
   explicit ExponentialBackoff(Duration base = kDefaultBase, Duration max = kDefaultMax);
 
   // The delay before the next retry of `key`: base * 2^failures, capped at
-  // max. Counts one more failure.
+  // max, or at `cap` when that is smaller (a failure whose cause ends by
+  // itself, such as an API server that is down, is retried more often:
+  // work_queue.h). Counts one more failure.
   Duration next(const std::string& key);
+  Duration next(const std::string& key, Duration cap);
   // Success: the key's next failure starts again from base.
   void forget(const std::string& key);
   int failures(const std::string& key) const;

@@ -39,6 +39,11 @@ class KubeApiError : public std::runtime_error {
   // not answer, an overloaded API server): it may answer so for as long as
   // the cause lasts.
   bool serverFailed() const { return code_ >= 500; }
+  // No answer (code 0: no connection, a timeout), too many requests, or a
+  // failure on the server's side: nothing to change in the request, and a
+  // retry may succeed once the server is back (work_queue.h retries these
+  // within seconds).
+  bool unavailable() const { return code_ == 0 || code_ == 429 || code_ >= 500; }
 
  private:
   int code_;

@@ -6,8 +6,12 @@
 //  - addAfter() delays a key, keeping the earliest of several deadlines;
 //  - addRateLimited() delays a key by the larger of its own exponential
 //    backoff and an overall token bucket; forget() resets the backoff;
+//    a retry because the API server did not answer backs off only up to
+//    unavailableMaxBackoff, so work resumes soon after it is back;
 //  - shutDown() refuses new keys and drops delayed ones, but get() keeps
-//    handing out the ready ones so that workers drain the queue.
+//    handing out the ready ones so that workers drain the queue;
+//  - interrupt() only wakes the getters: workers that must stop taking
+//    keys (leadership lost) leave every key where it is.
 // Delayed keys become ready lazily, whenever the queue is next used (every
 // get() waits no longer than the earliest deadline), so no timer thread.
 #pragma once
@@ -35,10 +39,22 @@ namespace distbench::op {
 struct WorkQueueOptions {
   Clock::Duration baseBackoff = ExponentialBackoff::kDefaultBase;
   Clock::Duration maxBackoff = ExponentialBackoff::kDefaultMax;
+  // The cap for RetryCause::kUnavailable. client-go's 1000 s cap suits an
+  // error that repeats (a refused object); after an API server outage, a
+  // key that failed all along would next be tried up to as long after the
+  // server's return as the outage lasted, which a schedule's
+  // startingDeadlineSeconds may not allow.
+  Clock::Duration unavailableMaxBackoff = std::chrono::seconds(5);
   double qps = TokenBucket::kDefaultQps;
   int burst = TokenBucket::kDefaultBurst;
   // Null: no metrics.
   std::shared_ptr<WorkQueueObserver> observer;
+};
+
+// Why a key is retried (addRateLimited).
+enum class RetryCause {
+  kFailed,       // the reconcile failed, or asked to be retried
+  kUnavailable,  // the API server did not answer: no connection, 5xx, 429
 };
 
 class WorkQueue {
@@ -54,7 +70,7 @@ class WorkQueue {
   void add(const std::string& key);
   // A non-positive delay is add().
   void addAfter(const std::string& key, Clock::Duration delay);
-  void addRateLimited(const std::string& key);
+  void addRateLimited(const std::string& key, RetryCause cause = RetryCause::kFailed);
   // The key succeeded: its next addRateLimited() starts from the base delay.
   void forget(const std::string& key);
   // Consecutive addRateLimited() calls since the last forget().
@@ -68,6 +84,9 @@ class WorkQueue {
 
   void shutDown();
   bool shuttingDown() const;
+  // Every get() waiting now returns nullopt at once, as on its timeout; the
+  // queue itself is unchanged.
+  void interrupt();
   // Keys ready to be handed out now.
   std::size_t length();
 
@@ -86,6 +105,8 @@ class WorkQueue {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool shuttingDown_ = false;
+  std::uint64_t interrupts_ = 0;
+  Clock::Duration unavailableMaxBackoff_;
   // Due keys not yet handed out, each with the time it became due: the dirty
   // set of client-go. Those not being processed are also in ready_, in order.
   std::unordered_map<std::string, Clock::TimePoint> dirty_;

@@ -33,6 +33,10 @@ std::string labelOf(const value& object) {
 
 std::string kindOf(const value& object) { return stringField(object, "kind"); }
 
+// A delete's precondition: the object as read, not whatever has its name by
+// the time the request lands.
+std::string uidOf(const value& object) { return stringField(object, "metadata", "uid"); }
+
 const char* kPhase = "phase";
 
 std::string networkPoliciesPath(const std::string& ns, const std::string& name = "") {
@@ -376,7 +380,10 @@ Result Reconciler::finished(Context& ctx) {
   const auto left = ttlLeft(policy, done, ctx.now);
   if (!left) return Result::awaitChange();
   if (left->count() > 0) return Result::after(*left);
-  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
+  // This incarnation only: one deleted and created again under the same
+  // name since our read is not ours to remove (a 409 then counts as done).
+  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name),
+                 DeleteOptions{std::nullopt, ctx.uid});
   return Result::awaitChange();
 }
 
@@ -391,11 +398,13 @@ void Reconciler::cleanUp(Context& ctx) {
   deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
   // Nothing is left to reach through the Services, nor for the
   // NetworkPolicy to guard; the ConfigMap stays with the finished pods that
-  // mount it unless every pod goes. Only what this benchmark controls.
-  std::vector<std::string> paths;
+  // mount it unless every pod goes. Only what this benchmark controls, and
+  // only the object the cache showed (its UID a precondition).
+  std::vector<std::pair<std::string, DeleteOptions>> deletes;
   auto collect = [&](const Informer& cache, const std::string& name, const std::string& path) {
     auto cached = cache.get(ctx.ns + "/" + name);
-    if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid)) paths.push_back(path);
+    if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid))
+      deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(*cached)}});
   };
   for (const std::string& svc :
        {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
@@ -407,8 +416,8 @@ void Reconciler::cleanUp(Context& ctx) {
     collect(configMaps_, cm, corePath(ctx.ns, "configmaps", cm));
   }
   parallelForEach(
-      paths, options_.createParallelism, [this](const std::string& path) { client_.remove(path); },
-      &requestHelpers_);
+      deletes, options_.createParallelism,
+      [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // With every pod gone nobody needs the run key any more.
   if (policy == api::CleanPodPolicy::All) deleteRunKeySecret(ctx.ns, ctx.name, ctx.uid);
 }
@@ -422,12 +431,12 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
          it != runKeySecrets_.end() && it->compare(0, prefix.size(), prefix) == 0;)
       it = runKeySecrets_.erase(it);
   }
-  std::vector<std::string> paths;
+  std::vector<std::pair<std::string, DeleteOptions>> deletes;
   auto collect = [&](const Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
            return hasBenchmarkLabel(v, name) && controlledByABenchmark(v) && !isDeleting(v);
          }))
-      paths.push_back(pathOf(objectName(o)));
+      deletes.push_back({pathOf(objectName(o)), DeleteOptions{std::nullopt, uidOf(o)}});
   };
   auto core = [&](const char* plural) {
     return [&ns, plural](const std::string& n) { return corePath(ns, plural, n); };
@@ -436,8 +445,8 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
   collect(configMaps_, core("configmaps"));
   collect(networkPolicies_, [&ns](const std::string& n) { return networkPoliciesPath(ns, n); });
   parallelForEach(
-      paths, options_.createParallelism, [this](const std::string& path) { client_.remove(path); },
-      &requestHelpers_);
+      deletes, options_.createParallelism,
+      [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // Pods the garbage collector is deleting too: those whose containers have
   // exited are removed rather than left to their kubelets (deletePods).
   deletePods(pods_.select(ns + "/",
@@ -472,7 +481,9 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
     if (isController(found, uid)) return true;
     // Left by an earlier resource of the same name: replace it.
     if (hasBenchmarkLabel(found, labelOf(object)) && controlledByABenchmark(found)) {
-      if (!isDeleting(found)) client_.remove(collection + "/" + objectName(found));
+      if (!isDeleting(found))
+        client_.remove(collection + "/" + objectName(found),
+                       DeleteOptions{std::nullopt, uidOf(found)});
       throw KubeApiError(409, "Conflict",
                          objectKey(object) + " belongs to an earlier resource; deleting it first");
     }
@@ -607,13 +618,14 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
     const std::string path =
         corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
     if (!isDeleting(pod)) {
-      if (!(onlyUnfinished && finished)) deletes.push_back({path, {}});
+      if (!(onlyUnfinished && finished))
+        deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(pod)}});
     } else if (finished) {
       // Its containers have exited, yet its kubelet keeps the object until
       // it has reclaimed the sandbox and volumes and its next status sync:
       // 30 s and more was measured, and the next gang's pods need the
       // names. What is left to reclaim the kubelet finishes on its own.
-      deletes.push_back({path, DeleteOptions{0, stringField(pod.at("metadata"), "uid")}});
+      deletes.push_back({path, DeleteOptions{0, uidOf(pod)}});
     }
   }
   parallelForEach(

@@ -232,7 +232,8 @@ TEST_F(ControllerTest, OomKilledTrainerFailsTheRunNamingTheLimit) {
                 .find("oom-trainer-1 (rank 3): exit code 137, OOMKilled (memory limit 40Mi)"),
             std::string::npos)
       << str(last_, {"status", "message"});
-  EXPECT_TRUE(sawEvent("Warning OOMKilled"));
+  // The Event goes out just after the status write the test may read first.
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning OOMKilled"); }));
 }
 
 TEST_F(ControllerTest, ActiveDeadlineFailsTheRunAndDeletesItsPods) {

@@ -85,7 +85,14 @@ std::string firstCause(const std::vector<const PodState*>& pods);
 
 // The master's termination message as JSON, or nullopt when it is empty or
 // not a JSON object (a crashed master's log tail, under
-// FallbackToLogsOnError).
-std::optional<web::json::value> resultSummary(const PodState& master);
+// FallbackToLogsOnError), or when status could not carry it: a number that
+// is not finite (JSON has none; `1e999` reads as infinity, and a status
+// holding one is a request the API server refuses, every time) or beyond
+// kMaxResultNumber, or a field of another type than the CRD's schema says
+// (`p50` a string, `summary` an object). Then `problem`, when given, says
+// which field and why.
+inline constexpr double kMaxResultNumber = 1e15;
+std::optional<web::json::value> resultSummary(const PodState& master,
+                                              std::string* problem = nullptr);
 
 }  // namespace distbench::op

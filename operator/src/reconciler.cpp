@@ -16,6 +16,7 @@
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/desired_objects.h"
+#include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/run_bottleneck.h"
 #include "distbench/operator/run_policy.h"
@@ -312,7 +313,11 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
     case Action::Succeed:
       for (const PodState& p : g.pods) {
         if (p.role != "master") continue;
-        const std::optional<value> summary = resultSummary(p);
+        std::string refused;
+        const std::optional<value> summary = resultSummary(p, &refused);
+        // The run succeeded all the same; only its summary stays out of status.
+        if (!refused.empty())
+          ctx.events.push_back({true, "ResultsRefused", refused + "; status.results left unset"});
         if (!summary) continue;
         ctx.status["results"] = *summary;
         if (std::optional<std::string> bottleneck = bottleneckOf(*summary)) {
@@ -634,6 +639,8 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
 }
 
 bool Reconciler::writeStatus(Context& ctx) {
+  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+    ctx.events.push_back(*dropped);
   if (ctx.status == ctx.original) return true;
   value body = ctx.object;
   body["status"] = ctx.status;

@@ -213,6 +213,36 @@ TEST(GangState, ResultSummaryIsTheTerminationMessageWhenItIsJson) {
   EXPECT_FALSE(resultSummary(master).has_value());
 }
 
+// A master image that writes a number JSON cannot carry (1e999 reads as
+// infinity), an absurd one, or a field of another type than the CRD's: the
+// summary is refused, naming the field, rather than copied into a status
+// the API server refuses on every retry.
+TEST(GangState, AResultSummaryStatusCannotCarryIsRefusedNamingTheField) {
+  struct Case {
+    const char* message;
+    std::string field;
+  };
+  for (const Case& c :
+       std::vector<Case>{{R"({"p50":1e999})", "p50"},
+                         {R"({"p50":"0.4s","rows":[{"p95":1},{"p95":-1e999}]})", "rows[1].p95"},
+                         {R"({"p50":"0.4s","rows":[{"perSecond":1e300}]})", "rows[0].perSecond"},
+                         {R"({"p50":0.4})", "p50"},
+                         {R"({"summary":[1]})", "summary"}}) {
+    PodState master;
+    master.role = "master";
+    master.terminationMessage = c.message;
+    EXPECT_FALSE(resultSummary(master).has_value()) << c.message;
+    std::string problem;
+    resultSummary(master, &problem);
+    EXPECT_NE(problem.find(c.field + ": "), std::string::npos) << c.message << ": " << problem;
+  }
+  PodState master;
+  master.terminationMessage = R"({"p50":"0.4s","rows":[{"perSecond":null,"p95":1e14}]})";
+  std::string problem;
+  EXPECT_TRUE(resultSummary(master, &problem).has_value());
+  EXPECT_EQ(problem, "");
+}
+
 TEST(GangState, StartedAtIsTheEarliestCreation) {
   const GangState g = gangState({pod("a", "master", 0, "{}", "2026-11-22T00:00:05Z"),
                                  pod("b", "trainer", 1, "{}", "2026-11-22T00:00:03Z")});

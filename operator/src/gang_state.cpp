@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "distbench/api/run_key.h"
 #include "distbench/kube/json_fields.h"
 
 namespace distbench::op {
@@ -102,7 +103,9 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
     // container's log as its message (terminationMessagePolicy
     // FallbackToLogsOnError), and the worker's error is its last line, so a
     // rank that failed once and was replaced by a restart still says why.
-    const std::string said = lastLine(stringField(*t, "message"), kLastLineChars);
+    // Redacted before the cut: a cut key is a prefix no rule recognises.
+    const std::string said =
+        lastLine(api::redactRunKeys(stringField(*t, "message")), kLastLineChars);
     if (!said.empty()) container += " (last log line: " + said + ")";
     if (!container.empty()) out += (out.empty() ? "" : ", ") + container;
   }
@@ -178,7 +181,8 @@ PodState podState(const value& pod) {
     s.detail = "deleted while the gang ran (" + s.phase + ")";
     s.cause.clear();
   }
-  if (const value* t = containerState(status, "terminated")) s.terminationMessage = stringField(*t, "message");
+  if (const value* t = containerState(status, "terminated"))
+    s.terminationMessage = api::redactRunKeys(stringField(*t, "message"));
   return s;
 }
 

@@ -30,7 +30,8 @@ struct PodState {
   // InvalidImageName, Unschedulable (Pending). Empty for an ordinary exit
   // (the worker's own error, in `detail`) or a pod that is merely slow.
   std::string cause;
-  // The worker container's termination message (the master's result summary).
+  // The worker container's termination message (the master's result
+  // summary), without run keys (api::redactRunKeys).
   std::string terminationMessage;
 
   // Being deleted before it finished (a user, a drain, an eviction): the

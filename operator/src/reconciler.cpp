@@ -11,7 +11,6 @@
 #include "distbench/api/run_key.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
-#include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
@@ -62,7 +61,7 @@ struct Reconciler::Context {
   std::string phase() const { return stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
     status[kPhase] = value::string(phase);
-    status["message"] = value::string(boundedMessage(message));
+    status["message"] = value::string(statusMessage(message));
   }
   // Sets a condition; a change to True is an Event once status is written.
   void transition(const std::string& type, bool isTrue, const std::string& reason,
@@ -661,7 +660,7 @@ bool Reconciler::writeStatus(Context& ctx) {
 
 void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
                        const std::string& message) const {
-  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, boundedMessage(message));
+  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, statusMessage(message));
 }
 
 }  // namespace distbench::op

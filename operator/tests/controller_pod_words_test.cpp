@@ -1,6 +1,7 @@
 // What a rank's pod says, as the kubelet leaves it, and what the controller
 // makes of it against the real API server: a result summary status cannot
-// carry is refused and the run still ends.
+// carry is refused and the run still ends; a run key in a rank's last log
+// line reaches neither status nor Events.
 #include "controller_test_fixture.h"
 
 namespace distbench::op {
@@ -26,6 +27,32 @@ TEST_F(PodWordsTest, AnInfiniteResultSummaryStillEndsTheRun) {
   EXPECT_FALSE(last_.at("status").has_field("results")) << last_.serialize();
   EXPECT_TRUE(eventually([&] { return sawEvent("Warning ResultsRefused"); }));
   EXPECT_TRUE(sawEvent("p50: not a finite number"));
+}
+
+// LibTorch 2.x names the store keys a timed-out wait was for; they start
+// with the run key, and a rank of an image that does not redact it prints
+// the line last. Anyone who may read the benchmark reads status and Events.
+TEST_F(PodWordsTest, ARunKeyInARanksLastLineReachesNeitherStatusNorEvents) {
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["backoffLimit"] = value::number(0);
+  createBenchmark("keyed", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("keyed", 4); }));
+  allRunning("keyed");
+  const std::string key = "0123456789abcdef0123456789abcdef";
+  setPod("keyed-trainer-1", "Failed", 1,
+         "distbench-worker trainer1: error: forming the all ranks group: wait timeout after "
+         "3000ms, keys: /run-" +
+             key + "/global/0/3\n");
+  ASSERT_TRUE(benchmarkWhere("keyed", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  })) << last_.serialize();
+  ASSERT_TRUE(eventually([&] { return sawEvent("Warning BackoffLimitExceeded"); }));
+  const std::string written = last_.at("status").serialize();
+  EXPECT_EQ(written.find(key.substr(0, 8)), std::string::npos) << written;
+  EXPECT_NE(written.find("keys: /run-<run-key>/global/0/3"), std::string::npos) << written;
+  std::lock_guard<std::mutex> lock(eventsMutex_);
+  for (const std::string& e : events_) EXPECT_EQ(e.find(key.substr(0, 8)), std::string::npos) << e;
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_store.h"
 #include "distbench/worker/comm/run_verdict.h"
 #include "distbench/worker/comm/termination_watch.h"
 #include "distbench/worker/common/benchmark_kind.h"
@@ -167,7 +168,8 @@ std::string workerName() {
 
 std::string errorText(const std::exception& e) {
   const std::string msg = e.what();
-  return msg.substr(0, msg.find("\nException raised from"));  // drop c10's backtrace
+  // Drop c10's backtrace; then the run key a store error may name.
+  return redactRunKey(msg.substr(0, msg.find("\nException raised from")));
 }
 
 // Once the process groups exist, unwinding would run ProcessGroupGloo's
@@ -298,10 +300,10 @@ int main(int argc, char** argv) {
   try {
     return run(parseFlags(argc, argv));
   } catch (const UsageError& e) {
-    std::cerr << who << ": " << e.what() << "\n" << kUsage;
+    std::cerr << who << ": " << redactRunKey(e.what()) << "\n" << kUsage;
     return 2;
   } catch (const api::SpecError& e) {
-    std::cerr << who << ": invalid config:\n" << e.what() << "\n";
+    std::cerr << who << ": invalid config:\n" << redactRunKey(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     // Before the groups exist (a port it cannot bind, the store refused):

@@ -3,6 +3,8 @@
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <vector>
 
+#include "distbench/worker/comm/run_store.h"
+
 namespace distbench::worker {
 namespace {
 
@@ -17,7 +19,9 @@ bool publishVerdict(c10d::Store& store, const std::string& verdict) {
   // add is atomic on the store; set alone would let a later verdict
   // overwrite the cause others already printed.
   if (store.add(kClaimKey, 1) != 1) return false;
-  store.set(kVerdictKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
+  // Every rank prints it, and it may end up in any pod's termination message.
+  const std::string text = redactRunKey(verdict);
+  store.set(kVerdictKey, std::vector<uint8_t>(text.begin(), text.end()));
   return true;
 }
 

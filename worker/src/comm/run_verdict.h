@@ -16,6 +16,7 @@ namespace distbench::worker {
 
 // Publishes `verdict` unless another was published first (the first one
 // stands, so every rank names the same cause). Returns whether it was ours.
+// The text is published without the run key (run_store.h).
 bool publishVerdict(c10d::Store& store, const std::string& verdict);
 
 // The published verdict, if any. One store round trip when there is none.

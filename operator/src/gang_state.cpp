@@ -181,8 +181,11 @@ PodState podState(const value& pod) {
     s.detail = "deleted while the gang ran (" + s.phase + ")";
     s.cause.clear();
   }
-  if (const value* t = containerState(status, "terminated"))
+  if (const value* t = containerState(status, "terminated")) {
     s.terminationMessage = api::redactRunKeys(stringField(*t, "message"));
+    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
+      s.exitCode = code->as_integer();
+  }
   return s;
 }
 

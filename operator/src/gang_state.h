@@ -33,6 +33,13 @@ struct PodState {
   // The worker container's termination message (the master's result
   // summary), without run keys (api::redactRunKeys).
   std::string terminationMessage;
+  // The worker container's exit code once it terminated, else -1.
+  int exitCode = -1;
+
+  // The worker refused the run (exit code 2: a spec or device it cannot
+  // run, or another rank's such refusal), and Kubernetes did not end it:
+  // another gang would be refused the same way.
+  bool refused() const { return phase == "Failed" && exitCode == 2 && cause.empty() && !lost(); }
 
   // Being deleted before it finished (a user, a drain, an eviction): the
   // rank is as good as failed, and waiting out its termination would only

@@ -24,6 +24,10 @@ inline constexpr const char* kCondFailed = "Failed";
 inline constexpr const char* kCondRendezvousTimeout = "RendezvousTimeout";
 inline constexpr const char* kCondDeadlineExceeded = "DeadlineExceeded";
 inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
+// A rank refused the run (its worker exited 2: a spec or device it cannot
+// run): the run fails at once, whatever backoffLimit allows, since every
+// gang would be refused the same way.
+inline constexpr const char* kCondRankRefused = "RankRefused";
 // The API server refused to create a child (admission, quota, a LimitRange):
 // True while it does; the run fails with reason CreateFailed once it has
 // for longer than the operator's --create-failure-timeout.

@@ -290,7 +290,7 @@ TEST_F(ControllerTest, TtlAfterFinishedDeletesTheResource) {
   spec["runPolicy"]["backoffLimit"] = value::number(0);
   createBenchmark("brief", spec);
   ASSERT_TRUE(eventually([&] { return podsAre("brief", 4); }));
-  setPod("brief-trainer-0", "Failed", 2);
+  setPod("brief-trainer-0", "Failed", 1);
   ASSERT_TRUE(benchmarkWhere("brief", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }));
   ASSERT_TRUE(eventually([&] {
     try {

@@ -1,10 +1,13 @@
 // distbench-worker: one binary, three roles (master, ps, trainer), chosen by
 // the environment the renderer sets. Exit status: 0 success, 1 a failure at
-// run time (the message names the rank at fault), 2 bad flags or config,
-// 128 + signal (143, 130) when SIGTERM or SIGINT ended it before its part of
-// the run was done, 0 when one ends the metrics linger (termination_watch.h).
-// What a rank does once everyone has joined is its kind's
-// (common/benchmark_kind.h); this file is what every kind shares.
+// run time (the message names the rank at fault), 2 a refusal: bad flags
+// or config, a device the trainer cannot compute on, or another rank's
+// such refusal (permanent: the operator fails the run with RankRefused
+// instead of restarting the gang), 128 + signal (143, 130) when SIGTERM or
+// SIGINT ended it before its part of the run was done, 0 when one ends the
+// metrics linger (termination_watch.h). What a rank does once everyone has
+// joined is its kind's (common/benchmark_kind.h); this file is what every
+// kind shares.
 #include <ATen/Parallel.h>
 #include <unistd.h>
 
@@ -191,12 +194,14 @@ api::DistBenchmark loadBenchmark(const Flags& flags, const WorkerIdentity& id) {
 }
 
 // A trainer that cannot compute where the spec says ends the run: the
-// verdict tells every other rank why, so none waits for it.
+// verdict tells every other rank why, so none waits for it, and that it is
+// a refusal, so every rank exits 2 with it and the operator does not try
+// the same gang again.
 [[noreturn]] void endRunForDevice(Rendezvous& rendezvous, const WorkerIdentity& id,
                                   const std::string& why) {
   const std::string verdict = id.label() + " cannot run: " + why;
   try {
-    publishVerdict(*rendezvous.store(), verdict);
+    publishVerdict(*rendezvous.store(), verdict, /*refusal=*/true);
   } catch (const std::exception&) {
     // Still ours to report; the others then learn it from the missing rank.
   }

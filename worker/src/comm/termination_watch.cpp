@@ -166,10 +166,13 @@ struct TerminationWatch::State {
     }
   }
 
-  void onVerdict(c10d::Store& store, const std::string& verdict, bool isMaster) {
+  void onVerdict(c10d::Store& store, const RunVerdict& verdict, bool isMaster) {
     // A rank of an older build may have published one with the key in it.
-    const std::string line = name + ": error: " + redactRunKey(verdict);
-    if (!claim(1, line)) park();
+    const std::string line = name + ": error: " + redactRunKey(verdict.text);
+    // A refusal's echo is a refusal too: the operator must not restart a
+    // gang that would be refused again, whichever rank's pod it reads first.
+    const int status = verdict.refusal ? 2 : 1;
+    if (!claim(status, line)) park();
     try {
       if (isMaster) {
         awaitReaders(store);
@@ -179,7 +182,7 @@ struct TerminationWatch::State {
     } catch (const std::exception&) {
       // The master is gone: nobody is left to wait for.
     }
-    finish(1, line);
+    finish(status, line);
   }
 
   void loop() {
@@ -201,7 +204,7 @@ struct TerminationWatch::State {
         continue;
       }
       if (!store) continue;
-      std::optional<std::string> verdict;
+      std::optional<RunVerdict> verdict;
       try {
         std::lock_guard<std::mutex> turn(storeTurn);
         verdict = readVerdict(*store);

@@ -1,8 +1,15 @@
 // The run key stays inside the process (run_store.h): whatever text a rank
-// prints or publishes, the key is not in it.
+// prints or publishes, the key is not in it; and a verdict says whether it
+// is a refusal (run_verdict.h), which every rank then exits with.
 #include "distbench/worker/comm/run_store.h"
 
 #include <gtest/gtest.h>
+
+#include <torch/csrc/distributed/c10d/Store.hpp>
+
+#include "distbench/process/free_ports.h"
+#include "distbench/worker/comm/run_verdict.h"
+#include "distbench/worker/comm/store_connection.h"
 
 namespace distbench::worker {
 namespace {
@@ -24,6 +31,28 @@ TEST(RunStore, RedactionLeavesNoKeyInLibTorchsStoreTimeout) {
   // Its own key wherever it stands, not only after "run-".
   EXPECT_EQ(redactRunKey(std::string("secret ") + kKey + "."), "secret <run-key>.");
   rememberRunKey("");
+}
+
+TEST(RunStore, AVerdictIsPublishedWithoutTheKeyAndSaysWhetherItIsARefusal) {
+  const int port = process::pickFreePorts(1).at(0);
+  auto store = connectTcpStore("127.0.0.1", port, /*isServer=*/true, std::chrono::seconds(10));
+  EXPECT_FALSE(readVerdict(*store).has_value());
+  rememberRunKey(kKey);
+  ASSERT_TRUE(publishVerdict(*store, std::string("trainer0 (rank 2) cannot run: ") + kKey,
+                             /*refusal=*/true));
+  rememberRunKey("");
+  // The first verdict stands, refusal and all.
+  EXPECT_FALSE(publishVerdict(*store, "master: later"));
+  const std::optional<RunVerdict> v = readVerdict(*store);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->text, "trainer0 (rank 2) cannot run: <run-key>");
+  EXPECT_TRUE(v->refusal);
+
+  const int other = process::pickFreePorts(1).at(0);
+  auto plain = connectTcpStore("127.0.0.1", other, /*isServer=*/true, std::chrono::seconds(10));
+  ASSERT_TRUE(publishVerdict(*plain, "trainer0 (rank 2) failed: boom"));
+  ASSERT_TRUE(readVerdict(*plain).has_value());
+  EXPECT_FALSE(readVerdict(*plain)->refusal);
 }
 
 }  // namespace

@@ -126,6 +126,22 @@ TEST_F(DiffBinary, RefusesDifferentModels) {
             "numEmbeddings 300 vs 100)\n");
 }
 
+// JSON can spell a number a double cannot hold (1e999 reads as infinity):
+// a report holding one is refused, naming the field, not compared.
+TEST_F(DiffBinary, ANonFiniteSampleExits2NamingIt) {
+  std::string text = slurp(kTutorial);
+  const std::string first = "\"samples\":[";
+  const size_t at = text.find(first);
+  ASSERT_NE(at, std::string::npos);
+  const size_t begin = at + first.size();
+  text.replace(begin, text.find(',', begin) - begin, "1e999");
+  const std::string broken = path("broken.json");
+  std::ofstream(broken) << text;
+  const Result r = diff(kTutorial + " " + broken);
+  EXPECT_EQ(r.exitCode, 2) << r.out;
+  EXPECT_TRUE(has(r.err, broken + ": series[0].samples[0]: must be a finite number")) << r.err;
+}
+
 TEST_F(DiffBinary, RefusesDifferentBatchSizesAndKinds) {
   const std::string bs32 =
       write("bs32.json", ddpReport({ddpSeries("resnet50", 32, "1M/1R", 1, around(0.1, 0.01))}));

@@ -1,7 +1,10 @@
 #include "distbench/operator/gang_state.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
+#include "distbench/api/run_key.h"
 #include "distbench/kube/json_fields.h"
 
 namespace distbench::op {
@@ -100,7 +103,9 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
     // container's log as its message (terminationMessagePolicy
     // FallbackToLogsOnError), and the worker's error is its last line, so a
     // rank that failed once and was replaced by a restart still says why.
-    const std::string said = lastLine(stringField(*t, "message"), kLastLineChars);
+    // Redacted before the cut: a cut key is a prefix no rule recognises.
+    const std::string said =
+        lastLine(api::redactRunKeys(stringField(*t, "message")), kLastLineChars);
     if (!said.empty()) container += " (last log line: " + said + ")";
     if (!container.empty()) out += (out.empty() ? "" : ", ") + container;
   }
@@ -176,7 +181,11 @@ PodState podState(const value& pod) {
     s.detail = "deleted while the gang ran (" + s.phase + ")";
     s.cause.clear();
   }
-  if (const value* t = containerState(status, "terminated")) s.terminationMessage = stringField(*t, "message");
+  if (const value* t = containerState(status, "terminated")) {
+    s.terminationMessage = api::redactRunKeys(stringField(*t, "message"));
+    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
+      s.exitCode = code->as_integer();
+  }
   return s;
 }
 
@@ -268,13 +277,50 @@ std::string firstCause(const std::vector<const PodState*>& pods) {
   return "";
 }
 
-std::optional<value> resultSummary(const PodState& master) {
-  if (master.terminationMessage.empty()) return std::nullopt;
-  try {
-    value v = value::parse(master.terminationMessage);
-    if (v.is_object()) return v;
-  } catch (const std::exception&) {
+namespace {
+
+// Why `v` (at `path`) cannot go into status, or "" when it can.
+std::string unsendable(const value& v, const std::string& path) {
+  if (v.is_number()) {
+    const double x = v.as_double();
+    if (!std::isfinite(x)) return path + ": not a finite number";
+    if (std::fabs(x) > kMaxResultNumber) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%g is beyond %g", x, kMaxResultNumber);
+      return path + ": " + text;
+    }
+  } else if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string why = unsendable(v.at(i), path + "[" + std::to_string(i) + "]");
+      if (!why.empty()) return why;
+    }
+  } else if (v.is_object()) {
+    for (const auto& [name, field] : v.as_object()) {
+      const std::string why = unsendable(field, path.empty() ? name : path + "." + name);
+      if (!why.empty()) return why;
+    }
   }
+  return "";
+}
+
+}  // namespace
+
+std::optional<value> resultSummary(const PodState& master, std::string* problem) {
+  if (master.terminationMessage.empty()) return std::nullopt;
+  value v;
+  try {
+    v = value::parse(master.terminationMessage);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (!v.is_object()) return std::nullopt;
+  std::string why = unsendable(v, "");
+  // The CRD's schema types these two; any other field is kept as given.
+  if (why.empty() && v.has_field("p50") && !v.at("p50").is_string()) why = "p50: not a string";
+  if (why.empty() && v.has_field("summary") && !v.at("summary").is_object())
+    why = "summary: not an object";
+  if (why.empty()) return v;
+  if (problem != nullptr) *problem = "the master's result summary (termination message): " + why;
   return std::nullopt;
 }
 

@@ -30,8 +30,16 @@ struct PodState {
   // InvalidImageName, Unschedulable (Pending). Empty for an ordinary exit
   // (the worker's own error, in `detail`) or a pod that is merely slow.
   std::string cause;
-  // The worker container's termination message (the master's result summary).
+  // The worker container's termination message (the master's result
+  // summary), without run keys (api::redactRunKeys).
   std::string terminationMessage;
+  // The worker container's exit code once it terminated, else -1.
+  int exitCode = -1;
+
+  // The worker refused the run (exit code 2: a spec or device it cannot
+  // run, or another rank's such refusal), and Kubernetes did not end it:
+  // another gang would be refused the same way.
+  bool refused() const { return phase == "Failed" && exitCode == 2 && cause.empty() && !lost(); }
 
   // Being deleted before it finished (a user, a drain, an eviction): the
   // rank is as good as failed, and waiting out its termination would only
@@ -85,7 +93,14 @@ std::string firstCause(const std::vector<const PodState*>& pods);
 
 // The master's termination message as JSON, or nullopt when it is empty or
 // not a JSON object (a crashed master's log tail, under
-// FallbackToLogsOnError).
-std::optional<web::json::value> resultSummary(const PodState& master);
+// FallbackToLogsOnError), or when status could not carry it: a number that
+// is not finite (JSON has none; `1e999` reads as infinity, and a status
+// holding one is a request the API server refuses, every time) or beyond
+// kMaxResultNumber, or a field of another type than the CRD's schema says
+// (`p50` a string, `summary` an object). Then `problem`, when given, says
+// which field and why.
+inline constexpr double kMaxResultNumber = 1e15;
+std::optional<web::json::value> resultSummary(const PodState& master,
+                                              std::string* problem = nullptr);
 
 }  // namespace distbench::op

@@ -11,11 +11,11 @@
 #include "distbench/api/run_key.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
-#include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/desired_objects.h"
+#include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/run_bottleneck.h"
 #include "distbench/operator/run_policy.h"
@@ -32,6 +32,10 @@ std::string labelOf(const value& object) {
 }
 
 std::string kindOf(const value& object) { return stringField(object, "kind"); }
+
+// A delete's precondition: the object as read, not whatever has its name by
+// the time the request lands.
+std::string uidOf(const value& object) { return stringField(object, "metadata", "uid"); }
 
 const char* kPhase = "phase";
 
@@ -57,7 +61,7 @@ struct Reconciler::Context {
   std::string phase() const { return stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
     status[kPhase] = value::string(phase);
-    status["message"] = value::string(boundedMessage(message));
+    status["message"] = value::string(statusMessage(message));
   }
   // Sets a condition; a change to True is an Event once status is written.
   void transition(const std::string& type, bool isTrue, const std::string& reason,
@@ -308,7 +312,11 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
     case Action::Succeed:
       for (const PodState& p : g.pods) {
         if (p.role != "master") continue;
-        const std::optional<value> summary = resultSummary(p);
+        std::string refused;
+        const std::optional<value> summary = resultSummary(p, &refused);
+        // The run succeeded all the same; only its summary stays out of status.
+        if (!refused.empty())
+          ctx.events.push_back({true, "ResultsRefused", refused + "; status.results left unset"});
         if (!summary) continue;
         ctx.status["results"] = *summary;
         if (std::optional<std::string> bottleneck = bottleneckOf(*summary)) {
@@ -376,7 +384,10 @@ Result Reconciler::finished(Context& ctx) {
   const auto left = ttlLeft(policy, done, ctx.now);
   if (!left) return Result::awaitChange();
   if (left->count() > 0) return Result::after(*left);
-  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
+  // This incarnation only: one deleted and created again under the same
+  // name since our read is not ours to remove (a 409 then counts as done).
+  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name),
+                 DeleteOptions{std::nullopt, ctx.uid});
   return Result::awaitChange();
 }
 
@@ -391,11 +402,13 @@ void Reconciler::cleanUp(Context& ctx) {
   deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
   // Nothing is left to reach through the Services, nor for the
   // NetworkPolicy to guard; the ConfigMap stays with the finished pods that
-  // mount it unless every pod goes. Only what this benchmark controls.
-  std::vector<std::string> paths;
+  // mount it unless every pod goes. Only what this benchmark controls, and
+  // only the object the cache showed (its UID a precondition).
+  std::vector<std::pair<std::string, DeleteOptions>> deletes;
   auto collect = [&](const Informer& cache, const std::string& name, const std::string& path) {
     auto cached = cache.get(ctx.ns + "/" + name);
-    if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid)) paths.push_back(path);
+    if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid))
+      deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(*cached)}});
   };
   for (const std::string& svc :
        {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
@@ -407,8 +420,8 @@ void Reconciler::cleanUp(Context& ctx) {
     collect(configMaps_, cm, corePath(ctx.ns, "configmaps", cm));
   }
   parallelForEach(
-      paths, options_.createParallelism, [this](const std::string& path) { client_.remove(path); },
-      &requestHelpers_);
+      deletes, options_.createParallelism,
+      [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // With every pod gone nobody needs the run key any more.
   if (policy == api::CleanPodPolicy::All) deleteRunKeySecret(ctx.ns, ctx.name, ctx.uid);
 }
@@ -422,12 +435,12 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
          it != runKeySecrets_.end() && it->compare(0, prefix.size(), prefix) == 0;)
       it = runKeySecrets_.erase(it);
   }
-  std::vector<std::string> paths;
+  std::vector<std::pair<std::string, DeleteOptions>> deletes;
   auto collect = [&](const Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
            return hasBenchmarkLabel(v, name) && controlledByABenchmark(v) && !isDeleting(v);
          }))
-      paths.push_back(pathOf(objectName(o)));
+      deletes.push_back({pathOf(objectName(o)), DeleteOptions{std::nullopt, uidOf(o)}});
   };
   auto core = [&](const char* plural) {
     return [&ns, plural](const std::string& n) { return corePath(ns, plural, n); };
@@ -436,8 +449,8 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
   collect(configMaps_, core("configmaps"));
   collect(networkPolicies_, [&ns](const std::string& n) { return networkPoliciesPath(ns, n); });
   parallelForEach(
-      paths, options_.createParallelism, [this](const std::string& path) { client_.remove(path); },
-      &requestHelpers_);
+      deletes, options_.createParallelism,
+      [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // Pods the garbage collector is deleting too: those whose containers have
   // exited are removed rather than left to their kubelets (deletePods).
   deletePods(pods_.select(ns + "/",
@@ -472,7 +485,9 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
     if (isController(found, uid)) return true;
     // Left by an earlier resource of the same name: replace it.
     if (hasBenchmarkLabel(found, labelOf(object)) && controlledByABenchmark(found)) {
-      if (!isDeleting(found)) client_.remove(collection + "/" + objectName(found));
+      if (!isDeleting(found))
+        client_.remove(collection + "/" + objectName(found),
+                       DeleteOptions{std::nullopt, uidOf(found)});
       throw KubeApiError(409, "Conflict",
                          objectKey(object) + " belongs to an earlier resource; deleting it first");
     }
@@ -642,13 +657,14 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
     const std::string path =
         corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
     if (!isDeleting(pod)) {
-      if (!(onlyUnfinished && finished)) deletes.push_back({path, {}});
+      if (!(onlyUnfinished && finished))
+        deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(pod)}});
     } else if (finished) {
       // Its containers have exited, yet its kubelet keeps the object until
       // it has reclaimed the sandbox and volumes and its next status sync:
       // 30 s and more was measured, and the next gang's pods need the
       // names. What is left to reclaim the kubelet finishes on its own.
-      deletes.push_back({path, DeleteOptions{0, stringField(pod.at("metadata"), "uid")}});
+      deletes.push_back({path, DeleteOptions{0, uidOf(pod)}});
     }
   }
   parallelForEach(
@@ -657,6 +673,8 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
 }
 
 bool Reconciler::writeStatus(Context& ctx) {
+  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+    ctx.events.push_back(*dropped);
   if (ctx.status == ctx.original) return true;
   value body = ctx.object;
   body["status"] = ctx.status;
@@ -677,7 +695,7 @@ bool Reconciler::writeStatus(Context& ctx) {
 
 void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
                        const std::string& message) const {
-  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, boundedMessage(message));
+  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, statusMessage(message));
 }
 
 }  // namespace distbench::op

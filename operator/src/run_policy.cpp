@@ -80,6 +80,19 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
     // names, whichever rank it is on. A rank that gave up waiting (its own
     // rendezvous timeout) for one that cannot start failed because of it.
     std::string cause = firstCause(failed);
+    // A refusal's peers exit 2 too when they end on its verdict, and 1 when
+    // they found it gone before the verdict: a refusal among the failed
+    // pods is the cause, whichever of them failed first, unless Kubernetes
+    // ended one of them.
+    const auto refused =
+        std::find_if(failed.begin(), failed.end(), [](const PodState* p) { return p->refused(); });
+    if (cause.empty() && refused != failed.end()) {
+      return {Action::Fail, kCondRankRefused, kCondRankRefused,
+              describePods({*refused}) +
+                  "; the run is refused (exit code 2): not restarted, as another gang would be "
+                  "refused the same way",
+              {}};
+    }
     if (cause.empty()) cause = firstCause(g.pendingPods());
     if (facts.gang >= policy.backoffLimit) {
       return {Action::Fail, cause.empty() ? kCondBackoffLimitExceeded : cause,

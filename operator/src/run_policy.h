@@ -67,7 +67,8 @@ struct GangDecision {
   enum class Action {
     Succeed,  // master and every trainer succeeded
     Restart,  // a rank failed or was lost, and the backoff limit allows another gang
-    Fail,     // `condition` BackoffLimitExceeded or RendezvousTimeout; `reason` the cause
+    Fail,     // `condition` BackoffLimitExceeded, RankRefused or RendezvousTimeout;
+              // `reason` the cause
     Run,      // every rank has started: phase Running
     Wait,     // not all ranks started yet, within rendezvousTimeoutSeconds
     Keep,     // running, nothing new
@@ -76,7 +77,7 @@ struct GangDecision {
   // Restart and Fail: the cause Kubernetes names (OOMKilled, Evicted,
   // ImagePullBackOff, Unschedulable, ...: PodState::cause) when a pod has
   // one, else the rule's own name (RankFailed, BackoffLimitExceeded,
-  // RendezvousTimeout). Run: AllRanksStarted.
+  // RankRefused, RendezvousTimeout). Run: AllRanksStarted.
   std::string reason;
   // Fail: the rule that ended the run, set as a condition of its own.
   std::string condition;

@@ -12,6 +12,7 @@
 #include "distbench/api/time_zone.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/schedule_baseline.h"
 #include "distbench/operator/schedule_timing.h"
@@ -555,6 +556,10 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
 }
 
 bool ScheduleReconciler::writeStatus(Context& ctx) {
+  // The rows' times come from reports the parser bounded; this catches
+  // whatever slips past (finite_status.h).
+  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+    ctx.events.push_back(*dropped);
   if (ctx.status == ctx.original) {
     // Some Events carry no status change (a skipped firing): they are
     // remembered (firstTime) rather than recorded in status.

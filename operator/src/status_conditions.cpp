@@ -1,5 +1,6 @@
 #include "distbench/operator/status_conditions.h"
 
+#include "distbench/api/run_key.h"
 #include "distbench/kube/bounded_message.h"
 
 namespace distbench::op {
@@ -22,6 +23,10 @@ value* findCondition(value& status, const std::string& type) {
 }
 
 }  // namespace
+
+std::string statusMessage(const std::string& text) {
+  return boundedMessage(api::redactRunKeys(text));
+}
 
 bool setCondition(value& status, const std::string& type, bool isTrue, const std::string& reason,
                   const std::string& message, const std::string& now, int64_t generation) {
@@ -52,7 +57,7 @@ bool setConditionStatus(value& status, const std::string& type, const std::strin
   }
   (*c)["status"] = value::string(wanted);
   (*c)["reason"] = value::string(reason);
-  (*c)["message"] = value::string(boundedMessage(message));
+  (*c)["message"] = value::string(statusMessage(message));
   (*c)["observedGeneration"] = value::number(generation);
   return transitioned;
 }

@@ -24,6 +24,10 @@ inline constexpr const char* kCondFailed = "Failed";
 inline constexpr const char* kCondRendezvousTimeout = "RendezvousTimeout";
 inline constexpr const char* kCondDeadlineExceeded = "DeadlineExceeded";
 inline constexpr const char* kCondBackoffLimitExceeded = "BackoffLimitExceeded";
+// A rank refused the run (its worker exited 2: a spec or device it cannot
+// run): the run fails at once, whatever backoffLimit allows, since every
+// gang would be refused the same way.
+inline constexpr const char* kCondRankRefused = "RankRefused";
 // The API server refused to create a child (admission, quota, a LimitRange):
 // True while it does; the run fails with reason CreateFailed once it has
 // for longer than the operator's --create-failure-timeout.
@@ -39,6 +43,13 @@ inline constexpr const char* kCondReportStored = "ReportStored";
 // (no baseline report, another kind or model, no common row).
 inline constexpr const char* kCondRegressionDetected = "RegressionDetected";
 
+// What a condition message, status.message or an Event may carry of `text`:
+// no run key (api::redactRunKeys: a rank's log line can hold one, and
+// anyone who may read the resource reads these), then bounded
+// (bounded_message.h). The redaction comes first, so no cut leaves part of
+// a key behind.
+std::string statusMessage(const std::string& text);
+
 // An Event about the resource, sent once the status write that carries its
 // condition lands (so a retried reconcile does not send it twice).
 struct StatusEvent {
@@ -47,7 +58,7 @@ struct StatusEvent {
 };
 
 // Sets condition `type` in status["conditions"], creating the array; the
-// message is bounded (bounded_message.h). Returns
+// message is statusMessage(message). Returns
 // true when its status changed (or it is new with status True): the caller
 // records an Event for that transition.
 bool setCondition(web::json::value& status, const std::string& type, bool isTrue,

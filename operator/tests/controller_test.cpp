@@ -145,6 +145,21 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
   EXPECT_TRUE(eventually([&] { return sawEvent("Normal AllRanksSucceeded"); }));
   EXPECT_TRUE(eventually(
       [&] { return sawEvent("Normal Bottleneck: HybridDDPRPC All: communication-bound"); }));
+  // Each clean-up delete names the object it read (its UID a precondition),
+  // so one deleted and created again meanwhile under the name is left be.
+  ASSERT_TRUE(eventually([&] {
+    return !deletesOf("networkpolicies", "ok-gang").empty() &&
+           !deletesOf("services", "ok-workers").empty() && !deletesOf("pods", "ok-ps-0").empty();
+  }));
+  for (const auto& [resource, name] :
+       std::vector<std::pair<std::string, std::string>>{{"services", "ok-master"},
+                                                        {"services", "ok-workers"},
+                                                        {"networkpolicies", "ok-gang"},
+                                                        {"pods", "ok-ps-0"}}) {
+    for (const kubetest::AuditRecord& d : deletesOf(resource, name)) {
+      EXPECT_FALSE(d.preconditionUid.empty()) << resource << "/" << name << ": " << d.requestUri;
+    }
+  }
 }
 
 TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
@@ -227,7 +242,8 @@ TEST_F(ControllerTest, OomKilledTrainerFailsTheRunNamingTheLimit) {
                 .find("oom-trainer-1 (rank 3): exit code 137, OOMKilled (memory limit 40Mi)"),
             std::string::npos)
       << str(last_, {"status", "message"});
-  EXPECT_TRUE(sawEvent("Warning OOMKilled"));
+  // The Event goes out just after the status write the test may read first.
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning OOMKilled"); }));
 }
 
 TEST_F(ControllerTest, ActiveDeadlineFailsTheRunAndDeletesItsPods) {
@@ -284,7 +300,7 @@ TEST_F(ControllerTest, TtlAfterFinishedDeletesTheResource) {
   spec["runPolicy"]["backoffLimit"] = value::number(0);
   createBenchmark("brief", spec);
   ASSERT_TRUE(eventually([&] { return podsAre("brief", 4); }));
-  setPod("brief-trainer-0", "Failed", 2);
+  setPod("brief-trainer-0", "Failed", 1);
   ASSERT_TRUE(benchmarkWhere("brief", [](const value& b) { return str(b, {"status", "phase"}) == "Failed"; }));
   ASSERT_TRUE(eventually([&] {
     try {
@@ -298,6 +314,40 @@ TEST_F(ControllerTest, TtlAfterFinishedDeletesTheResource) {
   ASSERT_TRUE(eventually([&] { return podsAre("brief", 0); }));
 }
 
+// The TTL's delete names the benchmark it read: one deleted and created
+// again under the same name meanwhile (here between the Failed status
+// write and the delete that follows it in the same reconcile) is another
+// run, not the operator's to remove.
+TEST_F(ControllerTest, TheTtlDeletesOnlyTheBenchmarkItRead) {
+  value spec = value::object();
+  spec["runPolicy"]["ttlSecondsAfterFinished"] = value::number(0);
+  spec["runPolicy"]["backoffLimit"] = value::number(0);
+  // Nothing to clean up: the delete follows the Failed write directly.
+  spec["runPolicy"]["cleanPodPolicy"] = value::string("None");
+  std::mutex mutex;
+  std::string secondUid;
+  onEvent_ = [&](const std::string& reason) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (reason != "BackoffLimitExceeded" || !secondUid.empty()) return;
+    client_->remove(benchmarksPath("twice"));
+    secondUid = str(createBenchmark("twice", spec), {"metadata", "uid"});
+  };
+  startController();
+  const std::string firstUid = str(createBenchmark("twice", spec), {"metadata", "uid"});
+  ASSERT_TRUE(eventually([&] { return podsAre("twice", 4); }));
+  setPod("twice-trainer-0", "Failed", 1);
+  ASSERT_TRUE(eventually([&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    return !secondUid.empty();
+  })) << getBenchmark("twice").serialize();
+  std::this_thread::sleep_for(2s);
+  std::lock_guard<std::mutex> lock(mutex);
+  value found;
+  ASSERT_NO_THROW(found = getBenchmark("twice")) << "the re-created benchmark was deleted";
+  EXPECT_EQ(str(found, {"metadata", "uid"}), secondUid);
+  EXPECT_NE(secondUid, firstUid);
+}
+
 TEST_F(ControllerTest, DeletedResourceTakesItsChildren) {
   startController();
   createBenchmark("gone");
@@ -309,6 +359,14 @@ TEST_F(ControllerTest, DeletedResourceTakesItsChildren) {
     value cms = client_->get(corePath(ns_, "configmaps") + "?labelSelector=" + queryEscape(kLabelBenchmark));
     return svcs.at("items").size() == 0 && cms.at("items").size() == 0;
   }));
+  // The orphans' deletes too name the objects the cache showed.
+  for (const auto& [resource, name] : std::vector<std::pair<std::string, std::string>>{
+           {"services", "gone-master"}, {"configmaps", "gone-config"}, {"pods", "gone-master-0"}}) {
+    const std::vector<kubetest::AuditRecord> deletes = deletesOf(resource, name);
+    EXPECT_FALSE(deletes.empty()) << resource << "/" << name;
+    for (const kubetest::AuditRecord& d : deletes)
+      EXPECT_FALSE(d.preconditionUid.empty()) << resource << "/" << name << ": " << d.requestUri;
+  }
 }
 
 TEST_F(ControllerTest, InvalidSpecTheSchemaLetThroughFailsWithTheField) {

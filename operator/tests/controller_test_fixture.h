@@ -19,6 +19,7 @@
 #include "benchmark_namespace_test.h"
 #include "distbench/operator/controller.h"
 #include "distbench/operator/desired_objects.h"
+#include "distbench/testing/kube/audit_log.h"
 
 namespace distbench::op {
 namespace {
@@ -71,8 +72,11 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     o.informer.backoffMax = 1s;
     o.onEvent = [this](const value&, bool warning, const std::string& reason,
                        const std::string& message) {
-      std::lock_guard<std::mutex> lock(eventsMutex_);
-      events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
+      {
+        std::lock_guard<std::mutex> lock(eventsMutex_);
+        events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
+      }
+      if (onEvent_) onEvent_(reason);
     };
     o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
                             const std::string* error) {
@@ -156,6 +160,20 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
       setPod(name + pod, "Running");
   }
 
+  // The deletes of `resource` ("pods", "services", "distbenchmarks") named
+  // `name` in this namespace that the API server answered, as its audit log
+  // has them: what the request carried, not what the client meant to send.
+  std::vector<kubetest::AuditRecord> deletesOf(const std::string& resource,
+                                               const std::string& name) {
+    std::vector<kubetest::AuditRecord> out;
+    for (kubetest::AuditRecord& r : kubetest::readAuditLog(cluster_->auditLogPath())) {
+      if (r.verb == "delete" && r.stage == "ResponseComplete" && r.ns == ns_ &&
+          r.resource == resource && r.name == name)
+        out.push_back(std::move(r));
+    }
+    return out;
+  }
+
   bool sawEvent(const std::string& text) {
     std::lock_guard<std::mutex> lock(eventsMutex_);
     for (const std::string& e : events_)
@@ -174,6 +192,10 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   std::unique_ptr<Controller> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
   bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
+  // Called with each Event's reason, on the reconciling thread, right after
+  // the status write that carried it: a test's way into the middle of a
+  // reconcile. Set before startController.
+  std::function<void(const std::string& reason)> onEvent_;
   value last_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;

@@ -104,6 +104,40 @@ TEST(GangState, FailureDetailCarriesTheLastLogLine) {
   EXPECT_EQ(cut.detail, "exit code 1, Error (last log line: " + longLine.substr(0, 200) + "...)");
 }
 
+// LibTorch 2.x names the store keys a timed-out wait was for, and they start
+// with the run key; the pod's message is its log's end, readable by anyone
+// who may read the DistBenchmark once copied. No part of the key survives,
+// not even where the 200-character cut falls inside it.
+TEST(GangState, FailureDetailNeverCarriesTheRunKey) {
+  const std::string key = "0123456789abcdef0123456789abcdef";
+  auto failed = [](const std::string& lastLine) {
+    value status = value::parse(R"({"phase":"Failed",
+      "containerStatuses":[{"name":"worker","state":{"terminated":{"exitCode":1,"reason":"Error"}}}]})");
+    status["containerStatuses"][0]["state"]["terminated"]["message"] =
+        value::string("trainer0 (rank 2): checked in\n" + lastLine + "\n");
+    value p = pod("b-trainer-0", "trainer", 2, "{}");
+    p["status"] = status;
+    return podState(p);
+  };
+  const std::string timeout =
+      "distbench-worker trainer0: error: rendezvous: wait timeout after "
+      "3000ms, keys: /run-" +
+      key + "/global/0/3";
+  const PodState whole = failed(timeout);
+  // The cut falls 12 characters into the key.
+  const std::string prefix(200 - 12 - std::string("error: keys: /run-").size(), 'x');
+  const PodState straddling = failed(prefix + "error: keys: /run-" + key + "/global/0/3");
+  for (const PodState* s : {&whole, &straddling}) {
+    EXPECT_EQ(s->detail.find(key.substr(0, 12)), std::string::npos) << s->detail;
+    EXPECT_EQ(s->terminationMessage.find(key.substr(0, 12)), std::string::npos)
+        << s->terminationMessage;
+    const std::string described = describePods({s});
+    EXPECT_EQ(described.find(key.substr(0, 12)), std::string::npos) << described;
+  }
+  EXPECT_NE(whole.detail.find("keys: /run-<run-key>/global/0/3"), std::string::npos)
+      << whole.detail;
+}
+
 // The pod as the kubelet and scheduler leave it -> the cause a user can act
 // on, and what the detail must carry so they can (the limit, the image, the
 // scheduler's words).
@@ -213,6 +247,36 @@ TEST(GangState, ResultSummaryIsTheTerminationMessageWhenItIsJson) {
   EXPECT_FALSE(resultSummary(master).has_value());
 }
 
+// A master image that writes a number JSON cannot carry (1e999 reads as
+// infinity), an absurd one, or a field of another type than the CRD's: the
+// summary is refused, naming the field, rather than copied into a status
+// the API server refuses on every retry.
+TEST(GangState, AResultSummaryStatusCannotCarryIsRefusedNamingTheField) {
+  struct Case {
+    const char* message;
+    std::string field;
+  };
+  for (const Case& c :
+       std::vector<Case>{{R"({"p50":1e999})", "p50"},
+                         {R"({"p50":"0.4s","rows":[{"p95":1},{"p95":-1e999}]})", "rows[1].p95"},
+                         {R"({"p50":"0.4s","rows":[{"perSecond":1e300}]})", "rows[0].perSecond"},
+                         {R"({"p50":0.4})", "p50"},
+                         {R"({"summary":[1]})", "summary"}}) {
+    PodState master;
+    master.role = "master";
+    master.terminationMessage = c.message;
+    EXPECT_FALSE(resultSummary(master).has_value()) << c.message;
+    std::string problem;
+    resultSummary(master, &problem);
+    EXPECT_NE(problem.find(c.field + ": "), std::string::npos) << c.message << ": " << problem;
+  }
+  PodState master;
+  master.terminationMessage = R"({"p50":"0.4s","rows":[{"perSecond":null,"p95":1e14}]})";
+  std::string problem;
+  EXPECT_TRUE(resultSummary(master, &problem).has_value());
+  EXPECT_EQ(problem, "");
+}
+
 TEST(GangState, StartedAtIsTheEarliestCreation) {
   const GangState g = gangState({pod("a", "master", 0, "{}", "2026-11-22T00:00:05Z"),
                                  pod("b", "trainer", 1, "{}", "2026-11-22T00:00:03Z")});
@@ -234,6 +298,24 @@ TEST(StatusConditions, TransitionTimeMovesOnlyWhenStatusChanges) {
   // A new condition that starts False is no transition to report.
   EXPECT_FALSE(setCondition(status, kCondRestarting, false, "GangRunning", "", "T4", 2));
   EXPECT_EQ(status.at("conditions").size(), 2u);
+}
+
+// Whatever the reconciler writes to conditions (and, through the same
+// statusMessage, status.message and Events): no run key, and the bound
+// holds after the redaction.
+TEST(StatusConditions, MessagesCarryNoRunKey) {
+  const std::string key = "0123456789abcdef0123456789abcdef";
+  value status = value::object();
+  setCondition(status, "Failed", true, "RankFailed", "keys: /run-" + key + "/global/0/3",
+               "2026-11-22T00:00:00Z", 1);
+  EXPECT_EQ(status["conditions"][0]["message"].as_string(), "keys: /run-<run-key>/global/0/3");
+  // Unredacted, the cut would fall ten characters into the key.
+  setCondition(status, "Failed", true, "RankFailed",
+               std::string(980, 'x') + " /run-" + key + "/global/0/3" + std::string(40, 'y'),
+               "2026-11-22T00:00:00Z", 1);
+  const std::string cut = status["conditions"][0]["message"].as_string();
+  EXPECT_LE(cut.size(), 1024u);
+  EXPECT_EQ(cut.find(key.substr(0, 4)), std::string::npos) << cut;
 }
 
 TEST(StatusConditions, TimesRoundTripInRfc3339) {

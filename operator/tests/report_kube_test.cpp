@@ -302,6 +302,30 @@ TEST_F(ReportTest, AMasterLogOfGigabytesIsReadOnlyToItsBound) {
   for (long long sent : sends()) EXPECT_LT(sent, file.st_size / 4) << kubelet_->processLog();
 }
 
+// JSON can spell a number a double cannot hold (1e999 reads as infinity):
+// such a report is damaged, named by its field, and the run still ends.
+TEST_F(ReportTest, AReportWithANonFiniteSampleIsRefusedNamingTheField) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  std::string json = fixture("diff/tutorial-run1.json");
+  const std::string first = "\"samples\":[";
+  const size_t begin = json.find(first) + first.size();
+  ASSERT_NE(begin, std::string::npos + first.size());
+  json.replace(begin, json.find(',', begin) - begin, "1e999");
+  writeMasterLog("infinite", logWithReport(json));
+  runToSuccess("infinite");
+  std::string reason;
+  ASSERT_EQ(settled("infinite", "ReportStored", &reason), "False") << last_.serialize();
+  EXPECT_EQ(reason, "ReportDamaged");
+  std::string message;
+  for (const value& c : last_.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "ReportStored") message = c.at("message").as_string();
+  EXPECT_NE(message.find("series[0].samples[0]: must be a finite number"), std::string::npos)
+      << message;
+  EXPECT_EQ(str(last_, {"status", "phase"}), "Succeeded");
+}
+
 TEST_F(ReportTest, MessagesFromTheLogAreBoundedInStatusAndEvents) {
   startKubelet();
   if (HasFatalFailure()) return;

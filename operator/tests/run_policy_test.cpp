@@ -122,6 +122,14 @@ const char* kImagePull = R"({"phase":"Pending","containerStatuses":[{"name":"wor
 const char* kUnschedulable = R"({"phase":"Pending","conditions":[{"type":"PodScheduled",
   "status":"False","reason":"Unschedulable","message":"0/1 nodes are available"}]})";
 const char* kRunning = R"({"phase":"Running"})";
+// The worker's exit code 2: a refusal, which would be the same in any gang.
+const char* kRefused = R"({"phase":"Failed","containerStatuses":[{"name":"worker",
+  "state":{"terminated":{"exitCode":2,"reason":"Error","message":"distbench-worker trainer0: trainer0 (rank 2) cannot run: spec.runtime.device: cuda, but trainer0 sees no GPU\n"}}}]})";
+// A peer that ended on the refusal's verdict.
+const char* kRefusalEcho = R"({"phase":"Failed","containerStatuses":[{"name":"worker",
+  "state":{"terminated":{"exitCode":2,"reason":"Error","message":"distbench-worker master: error: trainer0 (rank 2) cannot run: spec.runtime.device: cuda\n"}}}]})";
+const char* kOomKilledExitTwo = R"({"phase":"Failed","containerStatuses":[{"name":"worker",
+  "state":{"terminated":{"exitCode":2,"reason":"OOMKilled"}}}]})";
 
 // The Failed reason is the cause Kubernetes names, whichever rank has it;
 // the rule that ended the run stays a condition of its own.
@@ -169,6 +177,26 @@ TEST(RunPolicy, TheReasonIsTheCauseKubernetesNames) {
         podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kUnschedulable)},
        0, false, 61, Action::Fail, "Unschedulable", kCondRendezvousTimeout,
        "Unschedulable: 0/1 nodes are available"},
+      {"a refused trainer fails the run at once, whatever its peers said",
+       {podWithStatus("master", 0, kPeerError), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kRefused), podWithStatus("trainer", 3, kRunning)},
+       0, true, 9, Action::Fail, kCondRankRefused, kCondRankRefused,
+       "b-trainer-2 (rank 2): exit code 2, Error (last log line: distbench-worker trainer0: "
+       "trainer0 (rank 2) cannot run: spec.runtime.device: cuda"},
+      {"a peer that ended on the refusal is a refusal too",
+       {podWithStatus("master", 0, kRefusalEcho), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},
+       0, true, 9, Action::Fail, kCondRankRefused, kCondRankRefused,
+       "b-master-0 (rank 0): exit code 2, Error (last log line: distbench-worker master: error: "
+       "trainer0 (rank 2) cannot run"},
+      {"exit code 1 still restarts the gang",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kPeerError), podWithStatus("trainer", 3, kRunning)},
+       0, true, 9, Action::Restart, "RankFailed", "", "restarting the gang (restart 1 of 1)"},
+      {"OOM-killed with exit code 2 is OOMKilled",
+       {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, kRunning),
+        podWithStatus("trainer", 2, kOomKilledExitTwo), podWithStatus("trainer", 3, kRunning)},
+       0, true, 9, Action::Restart, "OOMKilled", "", "restarting the gang"},
       {"slow to start is a plain timeout",
        {podWithStatus("master", 0, kRunning), podWithStatus("ps", 1, R"({"phase":"Pending"})"),
         podWithStatus("trainer", 2, kRunning), podWithStatus("trainer", 3, kRunning)},

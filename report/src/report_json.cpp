@@ -3,6 +3,7 @@
 #include <cpprest/json.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -52,7 +53,27 @@ class Reader {
   }
   double asNumber(const value& v, const std::string& path) const {
     if (!v.is_number()) fail(path, "must be a number");
-    return v.as_double();
+    const double number = v.as_double();
+    if (!std::isfinite(number)) fail(path, notFinite());
+    return number;
+  }
+  // A number between `low` and `high`, both included.
+  double numberIn(const value& v, const std::string& path, double low, double high,
+                  const std::string& unit = "") const {
+    const double number = asNumber(v, path);
+    if (number < low || number > high) {
+      fail(path, "must be between " + shortNumber(low) + " and " + shortNumber(high) + unit +
+                     ", not " + shortNumber(number));
+    }
+    return number;
+  }
+  static std::string notFinite() {
+    return "must be a finite number (a literal such as 1e999 reads as infinity)";
+  }
+  static std::string shortNumber(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
   }
   int64_t asInt64(const value& v, const std::string& path) const {
     if (!v.is_number() || !v.as_number().is_int64()) fail(path, "must be an integer");
@@ -138,14 +159,15 @@ Series parseSeries(const Reader& r, const value& v, const std::string& path) {
   s.groupKey = r.stringMap(v, path, "groupKey");
   s.row = r.string(v, path, "row");
   s.ranks = r.integer(v, path, "ranks");
-  if (s.ranks < 1) r.fail(join(path, "ranks"), "must be at least 1");
+  if (s.ranks < 1 || s.ranks > kMaxReportRanks)
+    r.fail(join(path, "ranks"), "must be between 1 and " + std::to_string(kMaxReportRanks));
   s.sampleOf = r.string(v, path, "sampleOf");
   if (s.sampleOf != "iteration" && s.sampleOf != "epoch" && s.sampleOf != "op") {
     r.fail(join(path, "sampleOf"),
            "must be \"iteration\", \"epoch\" or \"op\", not \"" + s.sampleOf + "\"");
   }
-  s.workPerSample = r.number(v, path, "workPerSample");
-  if (s.workPerSample < 0) r.fail(join(path, "workPerSample"), "must be >= 0");
+  s.workPerSample = r.numberIn(r.field(v, path, "workPerSample"), join(path, "workPerSample"), 0,
+                               kMaxWorkPerSample);
   s.workUnit = r.string(v, path, "workUnit");
   if (s.workUnit != "examples" && s.workUnit != "bytes") {
     r.fail(join(path, "workUnit"), "must be \"examples\" or \"bytes\", not \"" + s.workUnit + "\"");
@@ -155,8 +177,13 @@ Series parseSeries(const Reader& r, const value& v, const std::string& path) {
   if (samples.size() == 0) r.fail(samplesPath, "must not be empty");
   s.samples.reserve(samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
-    const double seconds = r.asNumber(samples.at(i), element(samplesPath, i));
-    if (!(seconds >= 0)) r.fail(element(samplesPath, i), "must be >= 0 seconds");
+    const double seconds =
+        r.numberIn(samples.at(i), element(samplesPath, i), 0, kMaxSampleSeconds, " seconds");
+    if (seconds > 0 && seconds < kMinPositiveSampleSeconds) {
+      r.fail(element(samplesPath, i),
+             "must be 0 or at least " + Reader::shortNumber(kMinPositiveSampleSeconds) +
+                 " seconds (no clock measures less), not " + Reader::shortNumber(seconds));
+    }
     s.samples.push_back(seconds);
   }
   if (v.has_field("runSamples")) s.runSamples = parseRunSamples(r, v, path, s.samples.size());
@@ -174,6 +201,29 @@ Host parseHost(const Reader& r, const value& root) {
     host.gpus.push_back(r.asString(gpus.at(i), element("host.gpus", i)));
   }
   return host;
+}
+
+// Numbers anywhere in the document, the embedded objects (config, results,
+// attribution) included: one that is not finite would make the report, and
+// any status or page that copies from it, JSON that nobody can read back.
+void requireFinite(const Reader& r, const value& v, const std::string& path) {
+  if (v.is_number()) {
+    if (!std::isfinite(v.as_double()))
+      r.fail(path.empty() ? "(document)" : path, Reader::notFinite());
+  } else if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) requireFinite(r, v.at(i), element(path, i));
+  } else if (v.is_object()) {
+    for (const auto& [name, field] : v.as_object()) requireFinite(r, field, join(path, name));
+  }
+}
+
+int topologyCount(const Reader& r, const value& topology, const char* name, int least) {
+  const int n = r.integer(topology, "topology", name);
+  if (n < least || n > kMaxReportRanks) {
+    r.fail(join("topology", name),
+           "must be between " + std::to_string(least) + " and " + std::to_string(kMaxReportRanks));
+  }
+  return n;
 }
 
 value embeddedObject(const std::string& text, const char* field) {
@@ -305,6 +355,7 @@ Report parseReport(const std::string& json, const std::string& source) {
   if (!root.is_object()) throw ReportError(source + ": must be a JSON object (a report)");
   const Reader r(source);
   checkSchemaVersion(r, root);
+  requireFinite(r, root, "");
 
   Report report;
   report.schemaVersion = kSchemaVersion;
@@ -316,11 +367,12 @@ Report parseReport(const std::string& json, const std::string& source) {
   report.device = r.string(root, "", "device");
   report.host = parseHost(r, root);
   const value& topology = r.object(root, "", "topology");
-  report.trainers = r.integer(topology, "topology", "trainers");
-  report.parameterServers = r.integer(topology, "topology", "parameterServers");
-  report.worldSize = r.integer(topology, "topology", "worldSize");
+  report.trainers = topologyCount(r, topology, "trainers", 0);
+  report.parameterServers = topologyCount(r, topology, "parameterServers", 0);
+  report.worldSize = topologyCount(r, topology, "worldSize", 1);
   report.seed = r.int64(root, "", "seed");
-  report.bucketCapMB = r.number(root, "", "bucketCapMB");
+  report.bucketCapMB =
+      r.numberIn(r.field(root, "", "bucketCapMB"), "bucketCapMB", 0, kMaxBucketCapMB);
   report.configJson = r.object(root, "", "config").serialize();
   const value& series = r.array(root, "", "series");
   for (size_t i = 0; i < series.size(); ++i) {

@@ -253,16 +253,74 @@ TEST(ReportJson, BadValuesAreNamedWithTheirPath) {
   EXPECT_EQ(errorOf([](value& d) { d["series"][1]["samples"] = value::array(); }),
             "base.json: series[1].samples: must not be empty");
   EXPECT_EQ(errorOf([](value& d) { d["series"][1]["samples"][2] = value::number(-0.1); }),
-            "base.json: series[1].samples[2]: must be >= 0 seconds");
+            "base.json: series[1].samples[2]: must be between 0 and 1e+07 seconds, not -0.1");
   EXPECT_EQ(errorOf([](value& d) { d["series"][0]["ranks"] = value::number(0); }),
-            "base.json: series[0].ranks: must be at least 1");
+            "base.json: series[0].ranks: must be between 1 and 65536");
   EXPECT_EQ(errorOf([](value& d) { d["series"][0]["workPerSample"] = value::number(-1); }),
-            "base.json: series[0].workPerSample: must be >= 0");
+            "base.json: series[0].workPerSample: must be between 0 and 1e+15, not -1");
   EXPECT_EQ(errorOf([](value& d) { d["series"][0]["sampleOf"] = value::string("step"); }),
             "base.json: series[0].sampleOf: must be \"iteration\", \"epoch\" or \"op\", not "
             "\"step\"");
   EXPECT_EQ(errorOf([](value& d) { d["series"][0]["workUnit"] = value::string("flops"); }),
             "base.json: series[0].workUnit: must be \"examples\" or \"bytes\", not \"flops\"");
+}
+
+// A valid document with one number spelled `literal` in the text (JSON can
+// spell 1e999; a double cannot hold it, and reads it as infinity).
+std::string errorOfLiteral(const std::function<void(value&, const value&)>& place,
+                           const std::string& literal) {
+  value doc = value::parse(toJson(makeReport()));
+  const value marker = value::number(424242.125);
+  place(doc, marker);
+  std::string text = doc.serialize();
+  const size_t at = text.find("424242.125");
+  if (at == std::string::npos) return "(marker not found)";
+  text.replace(at, std::string("424242.125").size(), literal);
+  try {
+    parseReport(text, "base.json");
+  } catch (const ReportError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(ReportJson, ANonFiniteOrAbsurdNumberIsRefusedNamingTheField) {
+  const std::string finite = "must be a finite number";
+  struct Case {
+    std::function<void(value&, const value&)> place;
+    std::string literal, field, why;
+  };
+  const std::vector<Case> cases = {
+      {[](value& d, const value& m) { d["series"][0]["samples"][1] = m; }, "1e999",
+       "series[0].samples[1]", finite},
+      {[](value& d, const value& m) { d["series"][0]["samples"][1] = m; }, "-1e999",
+       "series[0].samples[1]", finite},
+      {[](value& d, const value& m) { d["series"][0]["workPerSample"] = m; }, "1e999",
+       "series[0].workPerSample", finite},
+      {[](value& d, const value& m) { d["bucketCapMB"] = m; }, "1e999", "bucketCapMB", finite},
+      // Anywhere: a report carrying one could not be written back, nor copied.
+      {[](value& d, const value& m) { d["results"]["models"] = value::array({m}); }, "1e999",
+       "results.models[0]", finite},
+      {[](value& d, const value& m) { d["series"][0]["samples"][1] = m; }, "1e300",
+       "series[0].samples[1]", "must be between 0 and 1e+07 seconds"},
+      {[](value& d, const value& m) { d["series"][0]["samples"][1] = m; }, "1e-300",
+       "series[0].samples[1]", "must be 0 or at least 1e-12 seconds"},
+      {[](value& d, const value& m) { d["series"][0]["workPerSample"] = m; }, "1e16",
+       "series[0].workPerSample", "must be between 0 and 1e+15"},
+      {[](value& d, const value& m) { d["bucketCapMB"] = m; }, "1e7", "bucketCapMB",
+       "must be between 0 and 1e+06"},
+      {[](value& d, const value& m) { d["series"][0]["ranks"] = m; }, "100000", "series[0].ranks",
+       "must be between 1 and 65536"},
+      {[](value& d, const value& m) { d["topology"]["worldSize"] = m; }, "1000000000",
+       "topology.worldSize", "must be between 1 and 65536"},
+      {[](value& d, const value& m) { d["topology"]["trainers"] = m; }, "-1", "topology.trainers",
+       "must be between 0 and 65536"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = errorOfLiteral(c.place, c.literal);
+    EXPECT_EQ(error.rfind("base.json: " + c.field + ": " + c.why, 0), 0u)
+        << c.field << " = " << c.literal << ": " << error;
+  }
 }
 
 TEST(ReportJson, RunSamplesAreWrittenOnlyForAPoolAndSurviveARoundTrip) {

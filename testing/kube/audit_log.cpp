@@ -61,6 +61,9 @@ std::vector<AuditRecord> readAuditLog(const std::string& path, const std::string
     }
     if (event.has_field("responseStatus") && event.at("responseStatus").has_field("code"))
       r.code = event.at("responseStatus").at("code").as_integer();
+    if (event.has_field("requestObject") && event.at("requestObject").is_object() &&
+        event.at("requestObject").has_field("preconditions"))
+      r.preconditionUid = field(event.at("requestObject").at("preconditions"), "uid");
     records.push_back(std::move(r));
   }
   return records;

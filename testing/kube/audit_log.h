@@ -1,7 +1,7 @@
 // Reads kube-apiserver's JSON-lines audit log (KubeTestCluster::auditLogPath)
 // into what a test compares with RBAC rules: who asked for which
 // (apiGroup, resource[/subresource], verb, namespace), and what the server
-// answered.
+// answered; for a delete, which object's UID it was conditioned on.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,9 @@ struct AuditRecord {
   std::string name;
   std::string requestUri;
   int code = 0;             // responseStatus.code; 0 when the event has none
+  // A delete's DeleteOptions.preconditions.uid (deletes are logged with
+  // their body); "" when it has none.
+  std::string preconditionUid;
 };
 
 // What RBAC authorizes: an API group, a resource (with "/subresource"), a

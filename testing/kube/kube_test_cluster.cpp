@@ -162,12 +162,16 @@ void writeFile(const std::string& path, const std::string& content) {
 }
 
 // Every request, at Metadata level (who, what, which object, the answer's
-// code; no bodies). RequestReceived is left out: each request then logs
-// once when answered (a watch also when its stream starts).
+// code; no bodies), but deletes at Request level: their body is the
+// DeleteOptions, whose preconditions a test checks. RequestReceived is left
+// out: each request then logs once when answered (a watch also when its
+// stream starts).
 const char* kAuditPolicy = R"(apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: ["RequestReceived"]
 rules:
+  - level: Request
+    verbs: ["delete"]
   - level: Metadata
 )";
 

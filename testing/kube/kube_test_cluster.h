@@ -23,8 +23,9 @@
 // "restricted" example, with the ClusterRole restrictedPspClusterRole()
 // granting `use` on it alone, for tests that bind a user to it.
 //
-// Audit: every request is logged at Metadata level, one JSON object a line,
-// to auditLogPath() (audit_log.h reads it).
+// Audit: every request is logged at Metadata level (deletes at Request
+// level, with their DeleteOptions), one JSON object a line, to
+// auditLogPath() (audit_log.h reads it).
 //
 // The child processes die with the thread that started them (they carry
 // PR_SET_PDEATHSIG, which Linux ties to the forking thread): construct the
@@ -124,8 +125,9 @@ class KubeTestCluster {
   static constexpr const char* kRestrictedPsp = "distbench-test-restricted";
   static std::string restrictedPspClusterRole() { return "distbench-test-restricted-psp"; }
 
-  // kube-apiserver's audit log (JSON lines, Metadata level, every request
-  // of every user since the cluster started, restarts included).
+  // kube-apiserver's audit log (JSON lines, Metadata level and deletes at
+  // Request level, every request of every user since the cluster started,
+  // restarts included).
   std::string auditLogPath() const;
 
   // An HTTP client configuration that verifies the server against caFile()

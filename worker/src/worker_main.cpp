@@ -1,10 +1,13 @@
 // distbench-worker: one binary, three roles (master, ps, trainer), chosen by
 // the environment the renderer sets. Exit status: 0 success, 1 a failure at
-// run time (the message names the rank at fault), 2 bad flags or config,
-// 128 + signal (143, 130) when SIGTERM or SIGINT ended it before its part of
-// the run was done, 0 when one ends the metrics linger (termination_watch.h).
-// What a rank does once everyone has joined is its kind's
-// (common/benchmark_kind.h); this file is what every kind shares.
+// run time (the message names the rank at fault), 2 a refusal: bad flags
+// or config, a device the trainer cannot compute on, or another rank's
+// such refusal (permanent: the operator fails the run with RankRefused
+// instead of restarting the gang), 128 + signal (143, 130) when SIGTERM or
+// SIGINT ended it before its part of the run was done, 0 when one ends the
+// metrics linger (termination_watch.h). What a rank does once everyone has
+// joined is its kind's (common/benchmark_kind.h); this file is what every
+// kind shares.
 #include <ATen/Parallel.h>
 #include <unistd.h>
 
@@ -26,6 +29,7 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/worker/comm/rendezvous.h"
+#include "distbench/worker/comm/run_store.h"
 #include "distbench/worker/comm/run_verdict.h"
 #include "distbench/worker/comm/termination_watch.h"
 #include "distbench/worker/common/benchmark_kind.h"
@@ -167,7 +171,8 @@ std::string workerName() {
 
 std::string errorText(const std::exception& e) {
   const std::string msg = e.what();
-  return msg.substr(0, msg.find("\nException raised from"));  // drop c10's backtrace
+  // Drop c10's backtrace; then the run key a store error may name.
+  return redactRunKey(msg.substr(0, msg.find("\nException raised from")));
 }
 
 // Once the process groups exist, unwinding would run ProcessGroupGloo's
@@ -189,12 +194,14 @@ api::DistBenchmark loadBenchmark(const Flags& flags, const WorkerIdentity& id) {
 }
 
 // A trainer that cannot compute where the spec says ends the run: the
-// verdict tells every other rank why, so none waits for it.
+// verdict tells every other rank why, so none waits for it, and that it is
+// a refusal, so every rank exits 2 with it and the operator does not try
+// the same gang again.
 [[noreturn]] void endRunForDevice(Rendezvous& rendezvous, const WorkerIdentity& id,
                                   const std::string& why) {
   const std::string verdict = id.label() + " cannot run: " + why;
   try {
-    publishVerdict(*rendezvous.store(), verdict);
+    publishVerdict(*rendezvous.store(), verdict, /*refusal=*/true);
   } catch (const std::exception&) {
     // Still ours to report; the others then learn it from the missing rank.
   }
@@ -298,10 +305,10 @@ int main(int argc, char** argv) {
   try {
     return run(parseFlags(argc, argv));
   } catch (const UsageError& e) {
-    std::cerr << who << ": " << e.what() << "\n" << kUsage;
+    std::cerr << who << ": " << redactRunKey(e.what()) << "\n" << kUsage;
     return 2;
   } catch (const api::SpecError& e) {
-    std::cerr << who << ": invalid config:\n" << e.what() << "\n";
+    std::cerr << who << ": invalid config:\n" << redactRunKey(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     // Before the groups exist (a port it cannot bind, the store refused):

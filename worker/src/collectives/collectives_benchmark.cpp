@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "distbench/worker/collectives/collective_plan.h"
 #include "distbench/worker/collectives/collective_runner.h"
@@ -105,9 +106,12 @@ void addCollectivesResults(report::Report& report, int ranks,
     latency["min"] = value::number(r.min);
     latency["max"] = value::number(r.max);
     o["latency"] = latency;
-    o["algbwGBps"] = value::number(r.algbwGBps);
+    // A median of 0 s (a clock too coarse for the size) has no bandwidth:
+    // JSON has no infinity, and a report holding one could not be read back.
+    auto finite = [](double x) { return std::isfinite(x) ? value::number(x) : value::null(); };
+    o["algbwGBps"] = finite(r.algbwGBps);
     o["busbwFactor"] = value::number(r.busbwFactor);
-    o["busbwGBps"] = value::number(r.busbwGBps);
+    o["busbwGBps"] = finite(r.busbwGBps);
     o["implementation"] = value::string(r.implementation);
     ops[i] = o;
     report.series.push_back(std::move(s));

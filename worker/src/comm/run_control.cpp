@@ -157,7 +157,7 @@ void RunControl::publish(const std::string& key, const std::vector<double>& valu
 }
 
 void RunControl::throwIfVerdict() {
-  if (auto verdict = readVerdict(*store_)) throw PeerError(*verdict);
+  if (auto verdict = readVerdict(*store_)) throw PeerError(verdict->text);
 }
 
 void RunControl::barrier(const std::string& name, int count) {

@@ -7,6 +7,7 @@
 #include <c10/util/intrusive_ptr.h>
 
 #include <chrono>
+#include <string>
 
 #include "distbench/worker/common/worker_identity.h"
 
@@ -21,5 +22,15 @@ namespace distbench::worker {
 // Service address may not route back to itself. Throws what c10d throws.
 c10::intrusive_ptr<c10d::Store> connectRunStore(const WorkerIdentity& id, bool host,
                                                 std::chrono::milliseconds timeout);
+
+// The key must not leave the process in any text: LibTorch 2.x names the
+// store keys a timed-out wait was for ("keys: /run-<KEY>/global/0/3"), and
+// a rank's last line becomes its pod's termination message, then the
+// DistBenchmark's status and Events. rememberRunKey (TerminationWatch::
+// setIdentity calls it) makes redactRunKey replace this process's key
+// wherever it stands, besides anything shaped like a key after "run-"
+// (api::redactRunKeys). Redact before cutting a text to a bound.
+void rememberRunKey(const std::string& key);
+std::string redactRunKey(const std::string& text);
 
 }  // namespace distbench::worker

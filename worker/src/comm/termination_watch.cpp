@@ -92,9 +92,9 @@ struct TerminationWatch::State {
   std::mutex storeTurn;  // one request at a time on verdictStore
 
   // Whether this thread is the one to exit; if so, arms the hard limit.
-  bool claim(int status, const std::string& line) {
+  bool claim(int status, const std::string& text) {
     if (exiting.exchange(true)) return false;
-    std::thread([status, line] {
+    std::thread([status, line = redactRunKey(text)] {
       std::this_thread::sleep_for(kHardLimit);
       writeLine(line);
       ::_exit(status);
@@ -102,9 +102,11 @@ struct TerminationWatch::State {
     return true;
   }
 
+  // Every line a rank exits with passes here: no run key in it, whatever
+  // path it came by.
   [[noreturn]] static void finish(int status, const std::string& line) {
     std::fflush(stdout);
-    writeLine(line);
+    writeLine(redactRunKey(line));
     ::_exit(status);
   }
 
@@ -164,9 +166,13 @@ struct TerminationWatch::State {
     }
   }
 
-  void onVerdict(c10d::Store& store, const std::string& verdict, bool isMaster) {
-    const std::string line = name + ": error: " + verdict;
-    if (!claim(1, line)) park();
+  void onVerdict(c10d::Store& store, const RunVerdict& verdict, bool isMaster) {
+    // A rank of an older build may have published one with the key in it.
+    const std::string line = name + ": error: " + redactRunKey(verdict.text);
+    // A refusal's echo is a refusal too: the operator must not restart a
+    // gang that would be refused again, whichever rank's pod it reads first.
+    const int status = verdict.refusal ? 2 : 1;
+    if (!claim(status, line)) park();
     try {
       if (isMaster) {
         awaitReaders(store);
@@ -176,7 +182,7 @@ struct TerminationWatch::State {
     } catch (const std::exception&) {
       // The master is gone: nobody is left to wait for.
     }
-    finish(1, line);
+    finish(status, line);
   }
 
   void loop() {
@@ -198,7 +204,7 @@ struct TerminationWatch::State {
         continue;
       }
       if (!store) continue;
-      std::optional<std::string> verdict;
+      std::optional<RunVerdict> verdict;
       try {
         std::lock_guard<std::mutex> turn(storeTurn);
         verdict = readVerdict(*store);
@@ -248,6 +254,7 @@ TerminationWatch& TerminationWatch::install(const std::string& name) {
 TerminationWatch* TerminationWatch::installed() { return gInstalled; }
 
 void TerminationWatch::setIdentity(const WorkerIdentity& id) {
+  rememberRunKey(id.runKey);
   std::lock_guard<std::mutex> lock(state_->mutex);
   state_->identity = id;
   // Every rank polls the master's store: slower in large worlds, so that
@@ -286,7 +293,9 @@ void TerminationWatch::exitWith(int status, const std::string& line) {
   State::finish(status, line);
 }
 
-void TerminationWatch::failWith(int status, const std::string& why) {
+void TerminationWatch::failWith(int status, const std::string& error) {
+  // Before the verdict's cut, which could leave a prefix of the key.
+  const std::string why = redactRunKey(error);
   const std::string line = state_->name + ": error: " + why;
   awaitVerdictPolls(status);
   if (!state_->claim(status, line)) park();

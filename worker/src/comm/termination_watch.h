@@ -30,7 +30,8 @@ class TerminationWatch {
   static TerminationWatch* installed();
 
   // Who this rank is: from now on a signal is announced to the run (with a
-  // fresh store connection, bounded) before the rank exits.
+  // fresh store connection, bounded) before the rank exits, and no line it
+  // exits with carries its run key (run_store.h, redactRunKey).
   void setIdentity(const WorkerIdentity& id);
   // The master's store is up (the rank has checked in): watch it for a
   // verdict published by another rank, over a connection of our own.
@@ -47,7 +48,7 @@ class TerminationWatch {
   // knows who it is, publishes "<rank> failed: <why>" as the run's verdict
   // (over a fresh store connection, bounded like a signal's) so the other
   // ranks stop at once instead of waiting out their timeouts; then _exits.
-  [[noreturn]] void failWith(int status, const std::string& why);
+  [[noreturn]] void failWith(int status, const std::string& error);
 
   TerminationWatch(const TerminationWatch&) = delete;
   TerminationWatch& operator=(const TerminationWatch&) = delete;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -49,7 +50,11 @@ value row(const report::Series& s) {
     v["p" + std::to_string(p)] = value::number(report::percentileLinear(sorted, p));
   }
   // As the tables' rate columns: what one sample's work is, per second.
-  v["perSecond"] = value::number(s.workPerSample / report::percentileLinear(sorted, 50));
+  // None for a median of 0 s: JSON has no infinity, and the operator
+  // refuses a summary it cannot copy into status.
+  const double p50 = report::percentileLinear(sorted, 50);
+  const double perSecond = s.workPerSample / p50;
+  v["perSecond"] = p50 > 0 && std::isfinite(perSecond) ? value::number(perSecond) : value::null();
   v["unit"] = value::string(s.workUnit);
   return v;
 }

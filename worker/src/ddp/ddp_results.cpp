@@ -17,6 +17,13 @@ using web::json::value;
 
 constexpr double kPercentiles[] = {50, 75, 90, 95};
 
+// `num / den`, or null where that is no finite number (a time of 0 s):
+// JSON has no infinity, and a report holding one could not be read back.
+value ratio(double num, double den) {
+  const double r = num / den;
+  return den > 0 && std::isfinite(r) ? value::number(r) : value::null();
+}
+
 double p50(std::vector<double> samples) {
   std::sort(samples.begin(), samples.end());
   return report::percentileLinear(samples, 50);
@@ -145,10 +152,10 @@ void addDdpResults(report::Report& report, const api::DDPSpec& spec,
       value aggregate = value::object();
       for (double p : kPercentiles) {
         aggregate[formatText("p%02d", static_cast<int>(p))] =
-            value::number(row.row.ranks * spec.batchSize / report::percentileLinear(sorted, p));
+            ratio(row.row.ranks * spec.batchSize, report::percentileLinear(sorted, p));
       }
       rj["aggregateExamplesPerSecond"] = aggregate;
-      rj["scalingEfficiency"] = value::number(baseline / report::percentileLinear(sorted, 50));
+      rj["scalingEfficiency"] = ratio(baseline, report::percentileLinear(sorted, 50));
       value phases = value::object();
       // The pooled phases, as before perRank: the iteration is the series.
       for (const auto& [name, phase] : kPhaseFields) {

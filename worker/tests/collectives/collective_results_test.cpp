@@ -1,8 +1,11 @@
 #include "distbench/worker/collectives/collective_results.h"
 
+#include <cpprest/json.h>
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+
+#include "distbench/worker/collectives/collectives_benchmark.h"
 
 namespace distbench::worker {
 namespace {
@@ -67,6 +70,21 @@ TEST(CollectiveResults, LatencyAndBandwidthFromTheMedian) {
   EXPECT_NEAR(g.busbwGBps, 1.5, 1e-9);
   EXPECT_EQ(g.implementation, "");
   EXPECT_NEAR(results[2].p50, 0.008, 1e-12);  // rank 3's 7 ms is not the slowest
+}
+
+// Times of 0 s (a clock too coarse for the size): no bandwidth, and the
+// results stay JSON that reads back (JSON has no infinity).
+TEST(CollectiveResults, AMedianOfZeroSecondsHasNoBandwidth) {
+  std::vector<std::vector<std::vector<double>>> zero = fourRanks();
+  for (auto& rank : zero) rank[0] = {0, 0, 0};
+  const auto results = combineRanks(kPlan, zero, 4, implementation);
+  report::Report r;
+  addCollectivesResults(r, 4, results);
+  web::json::value v;
+  ASSERT_NO_THROW(v = web::json::value::parse(r.resultsJson)) << r.resultsJson;
+  EXPECT_TRUE(v.at("ops").at(0).at("algbwGBps").is_null()) << r.resultsJson;
+  EXPECT_TRUE(v.at("ops").at(0).at("busbwGBps").is_null()) << r.resultsJson;
+  EXPECT_NEAR(v.at("ops").at(1).at("algbwGBps").as_double(), 2.0, 1e-9);
 }
 
 TEST(CollectiveResults, RejectsMismatchedShapes) {

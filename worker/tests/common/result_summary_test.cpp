@@ -42,6 +42,20 @@ TEST(ResultSummary, HybridHeadlineIsTheAllRow) {
   EXPECT_FALSE(v.at("truncated").as_bool());
 }
 
+// A median of 0 s (a clock too coarse for the op) has no rate: the summary
+// must stay JSON the operator can read (JSON has no infinity, nor NaN).
+TEST(ResultSummary, ARowOfZeroSecondsHasNoRate) {
+  report::Report r;
+  r.kind = "Collectives";
+  r.series = {series("allreduce float32", "1024", 0), series("allreduce float32", "0", 0, 0)};
+  const std::string text = resultSummaryJson(r, headlineOf(api::BenchmarkKind::Collectives));
+  value v;
+  ASSERT_NO_THROW(v = value::parse(text)) << text;
+  ASSERT_EQ(v.at("rows").size(), 2u) << text;
+  for (const value& row : v.at("rows").as_array())
+    EXPECT_TRUE(row.at("perSecond").is_null()) << text;
+}
+
 TEST(ResultSummary, DdpHeadlineIsTheLargestRowOfTheFirstModel) {
   report::Report r;
   r.kind = "DDP";

@@ -84,5 +84,17 @@ TEST(DdpResults, AnUnrecordedMomentIsNull) {
   EXPECT_DOUBLE_EQ(rows.at(1).at("buckets").at(0).at("launched").as_double(), 0.2);
 }
 
+// JSON has no infinity either: a row whose iterations took 0 s (a clock
+// too coarse) has no rate and no efficiency, and the report stays readable.
+TEST(DdpResults, ARateOverZeroSecondsIsNull) {
+  const std::vector<SweepRow> sweep = planDdpSweep(1, 8, false);
+  const DdpRowResult baseline{sweep[0], {samples(0.1, 0, 2)}, {1}, {}};
+  const DdpRowResult instant{sweep[1], {samples(0, 0, 2)}, {1}, {}};
+  const value rows = rowsOf({baseline, instant});
+  EXPECT_TRUE(rows.at(1).at("aggregateExamplesPerSecond").at("p50").is_null());
+  EXPECT_TRUE(rows.at(1).at("scalingEfficiency").is_null());
+  EXPECT_TRUE(rows.at(0).at("aggregateExamplesPerSecond").at("p50").is_number());
+}
+
 }  // namespace
 }  // namespace distbench::worker

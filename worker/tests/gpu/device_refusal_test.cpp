@@ -10,9 +10,11 @@
 #include <fstream>
 #include <string>
 
+#include "distbench/api/presets.h"
 #include "distbench/process/binary_runner.h"
 #include "distbench/process/temp_dir.h"
 #include "gpu/gpu_test_support.h"
+#include "support/local_cluster.h"
 
 namespace distbench::worker {
 namespace {
@@ -50,6 +52,29 @@ spec:
   // The master and the parameter server end on the trainer's verdict.
   EXPECT_NE(r.err.find("[master]"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("rendezvous timed out"), std::string::npos) << r.err;
+}
+
+// A refusal is permanent: every rank exits 2 with it, the trainer that
+// refused and the ranks that end on its verdict alike, so that whichever
+// pod the operator reads first it fails the run (RankRefused) instead of
+// restarting a gang that would be refused again.
+TEST(DeviceRefusal, EveryRankExitsTwoWithTheRefusal) {
+  const std::string why = testing::whyNoGpu(1);
+  if (why.empty()) GTEST_SKIP() << "this machine can run on its GPU";
+  api::DistBenchmark b = api::preset("tutorial");
+  b.metadata.name = "no-gpu";
+  b.spec.runtime.device = api::Device::CUDA;
+  b.spec.runtime.backend = api::Backend::Gloo;
+  b.spec.runtime.rendezvousTimeoutSeconds = 120;
+  testing::LocalCluster cluster(b);
+  cluster.waitAll(std::chrono::seconds(60));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_EQ(cluster.exitStatus(r)->code, 2)
+        << "rank " << r << ": " << cluster.exitStatus(r)->describe() << "\n"
+        << cluster.output(r);
+    EXPECT_NE(cluster.output(r).find("cannot run: "), std::string::npos) << cluster.output(r);
+  }
 }
 
 }  // namespace

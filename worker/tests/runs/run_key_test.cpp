@@ -11,6 +11,7 @@
 #include "distbench/api/worker_env.h"
 #include "distbench/cli/local_run/local_wiring.h"
 #include "distbench/process/temp_dir.h"
+#include "distbench/worker/comm/run_store.h"
 #include "distbench/worker/comm/run_verdict.h"
 #include "distbench/worker/comm/store_connection.h"
 #include "support/local_cluster.h"
@@ -92,6 +93,39 @@ TEST(RunKey, ARankWithAnotherKeyIsNotInTheGang) {
   }
   EXPECT_NE(cluster.output(0).find("missing ps0 (rank 1)"), std::string::npos)
       << cluster.allOutput();
+}
+
+// LibTorch 2.x names the store keys a timed-out wait was for, and they start
+// with the run key; a verdict carrying one (from a rank that did not redact
+// it) is printed by every rank, and a rank's last line becomes its pod's
+// termination message, which the operator copies into status and Events.
+TEST(RunKey, AVerdictNamingTheKeyIsPrintedWithoutIt) {
+  LocalCluster cluster(keyedBenchmark(100));
+  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  const std::string key = cluster.runKey();
+  WorkerIdentity rank;
+  rank.role = api::Role::Trainer;
+  rank.masterAddr = "127.0.0.1";
+  rank.masterPort = cluster.masterPort();
+  rank.runKey = key;
+  auto store = connectRunStore(rank, /*host=*/false, seconds(10));
+  // As run_verdict.cpp keys it, unredacted.
+  const std::string verdict =
+      "trainer1 (rank 3) failed: forming the all ranks group: wait "
+      "timeout after 3000ms, keys: /run-" +
+      key + "/global/0/3";
+  ASSERT_EQ(store->add("distbench/run/verdict-claim", 1), 1);
+  store->set("distbench/run/verdict", std::vector<uint8_t>(verdict.begin(), verdict.end()));
+  cluster.waitAll(seconds(60));
+  for (int r = 0; r < cluster.worldSize(); ++r) {
+    ASSERT_TRUE(cluster.exitStatus(r).has_value()) << "rank " << r << "\n" << cluster.allOutput();
+    EXPECT_FALSE(cluster.exitStatus(r)->success()) << "rank " << r;
+    EXPECT_EQ(cluster.output(r).find(key.substr(0, 12)), std::string::npos) << "rank " << r << "\n"
+                                                                            << cluster.output(r);
+    EXPECT_NE(cluster.output(r).find("keys: /run-<run-key>/global/0/3"), std::string::npos)
+        << "rank " << r << "\n"
+        << cluster.output(r);
+  }
 }
 
 TEST(RunKey, AnUnreadableOrMalformedKeyFileIsRefusedNamingTheVariable) {

@@ -62,6 +62,14 @@ LocalCluster::LocalCluster(const api::DistBenchmark& benchmark, std::set<int> sk
 
 LocalCluster::~LocalCluster() = default;  // ChildProcess kills what still runs
 
+std::string LocalCluster::runKey() const {
+  std::ifstream in(dir_.path() + "/run-key");
+  std::string key;
+  std::getline(in, key);
+  if (key.empty()) throw std::runtime_error("no run key in " + dir_.path() + "/run-key");
+  return key;
+}
+
 void LocalCluster::pump(std::chrono::milliseconds wait) {
   std::vector<pollfd> fds;
   std::vector<int> owner;

@@ -52,6 +52,8 @@ class LocalCluster {
   int worldSize() const { return static_cast<int>(output_.size()); }
   // The rendezvous store's port on 127.0.0.1.
   int masterPort() const { return masterPort_; }
+  // The run key every rank was given (the file `distbench run` would write).
+  std::string runKey() const;
 
  private:
   void pump(std::chrono::milliseconds wait);

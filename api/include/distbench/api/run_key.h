@@ -20,4 +20,19 @@ std::string newRunKey();
 // that is as hard to guess: 32 to 128 characters of [0-9A-Za-z_-].
 bool isValidRunKey(const std::string& key);
 
+// What stands for a key in any text: "keys: /run-<run-key>/global/0/3".
+inline constexpr const char* kRedactedRunKey = "<run-key>";
+
+// `text` with no run key left in it. LibTorch 2.x names the store keys a
+// wait timed out on ("wait timeout after 3000ms, keys: /run-<KEY>/...");
+// such a line becomes a rank's last log line, then a pod's termination
+// message, and from there the operator's status and Events, which anyone
+// who may `get` the resource reads. Replaced: every occurrence of `ownKey`
+// (when it is a valid key: the worker knows its own, hand-made or not),
+// and after every "run-" a token of [0-9A-Za-z_-] that is a key by its
+// form: 32 or more characters that begin with 32 hex digits (newRunKey's),
+// or that a "/" follows (the store's prefix). Redact before cutting a text
+// to a bound: a cut could leave a prefix of a key that no rule matches.
+std::string redactRunKeys(const std::string& text, const std::string& ownKey = "");
+
 }  // namespace distbench::api

@@ -60,7 +60,7 @@ kctl() { "$helm_bin/kubectl" --kubeconfig="$state/admin.kubeconfig" "$@"; }
 wait_for 120 "applying manifests/psp.yaml" kctl apply -f "$e2e_root/e2e/manifests/psp.yaml"
 wait_for 300 "node $node Ready" kctl wait --for=condition=Ready "node/$node" --timeout=5s
 
-for image in operator worker worker-failing; do
+for image in operator worker worker-failing worker-filler worker-refusing; do
   archive=$state/$image.tar
   podman --runtime runc save --format oci-archive -o "$archive" "localhost/distbench/$image:$version"
   kind load image-archive "$archive" --name "$cluster"
@@ -86,6 +86,8 @@ E2E_VERSION=$version
 E2E_OPERATOR_IMAGE=localhost/distbench/operator:$version
 E2E_WORKER_IMAGE=localhost/distbench/worker:$version
 E2E_FAILING_IMAGE=localhost/distbench/worker-failing:$version
+E2E_FILLER_IMAGE=localhost/distbench/worker-filler:$version
+E2E_REFUSING_IMAGE=localhost/distbench/worker-refusing:$version
 E2E_NODE_NAME=$node
 E2E_API_URL=$(kctl config view -o jsonpath='{.clusters[0].cluster.server}')
 E2E_CA_FILE=$state/pki/ca.crt

@@ -46,27 +46,38 @@ C
   log "built $pause_image"
 fi
 
-# A worker image whose distbench-worker exits 1 at once: scenario 04 gives it
-# to the parameter servers (spec.podTemplates.parameterServer.image), a rank
-# that really fails, as a broken image or a crashing binary would.
-failing=localhost/distbench/worker-failing:$version
-dir=$(mktemp -d "${TMPDIR:-/tmp}/distbench-failing.XXXXXX")
-printf '#!/bin/sh\necho "distbench-worker (e2e failing image): exit 1 on purpose" >&2\nexit 1\n' >"$dir/distbench-worker"
-chmod 755 "$dir/distbench-worker"
-printf 'FROM localhost/distbench/worker:%s\nCOPY distbench-worker /usr/local/bin/distbench-worker\n' "$version" >"$dir/Containerfile"
-"${podman[@]}" build -q -t "$failing" "$dir" >/dev/null
-rm -rf "$dir"
-log "built $failing"
+# A worker image whose distbench-worker is the shell script $2, on top of
+# the real worker image (whose binary stays at distbench-worker.real).
+wrapper_image() {  # image script
+  local image=$1 dir
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/distbench-wrapper.XXXXXX")
+  printf '%s\n' "$2" >"$dir/distbench-worker"
+  chmod 755 "$dir/distbench-worker"
+  printf 'FROM localhost/distbench/worker:%s\nCOPY --from=localhost/distbench/worker:%s /usr/local/bin/distbench-worker /usr/local/bin/distbench-worker.real\nCOPY distbench-worker /usr/local/bin/distbench-worker\n' \
+    "$version" "$version" >"$dir/Containerfile"
+  "${podman[@]}" build -q -t "$image" "$dir" >/dev/null
+  rm -rf "$dir"
+  log "built $image"
+}
 
-# A worker image whose distbench-worker writes past the 1 GiB sizeLimit of
-# the pod's scratch emptyDir (/tmp, desired_objects.h) and waits: the
-# kubelet's local-storage check evicts the pod (scenario 17). fallocate
-# allocates the blocks the kubelet's du counts without writing 1.2 GB.
-filler=localhost/distbench/worker-filler:$version
-dir=$(mktemp -d "${TMPDIR:-/tmp}/distbench-filler.XXXXXX")
-printf '#!/bin/sh\necho "distbench-worker (e2e filler image): 1200 MiB into /tmp" >&2\nfallocate -l 1200M /tmp/fill || dd if=/dev/zero of=/tmp/fill bs=1M count=1200 2>/dev/null\nexec sleep 600\n' >"$dir/distbench-worker"
-chmod 755 "$dir/distbench-worker"
-printf 'FROM localhost/distbench/worker:%s\nCOPY distbench-worker /usr/local/bin/distbench-worker\n' "$version" >"$dir/Containerfile"
-"${podman[@]}" build -q -t "$filler" "$dir" >/dev/null
-rm -rf "$dir"
-log "built $filler"
+# Exits 1 at once: scenario 04 gives it to the parameter servers
+# (spec.podTemplates.parameterServer.image), a rank that really fails, as a
+# broken image or a crashing binary would.
+wrapper_image "localhost/distbench/worker-failing:$version" '#!/bin/sh
+echo "distbench-worker (e2e failing image): exit 1 on purpose" >&2
+exit 1'
+
+# Writes past the 1 GiB sizeLimit of the pod's scratch emptyDir (/tmp,
+# desired_objects.h) and waits: the kubelet's local-storage check evicts the
+# pod (scenario 17). fallocate allocates the blocks the kubelet's du counts
+# without writing 1.2 GB.
+wrapper_image "localhost/distbench/worker-filler:$version" '#!/bin/sh
+echo "distbench-worker (e2e filler image): 1200 MiB into /tmp" >&2
+fallocate -l 1200M /tmp/fill || dd if=/dev/zero of=/tmp/fill bs=1M count=1200 2>/dev/null
+exec sleep 600'
+
+# The real worker, given a flag it does not know, as an image of another
+# version would be: it refuses the run with exit 2 (scenario 18).
+wrapper_image "localhost/distbench/worker-refusing:$version" '#!/bin/sh
+exec /usr/local/bin/distbench-worker.real --e2e-flag-of-another-version "$@"'
+

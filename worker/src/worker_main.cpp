@@ -305,7 +305,9 @@ int main(int argc, char** argv) {
   try {
     return run(parseFlags(argc, argv));
   } catch (const UsageError& e) {
-    std::cerr << who << ": " << redactRunKey(e.what()) << "\n" << kUsage;
+    // The reason last: in a pod the kubelet keeps the log's last line as the
+    // termination message, which the operator quotes as why the rank failed.
+    std::cerr << kUsage << who << ": " << redactRunKey(e.what()) << "\n";
     return 2;
   } catch (const api::SpecError& e) {
     std::cerr << who << ": invalid config:\n" << redactRunKey(e.what()) << "\n";

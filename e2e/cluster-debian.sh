@@ -5,6 +5,8 @@
 #   e2e/cluster-debian.sh up     # packages, binaries, images, then the cluster
 #   e2e/cluster-debian.sh down   # stops everything up started, removes its traces
 #   e2e/cluster-debian.sh leftovers  # lists what of a cluster is still here; 1 if anything
+#   e2e/cluster-debian.sh control-plane stop|start  # etcd and kube-apiserver off, and on
+#                                    # again with the arguments `up` gave them
 #
 # `up` leaves the processes running and writes $E2E_STATE/cluster.env (the
 # kubeconfig, kubectl, helm, image names) for the scenarios; `down` stops
@@ -25,7 +27,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/netns-mounts.sh"
 E2E_NAME=cluster-debian
 
 cmd=${1:-}
-[[ $cmd == up || $cmd == down || $cmd == leftovers ]] || { echo "usage: $0 up|down|leftovers" >&2; exit 2; }
+[[ $cmd == up || $cmd == down || $cmd == leftovers ||
+   ( $cmd == control-plane && ( ${2:-} == stop || ${2:-} == start ) ) ]] ||
+  { echo "usage: $0 up|down|leftovers|control-plane stop|start" >&2; exit 2; }
 require_root
 
 api_port=${E2E_API_PORT:-6443}
@@ -40,6 +44,7 @@ operator_image=localhost/distbench/operator:$version
 worker_image=localhost/distbench/worker:$version
 failing_image=localhost/distbench/worker-failing:$version
 filler_image=localhost/distbench/worker-filler:$version
+refusing_image=localhost/distbench/worker-refusing:$version
 pause_image=localhost/distbench/pause:1.0
 kube_bin=${DISTBENCH_KUBE_CACHE:-$HOME/.cache/distbench/kube}/bin
 helm_bin=${DISTBENCH_HELM_CACHE:-$HOME/.cache/distbench/helm}/bin
@@ -62,6 +67,34 @@ stop_pid() {  # SIGTERM, then SIGKILL after 10 s
   for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
   log "$name (pid $pid) ignored SIGTERM for 10 s; SIGKILL"
   kill -KILL "$pid" 2>/dev/null || true
+}
+
+# An outage of the control plane (scenario 19): etcd and kube-apiserver
+# stopped, then started with the arguments `up` recorded in $state/cmd/, on
+# the same ports and data directory; the rest of the node keeps running.
+control_plane() {  # control_plane stop|start
+  local name pid
+  case $1 in
+    stop)
+      for name in kube-apiserver etcd; do
+        for pid in $(pids_named "$name"); do stop_pid "$pid" "$name"; done
+      done
+      awk '$2 != "kube-apiserver" && $2 != "etcd"' "$state/pids" >"$state/pids.new"
+      mv "$state/pids.new" "$state/pids"
+      log "control plane stopped"
+      ;;
+    start)
+      for name in etcd kube-apiserver; do
+        [[ -f $state/cmd/$name ]] || die "no $state/cmd/$name: this cluster's up did not record it"
+        local argv=()
+        mapfile -d '' argv <"$state/cmd/$name"
+        setsid "${argv[@]}" </dev/null >>"$state/logs/$name.log" 2>&1 &
+        echo "$! $name" >>"$state/pids"
+      done
+      wait_for 120 "kube-apiserver /readyz" kctl get --raw /readyz
+      log "control plane started"
+      ;;
+  esac
 }
 
 # Pod addresses are in $pod_cidr: "yes" when $1 is.
@@ -261,6 +294,11 @@ if [[ $cmd == down ]]; then
   down
   exit
 fi
+if [[ $cmd == control-plane ]]; then
+  [[ -f $state/pids ]] || die "no cluster in $state"
+  control_plane "$2"
+  exit
+fi
 if [[ $cmd == leftovers ]]; then  # what a `down` would have to remove; 1 if anything
   left=$(leftovers)
   [[ -z $left ]] && exit 0
@@ -289,7 +327,7 @@ trap 'rc=$?; if ((rc != 0)); then log "up failed; logs in $state/logs"; down; fi
 if [[ ${E2E_SKIP_IMAGES:-0} != 1 ]]; then
   "$(dirname "${BASH_SOURCE[0]}")/images.sh"
 fi
-for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image"; do
+for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image" "$refusing_image"; do
   podman --runtime runc image exists "$image" || die "podman has no $image (e2e/images.sh)"
 done
 
@@ -336,9 +374,11 @@ kctl config use-context e2e >/dev/null
 # Processes: detached (setsid, no inherited output) so they outlive this
 # script, and recorded in $state/pids for down.
 
-run_bg() {  # run_bg NAME COMMAND...: output to logs/NAME.log
+run_bg() {  # run_bg NAME COMMAND...: output to logs/NAME.log, argv in cmd/NAME
   local name=$1
   shift
+  mkdir -p "$state/cmd"
+  printf '%s\0' "$@" >"$state/cmd/$name"
   setsid "$@" </dev/null >"$state/logs/$name.log" 2>&1 &
   echo "$! $name" >>"$state/pids"
 }
@@ -446,7 +486,7 @@ wait_for 60 "containerd" ctr_ version
 manifest_digest() {  # manifest_digest REF: the DIGEST column of `ctr images ls`
   ctr_ images ls | awk -v ref="$1" '$1 == ref { print $3; exit }'
 }
-for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image"; do
+for image in "$pause_image" "$operator_image" "$worker_image" "$failing_image" "$filler_image" "$refusing_image"; do
   id=$(podman --runtime runc image inspect --format '{{.Id}}' "$image")
   marker=$image_store/../imported-$(echo "$image" | tr '/:' '__')
   archive=$state/$(echo "$image" | tr '/:' '__').tar
@@ -501,6 +541,7 @@ E2E_OPERATOR_IMAGE=$operator_image
 E2E_WORKER_IMAGE=$worker_image
 E2E_FAILING_IMAGE=$failing_image
 E2E_FILLER_IMAGE=$filler_image
+E2E_REFUSING_IMAGE=$refusing_image
 E2E_NODE_NAME=$node_name
 E2E_API_URL=https://127.0.0.1:$api_port
 E2E_CA_FILE=$pki/ca.crt

@@ -84,6 +84,10 @@ control_plane() {  # control_plane stop|start
       log "control plane stopped"
       ;;
     start)
+      if kctl get --raw /readyz >/dev/null 2>&1; then
+        log "control plane already up"
+        return 0
+      fi
       for name in etcd kube-apiserver; do
         [[ -f $state/cmd/$name ]] || die "no $state/cmd/$name: this cluster's up did not record it"
         local argv=()

@@ -57,7 +57,7 @@ jq -n --arg name "$SCHED" --argjson spec "$template" '{
 second=$((10#$(date -u +%S)))
 ((second <= 10)) || sleep $((70 - second))
 apply_bench "$e2e_root/e2e/specs/hybrid-long.yaml" '.spec.benchmark.hybridDDPRPC.epochs = 6000'
-wait_phase Running 30
+wait_phase Running 40
 restarts_before=$(operator_restarts)
 second=$((10#$(date -u +%S)))
 ((second < 45)) && sleep $((45 - second))
@@ -70,7 +70,7 @@ sleep 30
 "$cluster_script" control-plane start
 log "the control plane was down $(($(now_ms) - t0)) ms, across the firing at $missed"
 
-wait_phase Succeeded 300
+wait_phase Succeeded 420
 kubectl -n "$E2E_NS" get configmap "$BENCH-report" >/dev/null 2>&1 ||
   { on_failure; die "the run Succeeded but its report $BENCH-report is not stored"; }
 log "ok: $BENCH Succeeded, report stored"

@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <future>
 #include <limits>
 #include <thread>
@@ -90,31 +91,49 @@ void runServerUntilItRefuses(ProcessGroup& g, FramedSocket trainerLink,
   }
 }
 
-TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
-  const api::HybridDDPRPCSpec spec;
+// What three ranks say when trainer0, once the master has created the
+// shard, sends what `trainerSends` writes on its link: the parameter server
+// is expected to refuse it (psThrewPeerError tells whether it did so by a
+// PeerError).
+struct Refusal {
+  std::vector<std::string> errors;
+  bool psThrewPeerError = false;
+};
+Refusal refusalOf(const char* name, const api::HybridDDPRPCSpec& spec,
+                  const std::function<void(FramedSocket&, const MessageSizes&)>& trainerSends) {
   const MessageSizes sizes = messageSizes(spec);
   std::promise<void> masterCreated;
   std::shared_future<void> created = masterCreated.get_future().share();
-  bool psThrewPeerError = false;
+  Refusal r;
   auto ends = link(sizes);
   FramedSocket& serverEnd = ends.first;
   FramedSocket& trainerEnd = ends.second;
-  const auto errors = runRanksCollectingErrors(kWorld, "ps-create", [&](int rank, ProcessGroup& g) {
+  r.errors = runRanksCollectingErrors(kWorld, name, [&](int rank, ProcessGroup& g) {
     if (rank == 0) {
       createShardAsTheMaster(g, spec, sizes);
       masterCreated.set_value();
     } else if (rank == kPs) {
-      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
-    } else {  // trainer0 resends the master's create, well-formed, mid-run
+      runServerUntilItRefuses(g, std::move(serverEnd), spec, r.psThrewPeerError);
+    } else {
       created.wait();
-      const Header h = createShard(spec);
-      trainerEnd.send(h.data(), kHeaderBytes);
+      trainerSends(trainerEnd, sizes);
     }
   }, loopbackGloo(), /*keepGroups=*/true);
-  EXPECT_EQ(errors[0], "");
-  EXPECT_EQ(errors[kTrainer], "");
-  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
-  EXPECT_NE(errors[kPs].find("create_shard from rank 2 refused"), std::string::npos) << errors[kPs];
+  return r;
+}
+
+TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
+  const api::HybridDDPRPCSpec spec;
+  // trainer0 resends the master's create, well-formed, mid-run.
+  const Refusal r = refusalOf("ps-create", spec, [&](FramedSocket& toPs, const MessageSizes&) {
+    const Header h = createShard(spec);
+    toPs.send(h.data(), kHeaderBytes);
+  });
+  EXPECT_EQ(r.errors[0], "");
+  EXPECT_EQ(r.errors[kTrainer], "");
+  EXPECT_TRUE(r.psThrewPeerError) << r.errors[kPs];
+  EXPECT_NE(r.errors[kPs].find("create_shard from rank 2 refused"), std::string::npos)
+      << r.errors[kPs];
 }
 
 // A well-formed lookup whose step is INT64_MIN: before, an Async server
@@ -122,35 +141,21 @@ TEST(ParameterServerProtocol, CreateShardFromATrainerIsRefusedNamingIt) {
 // INT64_MIN - 2); now it is refused, naming the step the trainer is at.
 TEST(ParameterServerProtocol, LookupForAStepOutOfOrderIsRefused) {
   const api::HybridDDPRPCSpec spec;  // Async, the default
-  const MessageSizes sizes = messageSizes(spec);
-  std::promise<void> masterCreated;
-  std::shared_future<void> created = masterCreated.get_future().share();
-  bool psThrewPeerError = false;
-  auto ends = link(sizes);
-  FramedSocket& serverEnd = ends.first;
-  FramedSocket& trainerEnd = ends.second;
-  const auto errors = runRanksCollectingErrors(kWorld, "ps-step", [&](int rank, ProcessGroup& g) {
-    if (rank == 0) {
-      createShardAsTheMaster(g, spec, sizes);
-      masterCreated.set_value();
-    } else if (rank == kPs) {
-      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
-    } else {  // trainer0, once the shard exists: one index, one bag, step INT64_MIN
-      created.wait();
-      at::Tensor request = newMessage(sizes.request);
-      writeHeader(request, LookupRequest{0, std::numeric_limits<int64_t>::min(), 1, 1}.encode());
-      int64_t* payload = payloadOf<int64_t>(request);
-      payload[0] = 0;  // index
-      payload[1] = 0;  // offset
-      trainerEnd.send(request.data_ptr(), kHeaderBytes + 2 * sizeof(int64_t));
-    }
-  }, loopbackGloo(), /*keepGroups=*/true);
-  EXPECT_EQ(errors[0], "");
-  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
-  EXPECT_NE(errors[kPs].find("lookup from rank 2 refused: lookup for step -9223372036854775808, "
-                             "expected step 0"),
+  // One index, one bag, step INT64_MIN.
+  const Refusal r = refusalOf("ps-step", spec, [](FramedSocket& toPs, const MessageSizes& sizes) {
+    at::Tensor request = newMessage(sizes.request);
+    writeHeader(request, LookupRequest{0, std::numeric_limits<int64_t>::min(), 1, 1}.encode());
+    int64_t* payload = payloadOf<int64_t>(request);
+    payload[0] = 0;  // index
+    payload[1] = 0;  // offset
+    toPs.send(request.data_ptr(), kHeaderBytes + 2 * sizeof(int64_t));
+  });
+  EXPECT_EQ(r.errors[0], "");
+  EXPECT_TRUE(r.psThrewPeerError) << r.errors[kPs];
+  EXPECT_NE(r.errors[kPs].find("lookup from rank 2 refused: lookup for step -9223372036854775808, "
+                               "expected step 0"),
             std::string::npos)
-      << errors[kPs];
+      << r.errors[kPs];
 }
 
 TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {
@@ -185,30 +190,16 @@ TEST(ParameterServerProtocol, ClientRefusesAReplyAnnouncingMoreThanItsBuffer) {
 
 TEST(ParameterServerProtocol, AFrameShorterThanItsHeaderAnnouncesIsRefused) {
   const api::HybridDDPRPCSpec spec;
-  const MessageSizes sizes = messageSizes(spec);
-  std::promise<void> masterCreated;
-  std::shared_future<void> created = masterCreated.get_future().share();
-  bool psThrewPeerError = false;
-  auto ends = link(sizes);
-  FramedSocket& serverEnd = ends.first;
-  FramedSocket& trainerEnd = ends.second;
-  const auto errors = runRanksCollectingErrors(kWorld, "ps-frame", [&](int rank, ProcessGroup& g) {
-    if (rank == 0) {
-      createShardAsTheMaster(g, spec, sizes);
-      masterCreated.set_value();
-    } else if (rank == kPs) {
-      runServerUntilItRefuses(g, std::move(serverEnd), spec, psThrewPeerError);
-    } else {  // a lookup of 50 indices in a frame with room for none
-      created.wait();
-      const Header h = LookupRequest{0, 0, 50, 1}.encode();
-      trainerEnd.send(h.data(), kHeaderBytes);
-    }
-  }, loopbackGloo(), /*keepGroups=*/true);
-  EXPECT_TRUE(psThrewPeerError) << errors[kPs];
-  EXPECT_NE(errors[kPs].find("lookup from rank 2 refused: a lookup frame of 64 bytes, but its "
-                             "header announces 472"),
+  // A lookup of 50 indices in a frame with room for none.
+  const Refusal r = refusalOf("ps-frame", spec, [](FramedSocket& toPs, const MessageSizes&) {
+    const Header h = LookupRequest{0, 0, 50, 1}.encode();
+    toPs.send(h.data(), kHeaderBytes);
+  });
+  EXPECT_TRUE(r.psThrewPeerError) << r.errors[kPs];
+  EXPECT_NE(r.errors[kPs].find("lookup from rank 2 refused: a lookup frame of 64 bytes, but its "
+                               "header announces 472"),
             std::string::npos)
-      << errors[kPs];
+      << r.errors[kPs];
 }
 
 }  // namespace

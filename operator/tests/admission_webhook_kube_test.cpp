@@ -3,6 +3,7 @@
 // webhook". Those creates are retried, but count toward the CreateFailed
 // deadline like a refusal: the run fails, it is not retried forever.
 #include "controller_test_fixture.h"
+#include "distbench/testing/kube/kube_test_helpers.h"
 #include "distbench/testing/kube/operator_process.h"
 
 namespace distbench::op {
@@ -30,26 +31,8 @@ class AdmissionWebhookTest : public ControllerTest {
   // test's), at a port where nothing listens.
   void deadWebhookOnPodsOf(const std::string& benchmark) {
     webhook_ = "dead-" + ns_;
-    value hook = value::object();
-    hook["name"] = value::string("dead.distbench.io");
-    hook["clientConfig"]["url"] =
-        value::string("https://127.0.0.1:" + std::to_string(kubetest::freePort()) + "/validate");
-    value rule = value::object();
-    rule["operations"] = value::array({value::string("CREATE")});
-    rule["apiGroups"] = value::array({value::string("")});
-    rule["apiVersions"] = value::array({value::string("v1")});
-    rule["resources"] = value::array({value::string("pods")});
-    hook["rules"] = value::array({rule});
-    hook["failurePolicy"] = value::string("Fail");
-    hook["sideEffects"] = value::string("None");
-    hook["admissionReviewVersions"] = value::array({value::string("v1")});
-    hook["timeoutSeconds"] = value::number(2);
-    hook["objectSelector"]["matchLabels"][kLabelBenchmark] = value::string(benchmark);
-    value config = value::object();
-    config["apiVersion"] = value::string("admissionregistration.k8s.io/v1");
-    config["kind"] = value::string("ValidatingWebhookConfiguration");
-    config["metadata"]["name"] = value::string(webhook_);
-    config["webhooks"] = value::array({hook});
+    const value config = kubetest::deadWebhookConfiguration(webhook_, "", "v1", "pods", "CREATE",
+                                                            kLabelBenchmark, benchmark);
     client_->create(groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations"),
                     config);
   }

@@ -28,6 +28,7 @@
 #include "distbench/report/report.h"
 #include "distbench/report/report_json.h"
 #include "distbench/testing/kube/control_plane_outage.h"
+#include "distbench/testing/kube/kube_test_helpers.h"
 #include "distbench/testing/kube/operator_process.h"
 
 namespace distbench::op {
@@ -266,26 +267,8 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
                    const std::string& operation, const std::string& label,
                    const std::string& labelValue) {
     webhook_ = "dead-" + ns_;
-    value hook = value::object();
-    hook["name"] = value::string("dead.distbench.io");
-    hook["clientConfig"]["url"] =
-        value::string("https://127.0.0.1:" + std::to_string(kubetest::freePort()) + "/validate");
-    value rule = value::object();
-    rule["operations"] = value::array({value::string(operation)});
-    rule["apiGroups"] = value::array({value::string(group)});
-    rule["apiVersions"] = value::array({value::string(group.empty() ? "v1" : "v1alpha1")});
-    rule["resources"] = value::array({value::string(resource)});
-    hook["rules"] = value::array({rule});
-    hook["failurePolicy"] = value::string("Fail");
-    hook["sideEffects"] = value::string("None");
-    hook["admissionReviewVersions"] = value::array({value::string("v1")});
-    hook["timeoutSeconds"] = value::number(2);
-    hook["objectSelector"]["matchLabels"][label] = value::string(labelValue);
-    value config = value::object();
-    config["apiVersion"] = value::string("admissionregistration.k8s.io/v1");
-    config["kind"] = value::string("ValidatingWebhookConfiguration");
-    config["metadata"]["name"] = value::string(webhook_);
-    config["webhooks"] = value::array({hook});
+    const value config = kubetest::deadWebhookConfiguration(
+        webhook_, group, group.empty() ? "v1" : "v1alpha1", resource, operation, label, labelValue);
     client_->create(webhooksPath(), config);
   }
 

@@ -69,16 +69,27 @@ stop_pid() {  # SIGTERM, then SIGKILL after 10 s
   kill -KILL "$pid" 2>/dev/null || true
 }
 
+# Processes: detached (setsid, no inherited output) so they outlive this
+# script, and recorded in $state/pids for down; their command lines in
+# $state/cmd for control_plane start. The log is appended to: `up` empties
+# logs/ first, and a process started again keeps what it said before.
+run_bg() {  # run_bg NAME COMMAND...: output to logs/NAME.log, argv in cmd/NAME
+  local name=$1
+  shift
+  mkdir -p "$state/cmd"
+  printf '%s\0' "$@" >"$state/cmd/$name"
+  setsid "$@" </dev/null >>"$state/logs/$name.log" 2>&1 &
+  echo "$! $name" >>"$state/pids"
+}
+
 # An outage of the control plane (scenario 19): etcd and kube-apiserver
 # stopped, then started with the arguments `up` recorded in $state/cmd/, on
 # the same ports and data directory; the rest of the node keeps running.
 control_plane() {  # control_plane stop|start
-  local name pid
+  local name
   case $1 in
     stop)
-      for name in kube-apiserver etcd; do
-        for pid in $(pids_named "$name"); do stop_pid "$pid" "$name"; done
-      done
+      stop_named kube-apiserver etcd
       awk '$2 != "kube-apiserver" && $2 != "etcd"' "$state/pids" >"$state/pids.new"
       mv "$state/pids.new" "$state/pids"
       log "control plane stopped"
@@ -92,8 +103,7 @@ control_plane() {  # control_plane stop|start
         [[ -f $state/cmd/$name ]] || die "no $state/cmd/$name: this cluster's up did not record it"
         local argv=()
         mapfile -d '' argv <"$state/cmd/$name"
-        setsid "${argv[@]}" </dev/null >>"$state/logs/$name.log" 2>&1 &
-        echo "$! $name" >>"$state/pids"
+        run_bg "$name" "${argv[@]}"
       done
       wait_for 120 "kube-apiserver /readyz" kctl get --raw /readyz
       log "control plane started"
@@ -374,18 +384,6 @@ kctl config set-credentials admin --token="$(cat "$pki/token")" >/dev/null
 kctl config set-context e2e --cluster=e2e --user=admin >/dev/null
 kctl config use-context e2e >/dev/null
 
-# ---------------------------------------------------------------------------
-# Processes: detached (setsid, no inherited output) so they outlive this
-# script, and recorded in $state/pids for down.
-
-run_bg() {  # run_bg NAME COMMAND...: output to logs/NAME.log, argv in cmd/NAME
-  local name=$1
-  shift
-  mkdir -p "$state/cmd"
-  printf '%s\0' "$@" >"$state/cmd/$name"
-  setsid "$@" </dev/null >"$state/logs/$name.log" 2>&1 &
-  echo "$! $name" >>"$state/pids"
-}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 etcd_port=$(free_port)

@@ -104,6 +104,16 @@ apply_bench() {
   kubectl apply -n "$E2E_NS" -f - <<<"$doc" >/dev/null || die "kubectl apply $file"
   log "applied DistBenchmark $E2E_NS/$BENCH (from $file)"
 }
+# The tiny DDP spec as a schedule's template (scenarios 16 and 19): the
+# local worker image, no metrics linger (nothing reads the ranks' metrics),
+# and a deadline, so a stuck run cannot hold the schedule (Forbid).
+tiny_ddp_template() {  # tiny_ddp_template DEADLINE_SECONDS: the spec as JSON
+  kubectl create --dry-run=client -o json -f "$e2e_root/e2e/specs/ddp.yaml" |
+    jq --arg image "$E2E_WORKER_IMAGE" --argjson deadline "$1" '.spec
+      | .runtime = ({metricsLingerSeconds: 0} + (.runtime // {}) + {image: $image})
+      | .runPolicy = ((.runPolicy // {}) + {activeDeadlineSeconds: $deadline})' ||
+    die "cannot read e2e/specs/ddp.yaml"
+}
 bench_json() { kubectl -n "$E2E_NS" get distbenchmark "$BENCH" -o json; }
 bench_field() { kubectl -n "$E2E_NS" get distbenchmark "$BENCH" -o jsonpath="{$1}" 2>/dev/null; }
 phase_is() { [[ $(bench_field .status.phase) == "$1" ]]; }

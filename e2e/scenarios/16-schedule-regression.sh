@@ -59,14 +59,8 @@ on_failure() {
 start_prometheus
 t_start=$EPOCHREALTIME
 
-# The tiny DDP spec as a schedule's template: the local worker image, no
-# metrics linger (nothing here reads the ranks' metrics), and a deadline, so
-# a stuck run cannot hold the schedule (concurrencyPolicy Forbid).
-template=$(kubectl create --dry-run=client -o json -f "$e2e_root/e2e/specs/ddp.yaml" |
-  jq --arg image "$E2E_WORKER_IMAGE" '.spec
-    | .runtime = ({metricsLingerSeconds: 0} + (.runtime // {}) + {image: $image})
-    | .runPolicy = ((.runPolicy // {}) + {activeDeadlineSeconds: 480})') ||
-  die "cannot read e2e/specs/ddp.yaml"
+# A capped run's start-up at 1 % of a CPU fits its deadline.
+template=$(tiny_ddp_template 480)
 jq -n --arg name "$SCHED" --argjson spec "$template" '{
     apiVersion: "distbench.io/v1alpha1", kind: "DistBenchmarkSchedule",
     metadata: {name: $name},

@@ -40,11 +40,7 @@ at_exit '"$cluster_script" control-plane start >/dev/null 2>&1 || true; kubectl 
 
 # The schedule: the tiny DDP spec every minute (a run takes seconds, so
 # Forbid skips nothing here), 90 s to catch up a missed firing.
-template=$(kubectl create --dry-run=client -o json -f "$e2e_root/e2e/specs/ddp.yaml" |
-  jq --arg image "$E2E_WORKER_IMAGE" '.spec
-    | .runtime = ({metricsLingerSeconds: 0} + (.runtime // {}) + {image: $image})
-    | .runPolicy = ((.runPolicy // {}) + {activeDeadlineSeconds: 240})') ||
-  die "cannot read e2e/specs/ddp.yaml"
+template=$(tiny_ddp_template 240)
 jq -n --arg name "$SCHED" --argjson spec "$template" '{
     apiVersion: "distbench.io/v1alpha1", kind: "DistBenchmarkSchedule",
     metadata: {name: $name},

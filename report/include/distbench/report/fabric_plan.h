@@ -1,0 +1,43 @@
+// Which pairs of nodes the Fabric kind measures, and in which rounds: a
+// pure function of what has been measured so far, so that the worker's
+// master and a simulator (benchmarks/fabric) run the same code. Every
+// round is a set of disjoint pairs, so each node talks to one peer at a
+// time and a slow link cannot slow another pair's figure.
+//
+// Up to allPairsUpTo nodes every pair is measured, in the round-robin
+// (circle method) order. Past it, all pairs would be N^2/2; the planner
+// measures a first pass that covers every node, then more pairs only
+// around suspects (a node with slow links: more peers, to tell a slow node
+// from one slow link; a pair of groups with a slow pair: more pairs
+// between them), and stops when no suspect is left undecided or the
+// budget is spent.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "distbench/report/fabric.h"
+
+namespace distbench::report {
+
+using FabricRound = std::vector<std::pair<int, int>>;  // node indices, first < second
+
+// Every pair of n nodes once: n - 1 rounds for even n, n rounds for odd n
+// (one node rests in each). n < 2: none.
+std::vector<FabricRound> roundRobinRounds(int n);
+
+struct FabricPlanOptions {
+  int allPairsUpTo = 16;
+  double thresholdPercent = 25;  // what a suspect is, as the verdict's line
+  // Past allPairsUpTo: at most this share of all pairs is measured.
+  double maxPairShare = 0.10;
+  uint64_t seed = 1;  // the first pass's random matchings
+};
+
+// The next round to measure, given every pair measured so far (`sofar`
+// holds the nodes and every earlier round's samples); empty when the plan
+// is complete. The same inputs give the same round on every platform.
+FabricRound planNextRound(const FabricMeasurements& sofar, const FabricPlanOptions& options);
+
+}  // namespace distbench::report

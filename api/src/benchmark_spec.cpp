@@ -98,7 +98,7 @@ bool operator==(const Baseline& a, const Baseline& b) {
 }
 
 bool operator==(const LocalLinks& a, const LocalLinks& b) {
-  return std::tie(a.bandwidth, a.ranks) == std::tie(b.bandwidth, b.ranks);
+  return std::tie(a.bandwidth, a.ranks, a.pairs) == std::tie(b.bandwidth, b.ranks, b.pairs);
 }
 
 bool operator==(const LocalSlowRank& a, const LocalSlowRank& b) { return a.cpu == b.cpu; }

@@ -81,6 +81,22 @@ int resolveRankName(const std::string& name, const std::vector<std::string>& lab
   throw std::invalid_argument("no rank '" + name + "' (use rankN or one of: " + known + ")");
 }
 
+std::pair<int, int> resolveRankPair(const std::string& pair,
+                                    const std::vector<std::string>& labels) {
+  // No rank name has a '-' in it (rankN, master, psN, trainerN).
+  const std::size_t dash = pair.find('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == pair.size() ||
+      pair.find('-', dash + 1) != std::string::npos) {
+    throw std::invalid_argument("'" + pair + "' is not a pair of ranks (write trainer1-trainer3)");
+  }
+  const int a = resolveRankName(pair.substr(0, dash), labels);
+  const int b = resolveRankName(pair.substr(dash + 1), labels);
+  if (a == b) {
+    throw std::invalid_argument("pairs rank " + std::to_string(a) + " with itself");
+  }
+  return {std::min(a, b), std::max(a, b)};
+}
+
 std::vector<FieldError> validateLocal(const DistBenchmarkSpec& spec) {
   std::vector<FieldError> errors;
   if (!spec.local) return errors;
@@ -118,8 +134,8 @@ std::vector<FieldError> validateLocal(const DistBenchmarkSpec& spec) {
 
   if (local.links) {
     const std::string lp = "spec.local.links";
-    if (!local.links->bandwidth && local.links->ranks.empty()) {
-      errors.push_back({lp, "set bandwidth, ranks or both (or leave links out)"});
+    if (!local.links->bandwidth && local.links->ranks.empty() && local.links->pairs.empty()) {
+      errors.push_back({lp, "set bandwidth, ranks, pairs or some of them (or leave links out)"});
     }
     if (local.links->bandwidth) checkRate(lp + ".bandwidth", *local.links->bandwidth);
     std::vector<std::string> names;
@@ -128,6 +144,23 @@ std::vector<FieldError> validateLocal(const DistBenchmarkSpec& spec) {
       names.push_back(name);
     }
     checkRanks(lp + ".ranks", names);
+    // Each link once, whichever way round and however its ranks are named.
+    std::map<std::pair<int, int>, std::string> pairs;
+    for (const auto& [name, rate] : local.links->pairs) {
+      const std::string field = lp + ".pairs." + name;
+      checkRate(field, rate);
+      if (!ranksKnown) continue;
+      try {
+        auto [it, fresh] = pairs.emplace(resolveRankPair(name, labels), name);
+        if (!fresh) {
+          errors.push_back({field, "names the link of ranks " + std::to_string(it->first.first) +
+                                       " and " + std::to_string(it->first.second) + ", which " +
+                                       it->second + " names too"});
+        }
+      } catch (const std::invalid_argument& error) {
+        errors.push_back({field, error.what()});
+      }
+    }
   }
   std::vector<std::string> slowNames;
   for (const auto& [name, slow] : local.slow) {

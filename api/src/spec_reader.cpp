@@ -378,6 +378,8 @@ void readLocalLinks(Reader& r, const Node& node, const Path& path, std::optional
        }},
       {"ranks",
        [&](const Node& v, const Path& p) { r.intOrStringMap(v, p, links.ranks, "\"100mbit\""); }},
+      {"pairs",
+       [&](const Node& v, const Path& p) { r.intOrStringMap(v, p, links.pairs, "\"50mbit\""); }},
   };
   for (const char* word : {"latency", "delay", "loss", "jitter", "rtt"}) {
     fields.push_back({word, [&r](const Node&, const Path& p) { r.fail(p, kNoLatencyReason); }});

@@ -229,6 +229,7 @@ Node local(const LocalSpec& l) {
     Node links = Node::map();
     if (l.links->bandwidth) links.add("bandwidth", Node::string(*l.links->bandwidth));
     if (!l.links->ranks.empty()) links.add("ranks", Node::stringMap(l.links->ranks));
+    if (!l.links->pairs.empty()) links.add("pairs", Node::stringMap(l.links->pairs));
     node.add("links", std::move(links));
   }
   if (!l.slow.empty()) {

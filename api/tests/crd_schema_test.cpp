@@ -1213,33 +1213,39 @@ TEST(CrdSchemaTest, LocalBlockIsTheLibrarysBlock) {
   std::set<std::string> paths;
   for (const auto& entry : leaves) paths.insert(entry.first);
   EXPECT_EQ(paths, (std::set<std::string>{"spec.local.links.bandwidth", "spec.local.links.ranks",
-                                          "spec.local.slow"}));
+                                          "spec.local.links.pairs", "spec.local.slow"}));
   // Rates and caps are int-or-string, as the library reads them.
   const YAML::Node slowValues = schemaAt("spec.local.slow")["additionalProperties"];
   EXPECT_EQ(typeOf(slowValues), "object");
   ASSERT_EQ(slowValues["required"].size(), 1u);
   EXPECT_EQ(slowValues["required"][0].Scalar(), "cpu");
-  for (const YAML::Node& schema :
-       {schemaAt("spec.local.links.bandwidth"), schemaAt("spec.local.links.ranks")["additionalProperties"],
-        slowValues["properties"]["cpu"]}) {
+  for (const YAML::Node& schema : {schemaAt("spec.local.links.bandwidth"),
+                                   schemaAt("spec.local.links.ranks")["additionalProperties"],
+                                   schemaAt("spec.local.links.pairs")["additionalProperties"],
+                                   slowValues["properties"]["cpu"]}) {
     ASSERT_TRUE(schema);
     EXPECT_TRUE(schema["x-kubernetes-int-or-string"].as<bool>());
     EXPECT_FALSE(schema["type"]);
   }
   // The library writes each of those paths, and takes what the schema takes.
   const std::string spec = "spec:\n  topology: {trainers: 2, parameterServers: 1}\n  local:\n";
-  const std::string full = spec + "    links: {bandwidth: 1gbit, ranks: {rank3: 100mbit}}\n"
-                                  "    slow: {trainer0: {cpu: 50%}}\n";
+  const std::string full = spec +
+                           "    links: {bandwidth: 1gbit, ranks: {rank3: 100mbit}, "
+                           "pairs: {rank1-trainer1: 50mbit}}\n"
+                           "    slow: {trainer0: {cpu: 50%}}\n";
   const YAML::Node written = YAML::Load(toYaml(parseDistBenchmark(test::document(full))));
   for (const std::string& path : paths) EXPECT_TRUE(valueAt(written, path)) << path;
-  for (const char* ok : {"    links: {bandwidth: 1000000}\n", "    links: {ranks: {ps0: \"5mbit\"}}\n",
-                         "    slow: {rank1: {cpu: \"0.5\"}}\n", "    slow: {rank1: {cpu: 1}}\n"}) {
+  for (const char* ok :
+       {"    links: {bandwidth: 1000000}\n", "    links: {ranks: {ps0: \"5mbit\"}}\n",
+        "    links: {pairs: {ps0-master: 5000000}}\n", "    slow: {rank1: {cpu: \"0.5\"}}\n",
+        "    slow: {rank1: {cpu: 1}}\n"}) {
     EXPECT_TRUE(errorsOf(YAML::Load(test::document(spec + ok))).empty()) << ok;
   }
   // What the schema refuses (a float, a bool, a list; a cap without cpu), the library refuses.
-  for (const char* wrong : {"    links: {bandwidth: 1.5}\n", "    links: {ranks: {rank1: true}}\n",
-                            "    links: {ranks: {rank1: [1gbit]}}\n", "    slow: {rank1: {}}\n",
-                            "    slow: {rank1: {cpu: 0.5}}\n"}) {
+  for (const char* wrong :
+       {"    links: {bandwidth: 1.5}\n", "    links: {ranks: {rank1: true}}\n",
+        "    links: {ranks: {rank1: [1gbit]}}\n", "    slow: {rank1: {}}\n",
+        "    links: {pairs: {rank1-rank2: 0.5}}\n", "    slow: {rank1: {cpu: 0.5}}\n"}) {
     const std::vector<FieldError> errors = errorsOf(YAML::Load(test::document(spec + wrong)));
     EXPECT_TRUE(names(errors, "spec.local")) << wrong << lines(errors);
   }

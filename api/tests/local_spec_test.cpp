@@ -57,7 +57,9 @@ TEST(LocalSpec, AbsentMeansNothingIsEmulated) {
 TEST(LocalSpec, RoundTripsThroughYamlAndJson) {
   DistBenchmark b = test::minimalBenchmark();
   b.spec.local = LocalSpec{};
-  b.spec.local->links = LocalLinks{std::string("1gbit"), {{"trainer1", "10mbit"}, {"rank0", "1e9"}}};
+  b.spec.local->links = LocalLinks{std::string("1gbit"),
+                                   {{"trainer1", "10mbit"}, {"rank0", "1e9"}},
+                                   {{"trainer1-master", "50mbit"}}};
   b.spec.local->slow = {{"rank4", {"50%"}}, {"ps1", {"1"}}};
   EXPECT_EQ(parseDistBenchmark(toYaml(b)), b) << toYaml(b);
   EXPECT_EQ(parseDistBenchmark(toJson(b)), b) << toJson(b);
@@ -106,8 +108,10 @@ TEST(LocalSpec, BadRatesAndCapsNameTheField) {
 }
 
 TEST(LocalSpec, ShapeErrorsNameTheField) {
-  EXPECT_THAT(parseErrors(withLocal("    links: {}\n")),
-              ElementsAre("spec.local.links: set bandwidth, ranks or both (or leave links out)"));
+  EXPECT_THAT(
+      parseErrors(withLocal("    links: {}\n")),
+      ElementsAre(
+          "spec.local.links: set bandwidth, ranks, pairs or some of them (or leave links out)"));
   EXPECT_THAT(parseErrors(withLocal("    links: {bandwidth: 1.5}\n")),
               ElementsAre("spec.local.links.bandwidth: must be a string such as \"1gbit\" or an "
                           "integer"));
@@ -130,6 +134,39 @@ TEST(LocalSpec, RankNamesResolveAgainstAnInvalidTopologyNotAtAll) {
               ElementsAre(HasSubstr("spec.topology.trainers")));
 }
 
+TEST(LocalSpec, PairsParseAndRoundTrip) {
+  DistBenchmark b = parseDistBenchmark(
+      withLocal("    links: {pairs: {trainer0-trainer1: 50mbit, rank0-ps0: 1000000}}\n"));
+  ASSERT_TRUE(b.spec.local && b.spec.local->links);
+  EXPECT_FALSE(b.spec.local->links->bandwidth);
+  EXPECT_EQ(b.spec.local->links->pairs,
+            (std::map<std::string, std::string>{{"trainer0-trainer1", "50mbit"},
+                                                {"rank0-ps0", "1000000"}}));
+  EXPECT_THAT(validate(b), IsEmpty());
+  EXPECT_EQ(parseDistBenchmark(toYaml(b)), b) << toYaml(b);
+  EXPECT_EQ(parseDistBenchmark(toJson(b)), b) << toJson(b);
+  EXPECT_THAT(toYaml(b), HasSubstr("pairs:\n        rank0-ps0: \"1000000\"\n"));
+}
+
+TEST(LocalSpec, BadPairsNameTheField) {
+  EXPECT_THAT(parseErrors(withLocal("    links: {pairs: {trainer1-rank9: 1gbit}}\n")),
+              ElementsAre("spec.local.links.pairs.trainer1-rank9: no rank 9: the topology has 4 "
+                          "ranks (0 to 3)"));
+  EXPECT_THAT(parseErrors(withLocal("    links: {pairs: {rank3-trainer1: 1gbit}}\n")),
+              ElementsAre("spec.local.links.pairs.rank3-trainer1: pairs rank 3 with itself"));
+  EXPECT_THAT(parseErrors(withLocal("    links: {pairs: {trainer1: 1gbit}}\n")),
+              ElementsAre("spec.local.links.pairs.trainer1: 'trainer1' is not a pair of ranks "
+                          "(write trainer1-trainer3)"));
+  // The same link, the other way round and by other names.
+  EXPECT_THAT(parseErrors(withLocal("    links: {pairs: {rank0-rank3: 1gbit, "
+                                    "trainer1-master: 2gbit}}\n")),
+              ElementsAre("spec.local.links.pairs.trainer1-master: names the link of ranks 0 and "
+                          "3, which rank0-rank3 names too"));
+  EXPECT_THAT(parseErrors(withLocal("    links: {pairs: {rank0-rank3: 0mbit}}\n")),
+              ElementsAre(HasSubstr("spec.local.links.pairs.rank0-rank3: rate \"0mbit\": must be "
+                                    "more")));
+}
+
 TEST(LocalSpec, HelpersTheFlagsShare) {
   EXPECT_DOUBLE_EQ(parseCpuCap("50%"), 0.5);
   EXPECT_DOUBLE_EQ(parseCpuCap("0.25"), 0.25);
@@ -145,6 +182,11 @@ TEST(LocalSpec, HelpersTheFlagsShare) {
   EXPECT_EQ(resolveRankName("Trainer1", labels), 3);
   EXPECT_THROW(resolveRankName("rank4", labels), std::invalid_argument);
   EXPECT_THROW(resolveRankName("rank", labels), std::invalid_argument);
+  EXPECT_EQ(resolveRankPair("trainer1-Master", labels), std::make_pair(0, 3));
+  EXPECT_EQ(resolveRankPair("rank1-rank2", labels), std::make_pair(1, 2));
+  for (const char* bad : {"rank1", "-rank1", "rank1-", "rank1-rank2-rank3", "rank1-rank1"}) {
+    EXPECT_THROW(resolveRankPair(bad, labels), std::invalid_argument) << bad;
+  }
   EXPECT_TRUE(isLinkDelayOption("latency"));
   EXPECT_FALSE(isLinkDelayOption("bandwidth"));
 }

@@ -65,8 +65,11 @@ emulated links and stragglers (root; docs/cli.md, "Emulated links"):
                             bridge, its link shaped in bandwidth (tbf, both
                             directions): "bandwidth=1gbit;rank5=100mbit";
                             ranks by global rank (rank5) or name (trainer2,
-                            ps0, master). No delay is added: latency cannot
-                            be emulated (no netem) and is refused
+                            ps0, master). A pair "trainer1-trainer3=50mbit"
+                            shapes only the link between those two ranks,
+                            both ways (htb, u32 filters). No delay is added:
+                            latency cannot be emulated (no netem) and is
+                            refused
   --slow SPEC               cap ranks' CPU with a cgroup: "rank3=cpu:50%"
                             (half of one CPU, all its threads together)
   --clean-up                remove what killed runs left behind (namespaces
@@ -171,6 +174,19 @@ void logSandbox(TerminalOutput& output, const SandboxPlan& plan) {
                "bridge (198.18.0.0/16); links are shaped in bandwidth only (tbf, both "
                "directions), no delay is added; " +
                (rates.empty() ? std::string("no rank is shaped") : "shaped: " + rates));
+    std::string pairs;
+    for (const auto& [ranksOf, bitsPerSecond] : plan.pairs) {
+      const RankSandbox* a = plan.find(ranksOf.first);
+      const RankSandbox* b = plan.find(ranksOf.second);
+      pairs += (pairs.empty() ? "" : ", ") + (a ? a->label : "") + "-" + (b ? b->label : "") + " " +
+               report::formatBitRate(bitsPerSecond);
+    }
+    if (!pairs.empty()) {
+      output.log(
+          "distbench: shaped pair links (htb with u32 filters at both ends, both "
+          "directions; the ranks' other traffic keeps its own rate): " +
+          pairs);
+    }
   }
   std::string caps;
   for (const RankSandbox& rank : plan.ranks) {
@@ -381,8 +397,13 @@ int runCommand(const std::vector<std::string>& args) {
   if (sandboxed) {
     std::map<int, double> links;
     std::map<int, double> cpu;
+    std::map<RankPair, double> pairs;
     try {
-      if (!settings.links.empty()) links = resolveLinks(parseLinkSpec(settings.links), rendered.ranks);
+      if (!settings.links.empty()) {
+        const LinkSpec spec = parseLinkSpec(settings.links);
+        links = resolveLinks(spec, rendered.ranks);
+        pairs = resolvePairs(spec, rendered.ranks);
+      }
       if (!settings.slow.empty()) cpu = resolveSlow(parseSlowSpec(settings.slow), rendered.ranks);
     } catch (const SandboxSpecError& error) {
       throw UsageError(error.what());
@@ -390,7 +411,8 @@ int runCommand(const std::vector<std::string>& args) {
     try {
       checkSandboxPrerequisites(!settings.links.empty(), !cpu.empty());
       for (const std::string& line : sweepStaleSandboxes()) std::cerr << line << "\n";
-      sandbox.emplace(planSandbox(newRunId(), rendered.ranks, links, cpu, !settings.links.empty()));
+      sandbox.emplace(
+          planSandbox(newRunId(), rendered.ranks, links, cpu, !settings.links.empty(), pairs));
     } catch (const std::exception& error) {
       std::cerr << "distbench: " << error.what() << "\n";
       return kExitUsage;

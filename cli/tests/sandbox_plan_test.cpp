@@ -81,6 +81,38 @@ TEST(LinkSpec, UnknownSelectorsNameTheRanksThatExist) {
       << error;
 }
 
+TEST(LinkSpec, PairsAreUnorderedAndApart) {
+  LinkSpec spec =
+      parseLinkSpec("bandwidth=1gbit;trainer1-MASTER=50mbit;rank1-rank2=bandwidth:5mbit");
+  EXPECT_EQ(spec.pairs.size(), 2u);
+  EXPECT_EQ(resolvePairs(spec, ranks()),
+            (std::map<RankPair, double>{{{0, 3}, 50e6}, {{1, 2}, 5e6}}));
+  // A pair names no rank's own rate.
+  EXPECT_EQ(resolveLinks(spec, ranks()),
+            (std::map<int, double>{{0, 1e9}, {1, 1e9}, {2, 1e9}, {3, 1e9}}));
+  EXPECT_FALSE(parseLinkSpec("rank0-rank1=1gbit").empty());
+}
+
+TEST(LinkSpec, BadPairsNameTheFlagAndTheEntry) {
+  auto resolved = [](const std::string& text) {
+    return errorOf([&] { resolvePairs(parseLinkSpec(text), ranks()); });
+  };
+  EXPECT_EQ(resolved("trainer0-rank9=1gbit"),
+            "--links: trainer0-rank9: no rank 9: the topology has 4 ranks (0 to 3)");
+  EXPECT_EQ(resolved("rank3-trainer1=1gbit"), "--links: rank3-trainer1: pairs rank 3 with itself");
+  EXPECT_EQ(resolved("rank1-=1gbit"),
+            "--links: rank1-: 'rank1-' is not a pair of ranks (write trainer1-trainer3)");
+  EXPECT_EQ(resolved("rank0-rank3=1gbit;trainer1-master=2gbit"),
+            "--links: trainer1-master names the link of ranks 0 and 3, which rank0-rank3 names "
+            "too");
+  EXPECT_EQ(errorOf([] { parseLinkSpec("rank0-rank3=1gbit;rank0-rank3=2gbit"); }),
+            "--links: rank0-rank3 is given twice");
+  EXPECT_NE(errorOf([] { parseLinkSpec("rank0-rank3=slow"); }).find("--links: rank0-rank3=slow: "),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { parseLinkSpec("rank0-rank3=latency:5ms"); }).find("netem"),
+            std::string::npos);
+}
+
 TEST(SlowSpec, PercentOrFractionOfOneCpu) {
   std::map<int, double> cpu = resolveSlow(parseSlowSpec("rank3=cpu:50%;master=cpu:0.25"), ranks());
   EXPECT_EQ(cpu, (std::map<int, double>{{0, 0.25}, {3, 0.5}}));
@@ -132,6 +164,49 @@ TEST(SandboxPlan, GoldenLines) {
                 "qdisc add dev eth0 root tbf rate 100000000bit burst 32768 latency 50ms"}));
   EXPECT_EQ(plan.ranks[0].cgroup, "distbench/0a1b2c3d/r0");
   EXPECT_EQ(plan.ranks[1].cgroup, "");
+}
+
+// rank1 has its own rate and a pair with rank3; rank3 has no rate of its
+// own, so its other traffic leaves through htb's direct queue, unshaped.
+TEST(SandboxPlan, PairsGetHtbClassesAtBothEnds) {
+  SandboxPlan plan =
+      planSandbox("0a1b2c3d", ranks(), {{1, 100e6}, {2, 10e6}}, {}, true, {{{1, 3}, 50e6}});
+  EXPECT_EQ(pairClassId(3), "1:5");
+  EXPECT_EQ(pairClassId(14), "1:10");
+  const std::string c50 =
+      "htb rate 50000000bit ceil 50000000bit burst 32768 cburst 32768 quantum 60000";
+  EXPECT_EQ(rankTcLines(plan.ranks[1]),
+            (std::vector<std::string>{
+                "qdisc add dev eth0 root handle 1: htb default 1",
+                "class add dev eth0 parent 1: classid 1:1 htb rate 100000000bit ceil 100000000bit "
+                "burst 32768 cburst 32768 quantum 60000",
+                "class add dev eth0 parent 1: classid 1:5 " + c50,
+                "filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "
+                "198.18.0.19/32 flowid 1:5"}));
+  EXPECT_EQ(
+      rankTcLines(plan.ranks[3]),
+      (std::vector<std::string>{"qdisc add dev eth0 root handle 1: htb default 0",
+                                "class add dev eth0 parent 1: classid 1:3 " + c50,
+                                "filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "
+                                "198.18.0.17/32 flowid 1:3"}));
+  // rank2 is in no pair: tbf as before. The hub side matches the sender.
+  EXPECT_EQ(rankTcLines(plan.ranks[2]),
+            (std::vector<std::string>{
+                "qdisc add dev eth0 root tbf rate 10000000bit burst 32768 latency 50ms"}));
+  EXPECT_TRUE(rankTcLines(plan.ranks[0]).empty());
+  EXPECT_EQ(hubTcLines(plan),
+            (std::vector<std::string>{
+                "qdisc add dev r1 root handle 1: htb default 1",
+                "class add dev r1 parent 1: classid 1:1 htb rate 100000000bit ceil 100000000bit "
+                "burst 32768 cburst 32768 quantum 60000",
+                "class add dev r1 parent 1: classid 1:5 " + c50,
+                "filter add dev r1 parent 1: protocol ip prio 1 u32 match ip src 198.18.0.19/32 "
+                "flowid 1:5",
+                "qdisc add dev r2 root tbf rate 10000000bit burst 32768 latency 50ms",
+                "qdisc add dev r3 root handle 1: htb default 0",
+                "class add dev r3 parent 1: classid 1:3 " + c50,
+                "filter add dev r3 parent 1: protocol ip prio 1 u32 match ip src 198.18.0.17/32 "
+                "flowid 1:3"}));
 }
 
 TEST(SandboxPlan, CpuOnlyMakesNoNamespaces) {
@@ -187,6 +262,46 @@ TEST(SandboxStats, TbfCountersFromTcJson) {
   EXPECT_EQ(counters->drops, 1);
   EXPECT_FALSE(parseTbfCounters(R"([{"kind":"noqueue","bytes":5}])"));
   EXPECT_FALSE(parseTbfCounters("Cannot find device \"eth0\""));
+  // A rank in a pair has htb at the root.
+  std::optional<QdiscCounters> htb = parseTbfCounters(
+      R"([{"kind":"htb","handle":"1:","root":true,"options":{"r2q":10,"default":"0"},)"
+      R"("bytes":900,"packets":9,"drops":2,"overlimits":3,"requeues":0}])");
+  ASSERT_TRUE(htb);
+  EXPECT_EQ(htb->bytes, 900);
+  EXPECT_EQ(htb->drops, 2);
+}
+
+TEST(SandboxStats, HtbClassCountersFromTcText) {
+  // iproute2 6.1, `tc -s class show dev eth0 classid 1:5`.
+  std::optional<QdiscCounters> c = parseClassCounters(
+      "class htb 1:5 root prio 0 rate 50Mbit ceil 50Mbit burst 32Kb cburst 32Kb \n"
+      " Sent 6252960 bytes 4132 pkt (dropped 11, overlimits 2719 requeues 0) \n"
+      " backlog 0b 0p requeues 0\n");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->bytes, 6252960);
+  EXPECT_EQ(c->packets, 4132);
+  EXPECT_EQ(c->drops, 11);
+  EXPECT_EQ(c->overlimits, 2719);
+  EXPECT_FALSE(parseClassCounters(""));
+  EXPECT_FALSE(parseClassCounters("Sent lots"));
+}
+
+TEST(SandboxStats, LocalBlockListsPairLinks) {
+  SandboxPlan plan = planSandbox("0a1b2c3d", ranks(), {}, {}, true, {{{0, 3}, 50e6}});
+  std::map<int, RankCounters> counters;
+  counters[3].sentToPeer[0] = QdiscCounters{777, 7, 1, 2};
+  auto local =
+      web::json::value::parse(localBlockJson(plan, "master-trainer1=50mbit", "", counters));
+  ASSERT_EQ(local.at("pairs").size(), 1u);
+  const auto& pair = local.at("pairs").at(0);
+  EXPECT_EQ(pair.at("ranks").at(0).as_integer(), 0);
+  EXPECT_EQ(pair.at("ranks").at(1).as_integer(), 3);
+  EXPECT_EQ(pair.at("names").at(1).as_string(), "trainer1");
+  EXPECT_DOUBLE_EQ(pair.at("bitsPerSecond").as_double(), 50e6);
+  EXPECT_TRUE(pair.at("sent").at(0).is_null());
+  EXPECT_EQ(pair.at("sent").at(1).at("bytes").as_integer(), 777);
+  // Neither rank has a rate of its own.
+  EXPECT_TRUE(local.at("ranks").at(0).at("linkBitsPerSecond").is_null());
 }
 
 TEST(SandboxStats, LocalBlockFollowsTheContract) {
@@ -218,6 +333,7 @@ TEST(SandboxStats, LocalBlockFollowsTheContract) {
   EXPECT_TRUE(ps.at("throttledSeconds").is_null());
   EXPECT_EQ(ps.at("egress").at("bytes").as_integer(), 123);
   EXPECT_EQ(ps.at("ingress").at("overlimits").as_integer(), 7);
+  EXPECT_EQ(local.at("pairs").size(), 0u);
 }
 
 }  // namespace

@@ -76,6 +76,49 @@ TEST_F(SandboxRun, ShapedRankSlowsTheAllreduceAsTheRateSays) {
   EXPECT_EQ(master.at("address").as_string(), "198.18.0.16");
 }
 
+// The pair link through `distbench run`: the trainers' ring allreduce
+// crosses only trainer0-trainer1, so it runs at the pair's rate, and the
+// `local` block says which link was shaped and what went through it.
+TEST_F(SandboxRun, PairLinkSlowsTheAllreduceAndTheLocalBlockNamesIt) {
+  const long long bytes = 4LL << 20;
+  const double rate = 100e6;
+  CliRun run(dir(), allreduceSpec(bytes, 3) + " --links 'trainer1-trainer0=100mbit' --report " +
+                        report("pair.json"));
+  ASSERT_EQ(run.wait(), 0) << run.err();
+  EXPECT_TRUE(run.logged("shaped pair links (htb with u32 filters at both ends")) << run.err();
+  EXPECT_TRUE(run.logged("trainer0-trainer1 100mbit")) << run.err();
+
+  report::Report parsed = readReport(report("pair.json"));
+  std::vector<double> samples;
+  for (const report::Series& series : parsed.series) {
+    if (series.row == std::to_string(bytes)) samples = series.samples;
+  }
+  ASSERT_FALSE(samples.empty()) << "no allreduce of " << bytes << " bytes in the report";
+  std::sort(samples.begin(), samples.end());
+  const double p50 = samples[samples.size() / 2];
+  const double wireBits = static_cast<double>(bytes) * 8.0;  // 2(p-1)/p of it, p = 2
+  const double nominal = wireBits / rate;
+  std::printf(
+      "[ figure ] 4 MiB allreduce over a trainer0-trainer1=100mbit pair: p50 %.3f s, "
+      "nominal %.3f s (%.0f %% of nominal)\n",
+      p50, nominal, 100.0 * nominal / p50);
+  EXPECT_GT(p50, 0.8 * nominal);
+  EXPECT_LT(p50, 4.0 * nominal);
+
+  const web::json::value local = web::json::value::parse(parsed.localJson);
+  ASSERT_EQ(local.at("pairs").size(), 1u) << parsed.localJson;
+  const web::json::value& pair = local.at("pairs").at(0);
+  EXPECT_EQ(pair.at("names").at(0).as_string(), "trainer0") << pair.serialize();
+  EXPECT_EQ(pair.at("names").at(1).as_string(), "trainer1") << pair.serialize();
+  EXPECT_EQ(pair.at("bitsPerSecond").as_double(), rate);
+  for (int end : {0, 1}) {
+    EXPECT_GT(number(pair.at("sent").at(end), "bytes"), 3.0 * bytes) << pair.serialize();
+  }
+  // No rank has a rate of its own; the attribution still reads the block.
+  EXPECT_EQ(number(localRank(parsed, "trainer0"), "linkBitsPerSecond"), -1);
+  EXPECT_FALSE(parsed.attributionJson.empty());
+}
+
 TEST_F(SandboxRun, CappedRankGetsHalfACpu) {
   const std::string spec = write("ddp.yaml", kSmallDdpSpec);
   CliRun run(dir(), spec + " --slow trainer1=cpu:50% --report " + report("slow.json"));

@@ -27,9 +27,13 @@ SandboxPlan plan(const std::vector<api::RankProcess>& ranks, const std::string& 
                  const std::string& slow) {
   std::map<int, double> rates;
   std::map<int, double> cpu;
-  if (!links.empty()) rates = resolveLinks(parseLinkSpec(links), ranks);
+  std::map<RankPair, double> pairs;
+  if (!links.empty()) {
+    rates = resolveLinks(parseLinkSpec(links), ranks);
+    pairs = resolvePairs(parseLinkSpec(links), ranks);
+  }
   if (!slow.empty()) cpu = resolveSlow(parseSlowSpec(slow), ranks);
-  return planSandbox("0a1b2c3d", ranks, rates, cpu, !links.empty());
+  return planSandbox("0a1b2c3d", ranks, rates, cpu, !links.empty(), pairs);
 }
 
 // Every command the sandbox would run, and every cgroup it would make.
@@ -74,6 +78,20 @@ TEST(SpecLocal, PlannedExactlyAsTheFlags) {
             (std::vector<std::string>{
                 "distbench: spec.local.links, as --links \"bandwidth=1gbit;ps0=10mbit;rank3=100mbit\"",
                 "distbench: spec.local.slow, as --slow \"master=cpu:0.25;trainer0=cpu:50%\""}));
+}
+
+TEST(SpecLocal, PairsPlannedExactlyAsTheFlags) {
+  const api::DistBenchmark b =
+      withLocal("    links: {ranks: {rank3: 100mbit}, pairs: {trainer1-master: 50mbit}}\n");
+  const std::vector<api::RankProcess> ranks = api::render(b).ranks;
+  const SandboxRequest request = sandboxRequest(b.spec.local, "", "");
+  EXPECT_EQ(request.links, "rank3=100mbit;trainer1-master=50mbit");
+  const SandboxPlan fromSpec = plan(ranks, request.links, "");
+  const SandboxPlan fromFlags = plan(ranks, "rank0-rank3=50mbit;rank3=100mbit", "");
+  EXPECT_EQ(everyLine(fromSpec), everyLine(fromFlags));
+  EXPECT_EQ(fromSpec.pairs, (std::map<RankPair, double>{{{0, 3}, 50e6}}));
+  EXPECT_EQ(fromSpec.ranks[0].peerBitsPerSecond, (std::map<int, double>{{3, 50e6}}));
+  EXPECT_EQ(fromSpec.ranks[3].peerBitsPerSecond, (std::map<int, double>{{0, 50e6}}));
 }
 
 TEST(SpecLocal, AFlagOverridesItsPartOnly) {

@@ -81,6 +81,8 @@ LinkSpec parseLinkSpec(const std::string& text) {
     }
     if (key == "bandwidth") {
       spec.defaultBitsPerSecond = rate("--links", key, rateText);
+    } else if (key.find('-') != std::string::npos) {
+      spec.pairs.emplace_back(key, rate("--links", key, rateText));
     } else {
       spec.ranks.emplace_back(key, rate("--links", key, rateText));
     }
@@ -134,6 +136,29 @@ std::map<int, double> resolveLinks(const LinkSpec& links,
                              ", which another entry names too");
     }
     result[rank] = bitsPerSecond;
+  }
+  return result;
+}
+
+std::map<RankPair, double> resolvePairs(const LinkSpec& links,
+                                        const std::vector<api::RankProcess>& ranks) {
+  std::vector<std::string> labels;
+  for (const auto& process : ranks) labels.push_back(process.rankLabel);
+  std::map<RankPair, double> result;
+  std::map<RankPair, std::string> named;
+  for (const auto& [pair, bitsPerSecond] : links.pairs) {
+    RankPair ranksOf;
+    try {
+      ranksOf = api::resolveRankPair(pair, labels);
+    } catch (const std::invalid_argument& error) {
+      throw SandboxSpecError("--links: " + pair + ": " + error.what());
+    }
+    if (auto [it, fresh] = named.emplace(ranksOf, pair); !fresh) {
+      throw SandboxSpecError(
+          "--links: " + pair + " names the link of ranks " + std::to_string(ranksOf.first) +
+          " and " + std::to_string(ranksOf.second) + ", which " + it->second + " names too");
+    }
+    result[ranksOf] = bitsPerSecond;
   }
   return result;
 }

@@ -24,8 +24,12 @@ struct LinkSpec {
   std::string text;                                    // as given
   std::optional<double> defaultBitsPerSecond;          // bandwidth=…, every rank
   std::vector<std::pair<std::string, double>> ranks;   // selector -> bit/s
-  bool empty() const { return !defaultBitsPerSecond && ranks.empty(); }
+  std::vector<std::pair<std::string, double>> pairs;   // "trainer1-trainer3" -> bit/s
+  bool empty() const { return !defaultBitsPerSecond && ranks.empty() && pairs.empty(); }
 };
+
+// The two ranks of a link, lower first.
+using RankPair = std::pair<int, int>;
 
 struct SlowSpec {
   std::string text;                                    // as given
@@ -33,7 +37,8 @@ struct SlowSpec {
   bool empty() const { return cpu.empty(); }
 };
 
-// "bandwidth=1gbit;rank5=100mbit" (';' or ',' between entries). Rates go
+// "bandwidth=1gbit;rank5=100mbit;trainer1-trainer3=50mbit" (';' or ','
+// between entries); a key with a '-' is a pair of rank selectors. Rates go
 // through report::parseBitRate. latency/delay/loss/jitter are refused: this
 // needs netem, which the kernel distbench was built on does not have, and
 // shaping that only pretends to add delay would mislead.
@@ -51,6 +56,11 @@ int resolveSelector(const std::string& flag, const std::string& selector,
 // CPU cap. Ranks without either are absent.
 std::map<int, double> resolveLinks(const LinkSpec& links,
                                    const std::vector<api::RankProcess>& ranks);
+// Per link (unordered pair of global ranks): its rate. Throws
+// SandboxSpecError naming the entry: an unknown rank, a rank paired with
+// itself, or one link named twice (rank1-rank3 and trainer2-ps0 alike).
+std::map<RankPair, double> resolvePairs(const LinkSpec& links,
+                                        const std::vector<api::RankProcess>& ranks);
 std::map<int, double> resolveSlow(const SlowSpec& slow,
                                   const std::vector<api::RankProcess>& ranks);
 

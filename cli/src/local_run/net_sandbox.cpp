@@ -143,15 +143,17 @@ void LocalSandbox::setUp() {
         throw SandboxRefused("--links: addressing " + rank.label + " failed: " + addressed.error);
       }
     }
-    // The first tc batch is also the proof that tbf exists in this kernel.
+    // The first tc batch is also the proof that tbf (htb and u32 with
+    // pairs) exists in this kernel.
     ToolResult shaped = runBatch({tc, "-n", plan_.hubNetns}, hubTcLines(plan_));
     for (const RankSandbox& rank : plan_.ranks) {
       if (!shaped.ok) break;
       shaped = runBatch({tc, "-n", rank.netns}, rankTcLines(rank));
     }
     if (!shaped.ok) {
-      throw SandboxRefused("--links needs the tbf qdisc: 'tc qdisc add ... tbf' failed: " +
-                           shaped.error);
+      throw SandboxRefused(std::string("--links needs the tbf qdisc") +
+                           (plan_.pairs.empty() ? "" : ", and for pairs htb and u32 filters") +
+                           ": 'tc' failed: " + shaped.error);
     }
     for (const RankSandbox& rank : plan_.ranks) {
       const std::string path = std::string(kNetnsDir) + "/" + rank.netns;
@@ -191,12 +193,19 @@ std::map<int, RankCounters> LocalSandbox::readCounters() const {
   const std::string tc = plan_.network ? tcTool() : "";
   for (const RankSandbox& rank : plan_.ranks) {
     RankCounters& c = counters[rank.rank];
-    if (plan_.network && rank.linkBitsPerSecond) {
+    if (plan_.network && (rank.linkBitsPerSecond || !rank.peerBitsPerSecond.empty())) {
       c.egress = parseTbfCounters(
           runTool({tc, "-s", "-j", "-n", rank.netns, "qdisc", "show", "dev", kRankDevice}).output);
       c.ingress = parseTbfCounters(runTool({tc, "-s", "-j", "-n", plan_.hubNetns, "qdisc", "show",
                                             "dev", hubDevice(rank.rank)})
                                        .output);
+      for (const auto& [peer, bitsPerSecond] : rank.peerBitsPerSecond) {
+        std::optional<QdiscCounters> sent =
+            parseClassCounters(runTool({tc, "-s", "-n", rank.netns, "class", "show", "dev",
+                                        kRankDevice, "classid", pairClassId(peer)})
+                                   .output);
+        if (sent) c.sentToPeer[peer] = *sent;
+      }
     }
     if (cgroups_ && rank.cpuLimit) c.throttledSeconds = cgroups_->throttledSeconds(rank.cgroup);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 
 namespace distbench::cli {
@@ -23,10 +24,11 @@ std::string rankAddress(int rank) {
 
 SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankProcess>& ranks,
                         const std::map<int, double>& links, const std::map<int, double>& cpu,
-                        bool network) {
+                        bool network, const std::map<std::pair<int, int>, double>& pairs) {
   SandboxPlan plan;
   plan.runId = runId;
   plan.network = network;
+  if (network) plan.pairs = pairs;
   const std::string base = std::string(kSandboxPrefix) + runId;
   if (network) plan.hubNetns = base + "-hub";
   for (const api::RankProcess& process : ranks) {
@@ -38,6 +40,10 @@ SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankPro
       rank.address = rankAddress(process.rank);
       if (auto it = links.find(process.rank); it != links.end()) {
         rank.linkBitsPerSecond = it->second;
+      }
+      for (const auto& [pair, bitsPerSecond] : pairs) {
+        if (pair.first == process.rank) rank.peerBitsPerSecond[pair.second] = bitsPerSecond;
+        if (pair.second == process.rank) rank.peerBitsPerSecond[pair.first] = bitsPerSecond;
       }
     }
     if (auto it = cpu.find(process.rank); it != cpu.end()) {
@@ -59,6 +65,42 @@ std::string tbfLine(const std::string& device, double bitsPerSecond) {
   return "qdisc add dev " + device + " root tbf rate " +
          std::to_string(std::llround(bitsPerSecond)) + "bit burst " +
          std::to_string(tbfBurstBytes(bitsPerSecond)) + " latency 50ms";
+}
+
+std::string pairClassId(int peer) {
+  // Minor 1 is the rank's own class; class minors are hex, 16 bits.
+  if (peer < 0 || peer > 0xfffd) throw std::out_of_range("rank " + std::to_string(peer));
+  char text[16];
+  std::snprintf(text, sizeof text, "1:%x", peer + 2);
+  return text;
+}
+
+namespace {
+
+std::string htbClassLine(const std::string& device, const std::string& classId,
+                         double bitsPerSecond) {
+  const std::string rate = std::to_string(std::llround(bitsPerSecond)) + "bit";
+  const std::string burst = std::to_string(tbfBurstBytes(bitsPerSecond));
+  // No class borrows (all hang off the root), so the quantum only has to be
+  // one htb accepts without a warning at any rate.
+  return "class add dev " + device + " parent 1: classid " + classId + " htb rate " + rate +
+         " ceil " + rate + " burst " + burst + " cburst " + burst + " quantum 60000";
+}
+
+}  // namespace
+
+std::vector<std::string> htbLines(const std::string& device, std::optional<double> ownBitsPerSecond,
+                                  const std::map<int, double>& peers, const std::string& match) {
+  std::vector<std::string> lines;
+  lines.push_back("qdisc add dev " + device + " root handle 1: htb default " +
+                  (ownBitsPerSecond ? "1" : "0"));
+  if (ownBitsPerSecond) lines.push_back(htbClassLine(device, "1:1", *ownBitsPerSecond));
+  for (const auto& [peer, bitsPerSecond] : peers) {
+    lines.push_back(htbClassLine(device, pairClassId(peer), bitsPerSecond));
+    lines.push_back("filter add dev " + device + " parent 1: protocol ip prio 1 u32 match ip " +
+                    match + " " + rankAddress(peer) + "/32 flowid " + pairClassId(peer));
+  }
+  return lines;
 }
 
 std::string hubDevice(int rank) { return "r" + std::to_string(rank); }
@@ -100,12 +142,23 @@ std::vector<std::string> rankIpLines(const SandboxPlan& plan, const RankSandbox&
 std::vector<std::string> hubTcLines(const SandboxPlan& plan) {
   std::vector<std::string> lines;
   for (const RankSandbox& rank : plan.ranks) {
-    if (rank.linkBitsPerSecond) lines.push_back(tbfLine(hubDevice(rank.rank), *rank.linkBitsPerSecond));
+    if (!rank.peerBitsPerSecond.empty()) {
+      // Traffic into the rank, told apart by who sent it.
+      for (std::string& line :
+           htbLines(hubDevice(rank.rank), rank.linkBitsPerSecond, rank.peerBitsPerSecond, "src")) {
+        lines.push_back(std::move(line));
+      }
+    } else if (rank.linkBitsPerSecond) {
+      lines.push_back(tbfLine(hubDevice(rank.rank), *rank.linkBitsPerSecond));
+    }
   }
   return lines;
 }
 
 std::vector<std::string> rankTcLines(const RankSandbox& rank) {
+  if (!rank.peerBitsPerSecond.empty()) {
+    return htbLines(kRankDevice, rank.linkBitsPerSecond, rank.peerBitsPerSecond, "dst");
+  }
   if (!rank.linkBitsPerSecond) return {};
   return {tbfLine(kRankDevice, *rank.linkBitsPerSecond)};
 }

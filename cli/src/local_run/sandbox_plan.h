@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distbench/api/renderer.h"
@@ -28,6 +29,7 @@ struct RankSandbox {
   std::string netns;                     // "dbl-<id>-r<rank>"; empty: no --links
   std::string address;                   // "198.18.0.16"; empty: no --links
   std::optional<double> linkBitsPerSecond;
+  std::map<int, double> peerBitsPerSecond;  // peer rank -> the rate of their pair link
   std::optional<double> cpuLimit;        // of one CPU
   std::string cgroup;                    // "distbench/<id>/r<rank>"; empty: not capped
 };
@@ -37,13 +39,14 @@ struct SandboxPlan {
   bool network = false;                  // --links given: namespaces for every rank
   std::string hubNetns;                  // "dbl-<id>-hub"
   std::vector<RankSandbox> ranks;        // in the order of the rendered ranks
+  std::map<std::pair<int, int>, double> pairs;  // {lower, higher rank} -> bit/s
 
   const RankSandbox* find(int rank) const;
 };
 
 SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankProcess>& ranks,
                         const std::map<int, double>& links, const std::map<int, double>& cpu,
-                        bool network);
+                        bool network, const std::map<std::pair<int, int>, double>& pairs = {});
 
 // 198.18.0.0/15 is RFC 2544's benchmarking range, never a private one. Each
 // run is its own L2 domain, so every run can use the same plan:
@@ -56,6 +59,16 @@ inline constexpr int kRankPrefixLength = 16;
 long long tbfBurstBytes(double bitsPerSecond);
 // "qdisc add dev DEV root tbf rate Nbit burst B latency 50ms" (a tc batch line)
 std::string tbfLine(const std::string& device, double bitsPerSecond);
+
+// A rank in a pair gets htb instead of tbf on both of its devices: class
+// 1:1 at its own rate (the default class; without one, other traffic goes
+// out unshaped through htb's direct queue), and per peer a class at the
+// pair's rate that a u32 filter on the peer's address picks (destination on
+// eth0, source on the hub-side r<rank>). Both ends shape the pair, so each
+// direction holds the rate whatever either rank's own rate.
+std::string pairClassId(int peer);  // "1:<peer + 2, hex>"
+std::vector<std::string> htbLines(const std::string& device, std::optional<double> ownBitsPerSecond,
+                                  const std::map<int, double>& peers, const std::string& match);
 
 // Batch lines, each list for one `ip`/`tc` invocation.
 std::vector<std::string> netnsAddLines(const SandboxPlan& plan);  // ip -batch, root ns

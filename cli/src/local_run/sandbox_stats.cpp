@@ -2,6 +2,8 @@
 
 #include <cpprest/json.h>
 
+#include <cstdio>
+
 namespace distbench::cli {
 namespace {
 
@@ -38,7 +40,9 @@ std::optional<QdiscCounters> parseTbfCounters(const std::string& tcJson) {
   if (!root.is_array()) return std::nullopt;
   for (const value& qdisc : root.as_array()) {
     if (!qdisc.is_object() || !qdisc.has_field("kind")) continue;
-    if (!qdisc.at("kind").is_string() || qdisc.at("kind").as_string() != "tbf") continue;
+    if (!qdisc.at("kind").is_string()) continue;
+    const std::string kind = qdisc.at("kind").as_string();
+    if (kind != "tbf" && kind != "htb") continue;
     QdiscCounters counters;
     counters.bytes = integer(qdisc, "bytes");
     counters.packets = integer(qdisc, "packets");
@@ -47,6 +51,17 @@ std::optional<QdiscCounters> parseTbfCounters(const std::string& tcJson) {
     return counters;
   }
   return std::nullopt;
+}
+
+std::optional<QdiscCounters> parseClassCounters(const std::string& tcText) {
+  const std::size_t at = tcText.find("Sent ");
+  if (at == std::string::npos) return std::nullopt;
+  QdiscCounters counters;
+  if (std::sscanf(tcText.c_str() + at, "Sent %lld bytes %lld pkt (dropped %lld, overlimits %lld",
+                  &counters.bytes, &counters.packets, &counters.drops, &counters.overlimits) != 4) {
+    return std::nullopt;
+  }
+  return counters;
 }
 
 std::string localBlockJson(const SandboxPlan& plan, const std::string& links,
@@ -74,6 +89,27 @@ std::string localBlockJson(const SandboxPlan& plan, const std::string& links,
     ranks[i++] = entry;
   }
   local["ranks"] = ranks;
+  value pairs = value::array();
+  std::size_t p = 0;
+  auto sent = [&counters](int from, int to) {
+    const auto it = counters.find(from);
+    if (it == counters.end()) return value::null();
+    const auto peer = it->second.sentToPeer.find(to);
+    return peer == it->second.sentToPeer.end() ? value::null() : countersJson(peer->second);
+  };
+  for (const auto& [ranksOf, bitsPerSecond] : plan.pairs) {
+    value entry = value::object();
+    const RankSandbox* a = plan.find(ranksOf.first);
+    const RankSandbox* b = plan.find(ranksOf.second);
+    entry["ranks"] = value::array({value::number(ranksOf.first), value::number(ranksOf.second)});
+    entry["names"] =
+        value::array({value::string(a ? a->label : ""), value::string(b ? b->label : "")});
+    entry["bitsPerSecond"] = value::number(bitsPerSecond);
+    entry["sent"] =
+        value::array({sent(ranksOf.first, ranksOf.second), sent(ranksOf.second, ranksOf.first)});
+    pairs[p++] = entry;
+  }
+  local["pairs"] = pairs;
   return local.serialize();
 }
 

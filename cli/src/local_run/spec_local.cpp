@@ -9,6 +9,7 @@ std::string linksText(const api::LocalLinks& links) {
   };
   if (links.bandwidth) add("bandwidth", *links.bandwidth);
   for (const auto& [rank, rate] : links.ranks) add(rank, rate);
+  for (const auto& [pair, rate] : links.pairs) add(pair, rate);
   return text;
 }
 

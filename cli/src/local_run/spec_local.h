@@ -14,7 +14,8 @@
 
 namespace distbench::cli {
 
-// "bandwidth=1gbit;rank3=100mbit" for {bandwidth: 1gbit, ranks: {rank3: 100mbit}}.
+// "bandwidth=1gbit;rank3=100mbit;rank1-rank2=50mbit" for {bandwidth: 1gbit,
+// ranks: {rank3: 100mbit}, pairs: {rank1-rank2: 50mbit}}.
 std::string linksText(const api::LocalLinks& links);
 // "rank3=cpu:50%;trainer0=cpu:0.25"
 std::string slowText(const std::map<std::string, api::LocalSlowRank>& slow);

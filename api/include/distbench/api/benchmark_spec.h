@@ -262,9 +262,13 @@ struct Baseline {
 // caps ("50%", "0.25") are kept as written and checked by validation
 // (local_spec.h). The operator ignores the block: it cannot shape a
 // cluster's links.
+// A pair ("trainer1-trainer3", unordered) is the link between two ranks:
+// traffic between them runs at its rate both ways, whatever either rank's
+// own rate; each rank's other traffic keeps its own.
 struct LocalLinks {
   std::optional<std::string> bandwidth;      // every rank's link
   std::map<std::string, std::string> ranks;  // rank -> its own link's rate
+  std::map<std::string, std::string> pairs;  // "rankA-rankB" -> their link's rate
 };
 struct LocalSlowRank {
   std::string cpu;  // the rank's CPU cap: "50%", or a fraction of one CPU

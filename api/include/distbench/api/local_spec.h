@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
@@ -28,6 +29,13 @@ std::vector<std::string> rankLabels(const TopologySpec& topology);
 // std::invalid_argument: "no rank 9: the topology has 4 ranks (0 to 3)" or
 // "no rank 'trainer7' (use rankN or one of: master, ps0, ...)".
 int resolveRankName(const std::string& name, const std::vector<std::string>& labels);
+
+// The two ranks of a link pair "trainer1-trainer3" (each any form
+// resolveRankName takes, joined by one '-'), as {lower, higher}. Throws
+// std::invalid_argument: not two names, an unknown name, or a rank paired
+// with itself.
+std::pair<int, int> resolveRankPair(const std::string& pair,
+                                    const std::vector<std::string>& labels);
 
 // The errors of spec.local, each naming its field
 // (spec.local.links.ranks.rank9). Empty when there is no block. Rank names are

@@ -110,6 +110,7 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
   if (!ddp || ranks < 2) return out;  // nobody to wait for, nothing on a link
 
   double excess = 0;
+  bool stalled = false;  // a significant excess that matters, named or not
   const value* perRank = member(row, "perRank");
   if (perRank == nullptr) {
     out.note = "no per-rank timings in this report (rows[].perRank): no straggler search";
@@ -120,6 +121,7 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
         intervalEvidence(t, "own work (iteration less allreduceWait)", "iteration") +
         cpuCapText(t.rank, local);
     out.stragglerCheck = StragglerCheck{verdictName(t.verdict), name + ": " + evidence, "", ""};
+    stalled = t.significant && t.excess >= t.minExcess;
     if (t.verdict == StragglerInterval::Verdict::Named) {
       out.straggler = Straggler{t.rank, name, t.excess, evidence};
       excess = t.excess;
@@ -129,6 +131,7 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
       out.straggler = Straggler{found->rank, rankName(report, local, found->rank), found->excess,
                                 stragglerEvidence(*found, local, "iteration")};
       excess = found->excess;
+      stalled = true;
     }
     out.note = kNoSamplesNote;
     out.stragglerCheck = StragglerCheck{out.straggler ? "named" : "none", kNoSamplesNote, "", ""};
@@ -137,7 +140,7 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
     std::vector<int> ranks;
     for (const value& entry : perRank->as_array())
       if (const auto rank = numberAt(entry, "rank")) ranks.push_back(static_cast<int>(*rank));
-    applyThrottleCounters(out, report, local, ranks, measured, excess);
+    applyThrottleCounters(out, report, local, ranks, measured, stalled, excess);
   }
 
   double saving = 0;

@@ -329,6 +329,7 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
   const bool sync = mode != allSeries->groupKey.end() && mode->second == "sync";
   std::string evidence;
   std::string verdict = "none";
+  bool stalled = false;  // a significant trainer excess that matters, named or not
   if (const auto own = trainerOwnWork(report, results, sync)) {
     const StragglerInterval t = testStraggler(*own, kStragglerMinStepShare * meanBatch);
     const std::string name = rankName(report, local, t.rank);
@@ -337,6 +338,7 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
     const std::string text = intervalEvidence(t, what, "batch") + cpuCapText(t.rank, local);
     evidence = "trainers: " + name + ": " + text;
     verdict = verdictName(t.verdict);
+    stalled = t.significant && t.excess >= t.minExcess;
     if (t.verdict == StragglerInterval::Verdict::Named) {
       out.straggler = Straggler{t.rank, name, t.excess * batches, text};
       excess = t.excess;
@@ -353,6 +355,7 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
                     stragglerEvidence(*found, local, "batch", "compute + lookup + push")};
       excess = found->excess;
       verdict = "named";
+      stalled = true;
     }
     evidence = "trainers: " + std::string(kNoSamplesNote);
     out.note = kNoSamplesNote;
@@ -380,7 +383,8 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
       for (const value& ps : servers->as_array())
         if (const auto rank = numberAt(ps, "rank")) ranks.push_back(static_cast<int>(*rank));
     }
-    applyThrottleCounters(out, report, local, ranks, measuredSeconds(report, results), excess);
+    applyThrottleCounters(out, report, local, ranks, measuredSeconds(report, results), stalled,
+                          excess);
   }
 
   double saving = 0;  // per batch

@@ -169,7 +169,7 @@ std::string cpuCapText(int rank, const Local& local) {
 }
 
 std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<int>& ranks,
-                                          double measured) {
+                                          double measured, double minShare) {
   if (!(measured > 0)) return std::nullopt;
   std::optional<StarvedFinding> most;
   double runnerUp = 0;
@@ -183,7 +183,7 @@ std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<
       runnerUp = std::max(runnerUp, throttled);
     }
   }
-  if (!most || most->share < kStarvedShare || runnerUp * 2 > most->throttledSeconds) {
+  if (!most || most->share < minShare || runnerUp * 2 > most->throttledSeconds) {
     return std::nullopt;
   }
   most->evidence = "CPU throttled " + seconds(most->throttledSeconds) + " by its cgroup, " +
@@ -195,17 +195,24 @@ std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<
 }
 
 void applyThrottleCounters(RowAttribution& row, const Report& report, const Local& local,
-                           const std::vector<int>& ranks, double measured, double& excess) {
+                           const std::vector<int>& ranks, double measured, bool stalled,
+                           double& excess) {
   if (!row.stragglerCheck) return;
   StragglerCheck& check = *row.stragglerCheck;
   check.timingVerdict = check.verdict;
   check.timingName = row.straggler ? row.straggler->name : "";
-  if (const auto starved = findStarved(local, ranks, measured)) {
+  std::optional<StarvedFinding> starved = findStarved(local, ranks, measured, kStarvedShare);
+  std::string why;
+  if (!starved && stalled) {
+    starved = findStarved(local, ranks, measured, kThrottleDoubtShare);
+    why = "; its stalls land in the collective and make the others look slower";
+  }
+  if (starved) {
     const std::string name = rankName(report, local, starved->rank);
-    check.evidence += "; CPU throttle: " + name + ": " + starved->evidence;
+    check.evidence += "; CPU throttle: " + name + ": " + starved->evidence + why;
     check.verdict = "named";
     if (row.straggler && row.straggler->rank == starved->rank) return;
-    row.straggler = Straggler{starved->rank, name, 0, starved->evidence};
+    row.straggler = Straggler{starved->rank, name, 0, starved->evidence + why};
     excess = 0;
     return;
   }
@@ -220,8 +227,8 @@ void applyThrottleCounters(RowAttribution& row, const Report& report, const Loca
     check.evidence += "; but " + rankName(report, local, r.rank) + " was CPU-throttled " +
                       seconds(*r.throttledSeconds) + " (" +
                       percent(*r.throttledSeconds / measured) +
-                      " of the run): a throttled rank's stalls land in the collective and can "
-                      "make the others look slower, so " +
+                      " of the run), as were others: a throttled rank's stalls land in the "
+                      "collective and can make the others look slower, so " +
                       row.straggler->name + " is not named";
     row.straggler.reset();
     excess = 0;

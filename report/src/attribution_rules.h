@@ -130,24 +130,32 @@ struct StarvedFinding {
   double share = 0;  // of the measured run, capped at 1
   std::string evidence;
 };
+// The most throttled rank of `ranks`, if at least `minShare` of the
+// measured run and twice any other's.
 std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<int>& ranks,
-                                          double measuredSeconds);
+                                          double measuredSeconds, double minShare);
 
-// A rank throttled for this share of the run, other than the one the
-// timing test named, casts doubt on that naming: its stalls may be what
-// made the named rank look slower (measured: a DDP trainer capped at 75 %,
-// throttled 2 % of the run, left the other trainer 3.5x its own work).
+// Throttling for this share of the run is too little to name a rank by
+// itself, but where the timing test shows a significant, material excess
+// it is the likelier cause: a throttled rank's stalls land in the
+// collective and make the others look slower (measured: DDP trainers capped
+// at 75 %, throttled 1-2 % of the run, left the other trainer 5-6x their
+// own work). The one rank so throttled is named in place of the timing's;
+// several are: inconclusive.
 inline constexpr double kThrottleDoubtShare = 0.01;
 
 // The throttle counters over the timing test's result (row.straggler and
 // row.stragglerCheck, set already; `excess` its excess, per batch or
 // iteration): a starved rank of `ranks` is named, with no excess (how much
 // of its throttled time the others waited is not in the report), in place
-// of a rank the timing named; a timing naming another rank while one was
-// throttled becomes inconclusive. The timing's own verdict and name stay in
-// stragglerCheck.timingVerdict / timingName.
+// of a rank the timing named. `stalled`: the timing test found a
+// significant excess of at least the share that matters (named, or
+// inconclusive with an interval above 0); then a rank throttled
+// kThrottleDoubtShare is named as its cause (see there). The timing's own
+// verdict and name stay in stragglerCheck.timingVerdict / timingName.
 void applyThrottleCounters(RowAttribution& row, const Report& report, const Local& local,
-                           const std::vector<int>& ranks, double measuredSeconds, double& excess);
+                           const std::vector<int>& ranks, double measuredSeconds, bool stalled,
+                           double& excess);
 
 struct LinkFinding {
   int rank = 0;

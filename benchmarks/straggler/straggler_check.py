@@ -21,8 +21,8 @@ DDP row with every trainer, the hybrid's `All`.
 --slow caps a rank with a cgroup, which needs root: without it (or without a
 cgroup CPU controller) the script says why and exits 77 (ctest's skip).
 
-    sudo /usr/bin/python3 benchmarks/straggler/straggler_check.py            # full, ~25 min on 2 cores
-    sudo /usr/bin/python3 benchmarks/straggler/straggler_check.py --short    # ~45 s (ctest benchmark_straggler_short)
+    sudo /usr/bin/python3 benchmarks/straggler/straggler_check.py            # full (4 A/A, 2 per cap), ~6 min on 2 cores
+    sudo /usr/bin/python3 benchmarks/straggler/straggler_check.py --short    # ~10 s (ctest benchmark_straggler_short)
     sudo /usr/bin/python3 benchmarks/straggler/straggler_check.py --topologies hybrid-3t2ps --aa 5
 
 The short mode runs one hybrid topology once unshaped and once with a

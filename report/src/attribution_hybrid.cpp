@@ -326,7 +326,7 @@ std::vector<RowAttribution> attributeHybrid(const Report& report, const value& r
 
   double excess = 0;  // per batch
   const auto mode = allSeries->groupKey.find("parameterServerMode");
-  const bool sync = mode != allSeries->groupKey.end() && mode->second == "sync";
+  const bool sync = mode != allSeries->groupKey.end() && mode->second == "Sync";  // api::toString
   std::string evidence;
   std::string verdict = "none";
   bool stalled = false;  // a significant trainer excess that matters, named or not

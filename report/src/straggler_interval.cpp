@@ -1,6 +1,7 @@
 #include "straggler_interval.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "attribution_rules.h"
@@ -13,8 +14,18 @@ std::string signedSeconds(double s) { return (s < 0 ? "-" : "+") + seconds(s < 0
 
 }  // namespace
 
-StragglerInterval testStraggler(const std::vector<RankSamples>& ranks, double minExcess) {
+StragglerInterval testStraggler(const std::vector<RankSamples>& input, double minExcess) {
   StragglerInterval out;
+  // Only positive, finite samples: the interval is of a ratio to the
+  // others' median, and a sample of no time (a request served in the same
+  // microsecond, a timer that stepped back) carries nothing to resample.
+  std::vector<RankSamples> ranks;
+  for (const RankSamples& r : input) {
+    RankSamples kept{r.rank, {}};
+    for (double x : r.samples)
+      if (std::isfinite(x) && x > 0) kept.samples.push_back(x);
+    ranks.push_back(std::move(kept));
+  }
   std::vector<const RankSamples*> measured;
   for (const RankSamples& r : ranks)
     if (!r.samples.empty()) measured.push_back(&r);

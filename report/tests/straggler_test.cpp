@@ -130,7 +130,7 @@ TEST(StragglerInterval, HybridSyncModeLeavesTheTrainersWaitInLookupOut) {
   waiting.lookupExtra = 0.05;
   const SampledTrainer capped{slowed(1.5)};
   const SampledServer ps{};
-  expectCase({"sync", hybridSampledReport({waiting, waiting, capped}, {ps}, 30, 5, 11, "sync"),
+  expectCase({"sync", hybridSampledReport({waiting, waiting, capped}, {ps}, 30, 5, 11, "Sync"),
               "named", "trainer2", "batch less lookup, push and allreduceWait"});
 }
 
@@ -246,6 +246,18 @@ TEST(StragglerInterval, OldReportsFallBackAndSaySo) {
   EXPECT_NE(row.stragglerCheck->evidence.find("without an interval"), std::string::npos)
       << row.stragglerCheck->evidence;
   EXPECT_NE(row.note.find("no per-iteration samples"), std::string::npos) << row.note;
+}
+
+TEST(StragglerInterval, SamplesOfNoTimeAreLeftOutNotThrown) {
+  // A server that served a step's requests within the clock's resolution
+  // (0 s) must not make the bootstrap refuse the report.
+  const SampledTrainer t{same()};
+  Report r = hybridSampledReport({t, t}, {SampledServer{}, SampledServer{}});
+  web::json::value results = web::json::value::parse(r.resultsJson);
+  results["parameterServers"][0]["serviceSamples"][0] = web::json::value::number(0);
+  results["parameterServers"][1]["serviceSamples"][3] = web::json::value::number(-1e-6);
+  r.resultsJson = results.serialize();
+  expectCase({"zero service", r, "none", ""});
 }
 
 TEST(StragglerInterval, JsonCarriesTheCheck) {

@@ -142,7 +142,7 @@ struct SampledServer {
 inline Report hybridSampledReport(const std::vector<SampledTrainer>& trainers,
                                   const std::vector<SampledServer>& servers, int epochs = 30,
                                   int batchesPerEpoch = 5, uint64_t seed = 11,
-                                  const std::string& mode = "async") {
+                                  const std::string& mode = "Async") {
   using web::json::value;
   std::mt19937_64 rng(seed);
   Report r;

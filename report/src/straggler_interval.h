@@ -13,10 +13,13 @@
 namespace distbench::report::attribution_detail {
 
 // The step share an excess must reach to be named: below it a rank that is
-// really slower holds the others back by too little to matter. Tuned on
-// benchmarks/straggler (docs/performance.md, "Straggler: false alarms and
-// misses"): A/A runs of identical ranks on 2 shared cores differ by up to
-// this much for a whole run, which no interval over that run's steps sees.
+// really slower holds the others back by too little to matter. Identical
+// ranks on 2 shared cores differ for a whole run by more than their steps
+// vary (in benchmarks/straggler's A/A runs the slowest's median own work
+// was up to 0.19 of the step above the others'), which an interval over
+// one run's steps does not see: so a rank is named only when the interval's
+// low end clears this line (docs/performance.md, "Straggler: false alarms
+// and misses": none of 54 A/A runs named a rank).
 inline constexpr double kStragglerMinStepShare = 0.1;
 // The interval's confidence. The slowest of n ranks is tested, the largest
 // of n - 1 differences under no effect; 99 % keeps that selection's false

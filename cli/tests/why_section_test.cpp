@@ -8,6 +8,7 @@
 #include "distbench/cli/report_page/report_page.h"
 #include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/testing/report/attribution_test_reports.h"
+#include "distbench/testing/report/straggler_test_reports.h"
 #include "report_page_test_util.h"
 
 namespace distbench::cli {
@@ -46,6 +47,20 @@ TEST(WhySection, NamesTheStragglerItsExcessAndTheWhatIf) {
                        "<p><strong>smallcnn with batch size 4 1M/4R: "
                        "communication-bound"))
       << html;
+}
+
+// A difference the run cannot tell from noise is said, not named
+// (report/src/straggler_interval.h): the page shows the check's verdict
+// and its interval where the straggler column would say "none".
+TEST(WhySection, SaysAStragglerIsInconclusiveWithItsInterval) {
+  const std::vector<double> base = {0.08, 0.08, 0.08, 0.08, 0.12, 0.12, 0.12, 0.12};
+  const std::vector<double> test = {0.08, 0.08, 0.08, 0.12, 0.12, 0.12, 0.12, 0.13};
+  const report::Report run = report::testing::ddpSampledReport(
+      {report::testing::SampledRank{}, report::testing::SampledRank{}}, 8, 1, {base, test});
+  const std::string html = whySection(run).html;
+  EXPECT_TRUE(contains(html, "<td>inconclusive: trainer1: own work (iteration less allreduceWait)"))
+      << html;
+  EXPECT_TRUE(contains(html, "99% interval")) << html;
 }
 
 TEST(WhySection, NamesASlowLinkAtItsRateAndTheOthers) {

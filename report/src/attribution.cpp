@@ -72,18 +72,30 @@ std::string linkText(const SlowLink& link) {
          ")";
 }
 
+// "+0.100 s per iteration", or "CPU throttled" for a rank named by its
+// throttle counter, which sizes no excess.
+std::string excessText(const RowAttribution& row) {
+  if (row.straggler->excessSeconds == 0) return "CPU throttled";
+  return "+" + seconds(row.straggler->excessSeconds) + " per " + unitOf(row);
+}
+
 std::string findingsText(const RowAttribution& row) {
   std::string text;
   if (row.straggler) {
-    text += "; straggler " + row.straggler->name + " (+" + seconds(row.straggler->excessSeconds) +
-            " per " + unitOf(row) + ")";
+    text += "; straggler " + row.straggler->name + " (" + excessText(row) + ")";
   }
   if (row.link) text += "; " + linkText(*row.link);
   if (row.whatIfSeconds) {
     text += "; " + row.whatIf + ": " + seconds(*row.whatIfSeconds) + " instead of " +
             seconds(row.stepSeconds);
   }
-  if (!row.straggler && !row.link) text += "; no straggler, no slow link";
+  const std::string check = row.stragglerCheck ? row.stragglerCheck->verdict : "";
+  if (!row.straggler && (check == "inconclusive" || check == "byDesign")) {
+    text += check == "inconclusive" ? "; straggler inconclusive" : "; uneven load by design";
+    if (!row.link) text += ", no slow link";
+  } else if (!row.straggler && !row.link) {
+    text += "; no straggler, no slow link";
+  }
   return text;
 }
 
@@ -207,6 +219,16 @@ std::string attributionToJson(const Attribution& a) {
     } else {
       row["link"] = value::null();
     }
+    if (r.stragglerCheck) {
+      value c = value::object(true);
+      c["verdict"] = value::string(r.stragglerCheck->verdict);
+      c["evidence"] = value::string(r.stragglerCheck->evidence);
+      c["timingVerdict"] = value::string(r.stragglerCheck->timingVerdict);
+      c["timingName"] = r.stragglerCheck->timingName.empty()
+                            ? value::null()
+                            : value::string(r.stragglerCheck->timingName);
+      row["stragglerCheck"] = c;
+    }
     row["whatIfSeconds"] = number(r.whatIfSeconds);
     row["whatIf"] = value::string(r.whatIf);
     if (!r.note.empty()) row["note"] = value::string(r.note);
@@ -238,8 +260,14 @@ std::string formatAttributionFooter(const Attribution& a) {
            (r.bound == "unknown" ? "bound unknown" : r.bound + "-bound") +
            (shares.empty() ? "" : "; " + shares) + "\n";
     if (r.straggler) {
-      out += "    straggler " + r.straggler->name + ": +" + seconds(r.straggler->excessSeconds) +
-             " per " + unitOf(r) + "; " + r.straggler->evidence + "\n";
+      out += "    straggler " + r.straggler->name + ": " + excessText(r) + "; " +
+             r.straggler->evidence + "\n";
+    }
+    if (r.stragglerCheck && !r.straggler && r.stragglerCheck->verdict != "none") {
+      // Not named, and the reader should know why: the run cannot show it
+      // (inconclusive), or a rank does more work by design.
+      out +=
+          "    straggler " + r.stragglerCheck->verdict + ": " + r.stragglerCheck->evidence + "\n";
     }
     if (r.link) out += "    " + linkText(*r.link) + ": " + r.link->evidence + "\n";
     if (r.whatIfSeconds) {

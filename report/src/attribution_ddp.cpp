@@ -6,9 +6,14 @@
 #include <algorithm>
 
 #include "attribution_rules.h"
+#include "straggler_interval.h"
 
 namespace distbench::report::attribution_detail {
 namespace {
+
+constexpr const char* kNoSamplesNote =
+    "no per-iteration samples in this report (perRank[].phaseSamples, a worker from before "
+    "them): the straggler is judged by medians against a fixed factor, without an interval";
 
 const char* const kPhases[] = {"forward", "backward", "allreduceWait", "optimizerStep"};
 
@@ -40,6 +45,32 @@ std::vector<RankCompute> perRankCompute(const value& perRank) {
   return ranks;
 }
 
+// Per iteration, each rank's own work: the iteration less its
+// allreduceWait, what it spent waiting for the others. Absent where a rank
+// has no perRank[].phaseSamples (a report from before them).
+std::optional<std::vector<RankSamples>> ownWorkSamples(const value& perRank) {
+  std::vector<RankSamples> ranks;
+  if (!perRank.is_array() || perRank.size() == 0) return std::nullopt;
+  for (const value& entry : perRank.as_array()) {
+    const std::optional<double> rank = numberAt(entry, "rank");
+    const value* samples = member(entry, "phaseSamples");
+    const value* iteration = samples ? member(*samples, "iteration") : nullptr;
+    const value* wait = samples ? member(*samples, "allreduceWait") : nullptr;
+    if (!rank || iteration == nullptr || wait == nullptr || !iteration->is_array() ||
+        !wait->is_array()) {
+      return std::nullopt;
+    }
+    RankSamples r{static_cast<int>(*rank), {}};
+    for (size_t i = 0; i < iteration->size() && i < wait->size(); ++i) {
+      const value& it = iteration->at(i);
+      const value& w = wait->at(i);
+      if (it.is_number() && w.is_number()) r.samples.push_back(it.as_double() - w.as_double());
+    }
+    ranks.push_back(std::move(r));
+  }
+  return ranks;
+}
+
 // Whether `rank` trained in the row: from perRank where the report has it,
 // else by the sweep's layout (a row of R ranks is trainers 0..R-1, global
 // ranks 1..R).
@@ -54,7 +85,8 @@ bool takesPart(const value& row, int rank, int rowRanks) {
 }
 
 RowAttribution attributeRow(const Report& report, const Series& s, const value& row,
-                            const Local& local, const std::optional<LinkFinding>& link) {
+                            const Local& local, const std::optional<LinkFinding>& link,
+                            double measured) {
   RowAttribution out;
   out.group = s.group;
   out.row = s.row;
@@ -78,14 +110,37 @@ RowAttribution attributeRow(const Report& report, const Series& s, const value& 
   if (!ddp || ranks < 2) return out;  // nobody to wait for, nothing on a link
 
   double excess = 0;
+  bool stalled = false;  // a significant excess that matters, named or not
   const value* perRank = member(row, "perRank");
   if (perRank == nullptr) {
     out.note = "no per-rank timings in this report (rows[].perRank): no straggler search";
-  } else if (auto found =
-                 findStraggler(perRankCompute(*perRank), meanStep, stragglerFactor(report))) {
-    out.straggler = Straggler{found->rank, rankName(report, local, found->rank), found->excess,
-                              stragglerEvidence(*found, local, "iteration")};
-    excess = found->excess;
+  } else if (const auto samples = ownWorkSamples(*perRank)) {
+    const StragglerInterval t = testStraggler(*samples, kStragglerMinStepShare * meanStep);
+    const std::string name = rankName(report, local, t.rank);
+    const std::string evidence =
+        intervalEvidence(t, "own work (iteration less allreduceWait)", "iteration") +
+        cpuCapText(t.rank, local);
+    out.stragglerCheck = StragglerCheck{verdictName(t.verdict), name + ": " + evidence, "", ""};
+    stalled = t.significant && t.excess >= t.minExcess;
+    if (t.verdict == StragglerInterval::Verdict::Named) {
+      out.straggler = Straggler{t.rank, name, t.excess, evidence};
+      excess = t.excess;
+    }
+  } else {
+    if (auto found = findStraggler(perRankCompute(*perRank), meanStep, stragglerFactor(report))) {
+      out.straggler = Straggler{found->rank, rankName(report, local, found->rank), found->excess,
+                                stragglerEvidence(*found, local, "iteration")};
+      excess = found->excess;
+      stalled = true;
+    }
+    out.note = kNoSamplesNote;
+    out.stragglerCheck = StragglerCheck{out.straggler ? "named" : "none", kNoSamplesNote, "", ""};
+  }
+  if (perRank != nullptr && perRank->is_array()) {
+    std::vector<int> ranks;
+    for (const value& entry : perRank->as_array())
+      if (const auto rank = numberAt(entry, "rank")) ranks.push_back(static_cast<int>(*rank));
+    applyThrottleCounters(out, report, local, ranks, measured, stalled, excess);
   }
 
   double saving = 0;
@@ -110,6 +165,7 @@ std::vector<RowAttribution> attributeDdp(const Report& report, const value& resu
                                          const Local& local,
                                          const std::optional<LinkFinding>& link) {
   std::vector<RowAttribution> rows;
+  const double measured = measuredSeconds(report, results);
   const value* models = member(results, "models");
   if (models == nullptr || !models->is_array()) return rows;
   for (const value& model : models->as_array()) {
@@ -118,8 +174,8 @@ std::vector<RowAttribution> attributeDdp(const Report& report, const value& resu
     for (const value& row : modelRows->as_array()) {
       const std::optional<double> index = numberAt(row, "series");
       if (!index || *index < 0 || *index >= static_cast<double>(report.series.size())) continue;
-      rows.push_back(
-          attributeRow(report, report.series[static_cast<size_t>(*index)], row, local, link));
+      rows.push_back(attributeRow(report, report.series[static_cast<size_t>(*index)], row, local,
+                                  link, measured));
     }
   }
   return rows;

@@ -155,12 +155,85 @@ std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
   std::string text = what + " " + format("%.2f", s.compute / s.othersMedian) +
                      "x the others' median (" + seconds(s.compute) + " vs " +
                      seconds(s.othersMedian) + " per " + perWhat + "), the smallest allreduceWait";
+  return text + cpuCapText(s.rank, local);
+}
+
+std::string cpuCapText(int rank, const Local& local) {
+  std::string text;
   for (const LocalRank& r : local.ranks) {
-    if (r.rank != s.rank || !r.cpuLimit) continue;
+    if (r.rank != rank || !r.cpuLimit) continue;
     text += "; CPU capped at " + format("%.0f%%", *r.cpuLimit * 100);
     if (r.throttledSeconds) text += ", throttled " + seconds(*r.throttledSeconds);
   }
   return text;
+}
+
+std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<int>& ranks,
+                                          double measured, double minShare) {
+  if (!(measured > 0)) return std::nullopt;
+  std::optional<StarvedFinding> most;
+  double runnerUp = 0;
+  for (const LocalRank& r : local.ranks) {
+    if (std::find(ranks.begin(), ranks.end(), r.rank) == ranks.end()) continue;
+    const double throttled = r.throttledSeconds.value_or(0);
+    if (!most || throttled > most->throttledSeconds) {
+      if (most) runnerUp = std::max(runnerUp, most->throttledSeconds);
+      most = StarvedFinding{r.rank, throttled, std::min(1.0, throttled / measured), ""};
+    } else {
+      runnerUp = std::max(runnerUp, throttled);
+    }
+  }
+  if (!most || most->share < minShare || runnerUp * 2 > most->throttledSeconds) {
+    return std::nullopt;
+  }
+  most->evidence = "CPU throttled " + seconds(most->throttledSeconds) + " by its cgroup, " +
+                   percent(most->share) + " of the measured run (" + seconds(measured) +
+                   "); the others " +
+                   (runnerUp > 0 ? "at most " + seconds(runnerUp) : "not at all") +
+                   cpuCapText(most->rank, local);
+  return most;
+}
+
+void applyThrottleCounters(RowAttribution& row, const Report& report, const Local& local,
+                           const std::vector<int>& ranks, double measured, bool stalled,
+                           double& excess) {
+  if (!row.stragglerCheck) return;
+  StragglerCheck& check = *row.stragglerCheck;
+  check.timingVerdict = check.verdict;
+  check.timingName = row.straggler ? row.straggler->name : "";
+  std::optional<StarvedFinding> starved = findStarved(local, ranks, measured, kStarvedShare);
+  std::string why;
+  if (!starved && stalled) {
+    starved = findStarved(local, ranks, measured, kThrottleDoubtShare);
+    why = "; its stalls land in the collective and make the others look slower";
+  }
+  if (starved) {
+    const std::string name = rankName(report, local, starved->rank);
+    check.evidence += "; CPU throttle: " + name + ": " + starved->evidence + why;
+    check.verdict = "named";
+    if (row.straggler && row.straggler->rank == starved->rank) return;
+    row.straggler = Straggler{starved->rank, name, 0, starved->evidence + why};
+    excess = 0;
+    return;
+  }
+  if (!row.straggler || !(measured > 0)) return;
+  for (const LocalRank& r : local.ranks) {
+    if (r.rank == row.straggler->rank || !r.throttledSeconds ||
+        std::find(ranks.begin(), ranks.end(), r.rank) == ranks.end() ||
+        *r.throttledSeconds < kThrottleDoubtShare * measured) {
+      continue;
+    }
+    check.verdict = "inconclusive";
+    check.evidence += "; but " + rankName(report, local, r.rank) + " was CPU-throttled " +
+                      seconds(*r.throttledSeconds) + " (" +
+                      percent(*r.throttledSeconds / measured) +
+                      " of the run), as were others: a throttled rank's stalls land in the "
+                      "collective and can make the others look slower, so " +
+                      row.straggler->name + " is not named";
+    row.straggler.reset();
+    excess = 0;
+    return;
+  }
 }
 
 std::optional<LinkFinding> findSlowLink(const Report& report, const Local& local, double measured) {
@@ -221,6 +294,8 @@ SlowLink toSlowLink(const LinkFinding& link) {
 
 void setWhatIf(RowAttribution& row, double excess, double saving, double floorSeconds) {
   if (!row.straggler && !row.link) return;
+  // A rank named by its throttle counter has no excess the report can size.
+  if (row.straggler && row.straggler->excessSeconds == 0 && !row.link) return;
   row.whatIfSeconds = std::max(floorSeconds, row.stepSeconds - excess - saving);
   std::string who;
   if (row.straggler) who = row.straggler->name + " computed";

@@ -83,7 +83,9 @@ struct StragglerFinding {
   double compute = 0;
 };
 
-// The rank whose compute exceeds kStragglerFactor × the median of the
+// The fallback for reports without per-step samples (straggler_interval.h
+// is the test where they exist): the rank whose compute exceeds
+// kStragglerFactor × the median of the
 // others' and whose wait is the smallest; none with fewer than two ranks.
 // Its excess must also be at least kStragglerMinShare of `stepSeconds` (the
 // step its compute is per): a rank 15 % slower in a compute phase that is
@@ -107,6 +109,53 @@ double stragglerFactor(const Report& report);
 // `what` names what RankCompute::compute held ("compute").
 std::string stragglerEvidence(const StragglerFinding& s, const Local& local,
                               const std::string& perWhat, const std::string& what = "compute");
+
+// "; CPU capped at 25%, throttled 1.31 s" where `local` capped the rank; "" otherwise.
+std::string cpuCapText(int rank, const Local& local);
+
+// A CPU limit stalls a rank wherever its quota runs out. Where the ranks
+// spend their CPU in a collective (a hybrid trainer's dense allreduce) that
+// is inside the collective: every rank's timings then show the same wait,
+// and the throttled rank runs its own phases faster than the rest
+// (uncontended while they wait) -- measured, a hybrid trainer capped at 25 %
+// of a CPU: lookup 1.0 ms vs 3.2, backward 9 ms vs 16, allreduceWait 37 ms
+// vs 25-29. No timing tells that from waiting for peers; the cgroup's
+// throttle counter (local.ranks[].throttledSeconds; a pod's cpu.stat) does.
+// A rank of `ranks` throttled for at least kStarvedShare of the measured
+// run, where no other of them was throttled half as long, is named from it.
+inline constexpr double kStarvedShare = 0.1;
+struct StarvedFinding {
+  int rank = 0;
+  double throttledSeconds = 0;
+  double share = 0;  // of the measured run, capped at 1
+  std::string evidence;
+};
+// The most throttled rank of `ranks`, if at least `minShare` of the
+// measured run and twice any other's.
+std::optional<StarvedFinding> findStarved(const Local& local, const std::vector<int>& ranks,
+                                          double measuredSeconds, double minShare);
+
+// Throttling for this share of the run is too little to name a rank by
+// itself, but where the timing test shows a significant, material excess
+// it is the likelier cause: a throttled rank's stalls land in the
+// collective and make the others look slower (measured: DDP trainers capped
+// at 75 %, throttled 1-2 % of the run, left the other trainer 5-6x their
+// own work). The one rank so throttled is named in place of the timing's;
+// several are: inconclusive.
+inline constexpr double kThrottleDoubtShare = 0.01;
+
+// The throttle counters over the timing test's result (row.straggler and
+// row.stragglerCheck, set already; `excess` its excess, per batch or
+// iteration): a starved rank of `ranks` is named, with no excess (how much
+// of its throttled time the others waited is not in the report), in place
+// of a rank the timing named. `stalled`: the timing test found a
+// significant excess of at least the share that matters (named, or
+// inconclusive with an interval above 0); then a rank throttled
+// kThrottleDoubtShare is named as its cause (see there). The timing's own
+// verdict and name stay in stragglerCheck.timingVerdict / timingName.
+void applyThrottleCounters(RowAttribution& row, const Report& report, const Local& local,
+                           const std::vector<int>& ranks, double measuredSeconds, bool stalled,
+                           double& excess);
 
 struct LinkFinding {
   int rank = 0;

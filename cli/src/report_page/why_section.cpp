@@ -30,10 +30,18 @@ std::string boundText(const report::RowAttribution& row) {
 }
 
 std::string stragglerText(const report::RowAttribution& row) {
-  if (!row.straggler) return "none";
-  return row.straggler->name + " (rank " + std::to_string(row.straggler->rank) + "), +" +
-         formatDuration(row.straggler->excessSeconds) + " per " + row.sampleOf + ": " +
-         row.straggler->evidence;
+  if (!row.straggler) {
+    // Not named, and why, where the check says more than "nobody".
+    const report::StragglerCheck* check = row.stragglerCheck ? &*row.stragglerCheck : nullptr;
+    if (check == nullptr || check->verdict == "none") return "none";
+    return check->verdict + ": " + check->evidence;
+  }
+  const std::string excess =
+      row.straggler->excessSeconds == 0
+          ? std::string("CPU throttled")
+          : "+" + formatDuration(row.straggler->excessSeconds) + " per " + row.sampleOf;
+  return row.straggler->name + " (rank " + std::to_string(row.straggler->rank) + "), " + excess +
+         ": " + row.straggler->evidence;
 }
 
 std::string linkText(const report::RowAttribution& row) {
@@ -81,9 +89,11 @@ PageSection whySection(const report::Report& report) {
   section.html += noteParagraph(
       "Exposed communication (time no compute hid: allreduceWait, and for HybridDDPRPC lookup "
       "and push too) over 20% of the mean step is communication-bound, under 5% "
-      "compute-bound. A straggler computes more than 1.1 times the other ranks' median and waits "
-      "the least; a slow link is named from the emulated links' counters (distbench run "
-      "--links). The what-if takes the straggler's excess, and what the link would save at the "
+      "compute-bound. A straggler's own work (the step less its waiting) exceeds the other "
+      "ranks' median by a tenth of the step, with a 99% bootstrap interval that lies above that "
+      "(inconclusive where the interval reaches below it), or its CPU was throttled; a slow link "
+      "is named from the emulated links' counters (distbench run --links). The what-if takes "
+      "the straggler's excess, and what the link would save at the "
       "others' rate, off the step (docs/report-schema.md, attribution).");
   return section;
 }

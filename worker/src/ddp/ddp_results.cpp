@@ -44,18 +44,29 @@ const std::pair<const char*, std::vector<double> DdpPhaseSamples::*> kPhaseField
 // JSON has no NaN: a moment no iteration saw is null.
 value seconds(double s) { return std::isnan(s) ? value::null() : value::number(s); }
 
+value samplesJson(const std::vector<double>& samples) {
+  value out = value::array(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i) out[i] = seconds(samples[i]);
+  return out;
+}
+
 // One entry per rank that ran the row, ordered by rank (the trainers ran
 // it in trainer order, which is rank order).
 value perRankJson(const DdpRowResult& row) {
   value out = value::array();
   for (size_t i = 0; i < row.perRank.size(); ++i) {
     value phases = value::object(true);
+    value samples = value::object(true);
     for (const auto& [name, phase] : kPhaseFields) {
       phases[name] = value::parse(report::summaryToJson(row.perRank[i].*phase));
+      samples[name] = samplesJson(row.perRank[i].*phase);
     }
     value entry = value::object(true);
     entry["rank"] = value::number(i < row.ranks.size() ? row.ranks[i] : static_cast<int>(i));
     entry["phases"] = phases;
+    // Every measured iteration, in order: the straggler test's interval
+    // resamples them (a summary cannot be resampled).
+    entry["phaseSamples"] = samples;
     out[i] = entry;
   }
   return out;

@@ -22,6 +22,12 @@ value bytes(double n) {
   return whole == n ? value::number(static_cast<int64_t>(whole)) : value::number(n);
 }
 
+value numbers(const std::vector<double>& values) {
+  value out = value::array(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = value::number(values[i]);
+  return out;
+}
+
 value summaryOrNull(const std::optional<report::Summary>& s) {
   return s ? value::parse(report::summaryToJson(*s)) : value::null();
 }
@@ -42,6 +48,9 @@ value parameterServersJson(const std::vector<ParameterServerResult>& servers) {
     entry["rank"] = value::number(ps.rank);
     entry["service"] = service;
     entry["bytesPerStep"] = perStep;
+    // Per measured step, the mean service time of that step's requests:
+    // what the parameter-server comparison resamples.
+    entry["serviceSamples"] = numbers(ps.stats.serviceSamples);
     out[i] = entry;
   }
   return out;
@@ -90,12 +99,18 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
     ref["series"] = value::number(static_cast<int>(r.series.size()));
     if (!t.phases.empty()) {
       value phases = value::object(true);
+      value samples = value::object(true);
       for (const PhaseSamples& p : t.phases) {
         // No measured epoch leaves nothing to summarize; the series' own
         // check then says so.
-        if (!p.seconds.empty()) phases[p.name] = value::parse(report::summaryToJson(p.seconds));
+        if (p.seconds.empty()) continue;
+        phases[p.name] = value::parse(report::summaryToJson(p.seconds));
+        samples[p.name] = numbers(p.seconds);
       }
       ref["phases"] = phases;
+      // Per measured epoch, as the trainer's series: the straggler test
+      // resamples them with the epochs (a summary cannot be resampled).
+      ref["phaseSamples"] = samples;
     }
     if (traffic.trainers.size() == trainers.size()) {
       const TrainerTraffic& bytesOf = traffic.trainers[i];

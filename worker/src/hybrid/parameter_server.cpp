@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -23,6 +24,11 @@
 
 namespace distbench::worker {
 namespace {
+
+// Seconds the request this thread serves has spent in awaitCount: sync
+// mode's wait for the other trainers, which is theirs, not this server's
+// service (a straggling trainer would otherwise make every server look slow).
+thread_local double tSyncWaitSeconds = 0;
 
 class Server {
  public:
@@ -136,13 +142,16 @@ class Server {
         return;
       }
       const auto start = Clock::now();
+      tSyncWaitSeconds = 0;
       const int64_t replyBytes = serve(rank, h, message, static_cast<int64_t>(bytes), reply);
       if (replyBytes > 0) link.send(reply.data_ptr(), static_cast<size_t>(replyBytes));
       const double seconds = secondsSince(start);
       metrics_.observeService(toString(op), seconds);
       // Served, so the step it names passed checkStepOrder. Bytes as on the
-      // wire: the frame and its 4-byte length.
-      recorder_.record(op, stepOf(h), seconds, static_cast<int64_t>(bytes) + kFrameLengthBytes,
+      // wire: the frame and its 4-byte length. The report's service time is
+      // this server's own: without sync mode's wait for the other trainers.
+      recorder_.record(op, stepOf(h), std::max(0.0, seconds - tSyncWaitSeconds),
+                       static_cast<int64_t>(bytes) + kFrameLengthBytes,
                        replyBytes > 0 ? replyBytes + kFrameLengthBytes : 0);
     }
   }
@@ -330,11 +339,13 @@ class Server {
 
   void awaitCount(const std::map<int64_t, int>& counts, int64_t step, const char* what) {
     if (!isSync()) return;
+    const auto start = Clock::now();
     std::unique_lock<std::mutex> lock(mutex_);
     const bool ready = syncProgress_.wait_for(lock, global_.timeout(), [&] {
       auto it = counts.find(step);
       return error_ || (it != counts.end() && it->second == id_.numTrainers);
     });
+    tSyncWaitSeconds += secondsSince(start);
     if (!ready) {
       throw PeerError("parameter server: " + std::string(what) + " " + std::to_string(step) +
                       " did not arrive within " + std::to_string(global_.timeout().count() / 1000) +

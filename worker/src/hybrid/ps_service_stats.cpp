@@ -1,5 +1,6 @@
 #include "distbench/worker/hybrid/ps_service_stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -49,13 +50,15 @@ std::vector<double> ParameterServerStats::flatten() const {
   putSummary(flat, step);
   flat.push_back(bytesReceivedPerStep);
   flat.push_back(bytesSentPerStep);
+  flat.insert(flat.end(), serviceSamples.begin(), serviceSamples.end());
   return flat;
 }
 
 ParameterServerStats ParameterServerStats::unflatten(const std::vector<double>& flat) {
-  if (flat.size() != kStatsWords) {
-    throw std::runtime_error("parameter server stats: expected " + std::to_string(kStatsWords) +
-                             " values, got " + std::to_string(flat.size()));
+  if (flat.size() < kStatsWords) {
+    throw std::runtime_error("parameter server stats: expected at least " +
+                             std::to_string(kStatsWords) + " values, got " +
+                             std::to_string(flat.size()));
   }
   ParameterServerStats s;
   s.lookup = takeSummary(&flat[0]);
@@ -63,11 +66,15 @@ ParameterServerStats ParameterServerStats::unflatten(const std::vector<double>& 
   s.step = takeSummary(&flat[2 * kSummaryWords]);
   s.bytesReceivedPerStep = flat[3 * kSummaryWords];
   s.bytesSentPerStep = flat[3 * kSummaryWords + 1];
+  s.serviceSamples.assign(flat.begin() + kStatsWords, flat.end());
   return s;
 }
 
 ServiceRecorder::ServiceRecorder(int64_t warmupSteps, int64_t measuredSteps)
-    : warmupSteps_(warmupSteps), measuredSteps_(measuredSteps) {}
+    : warmupSteps_(warmupSteps),
+      measuredSteps_(measuredSteps),
+      stepServiceSeconds_(static_cast<size_t>(std::max<int64_t>(0, measuredSteps)), 0.0),
+      stepRequests_(stepServiceSeconds_.size(), 0) {}
 
 void ServiceRecorder::record(Op op, int64_t step, double seconds, int64_t bytesReceived,
                              int64_t bytesSent) {
@@ -88,6 +95,11 @@ void ServiceRecorder::record(Op op, int64_t step, double seconds, int64_t bytesR
   }
   std::lock_guard<std::mutex> lock(mutex_);
   samples->push_back(seconds);
+  const int64_t measured = step - warmupSteps_;
+  if (measured < static_cast<int64_t>(stepRequests_.size())) {
+    stepServiceSeconds_[static_cast<size_t>(measured)] += seconds;
+    ++stepRequests_[static_cast<size_t>(measured)];
+  }
   bytesReceived_ += bytesReceived;
   bytesSent_ += bytesSent;
 }
@@ -98,6 +110,9 @@ ParameterServerStats ServiceRecorder::stats() const {
   s.lookup = summaryOf(lookup_);
   s.pushGrad = summaryOf(pushGrad_);
   s.step = summaryOf(step_);
+  for (size_t i = 0; i < stepRequests_.size(); ++i) {
+    if (stepRequests_[i] > 0) s.serviceSamples.push_back(stepServiceSeconds_[i] / stepRequests_[i]);
+  }
   if (measuredSteps_ > 0) {
     s.bytesReceivedPerStep = static_cast<double>(bytesReceived_) / measuredSteps_;
     s.bytesSentPerStep = static_cast<double>(bytesSent_) / measuredSteps_;

@@ -25,9 +25,13 @@ struct ParameterServerStats {
   // (sent), per training step.
   double bytesReceivedPerStep = 0;
   double bytesSentPerStep = 0;
+  // Per measured step in order, the mean seconds to serve one of its
+  // requests (every op): samples the report's interval can resample, where
+  // the summaries above cannot be. A step nothing was measured for is absent.
+  std::vector<double> serviceSamples;
 
-  // For the store: a fixed number of doubles, and back (throws
-  // std::runtime_error on any other size).
+  // For the store: a fixed number of doubles, then serviceSamples, and back
+  // (throws std::runtime_error on fewer).
   std::vector<double> flatten() const;
   static ParameterServerStats unflatten(const std::vector<double>& flat);
 };
@@ -53,6 +57,8 @@ class ServiceRecorder {
   int64_t measuredSteps_;
   mutable std::mutex mutex_;
   std::vector<double> lookup_, pushGrad_, step_;
+  std::vector<double> stepServiceSeconds_;  // per measured step, summed over its requests
+  std::vector<int64_t> stepRequests_;
   int64_t bytesReceived_ = 0;
   int64_t bytesSent_ = 0;
 };

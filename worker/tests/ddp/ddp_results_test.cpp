@@ -56,6 +56,12 @@ TEST(DdpResults, RowsCarryEachRanksPhasesAndTheBuckets) {
   // Not pooled: each rank's own wait.
   EXPECT_DOUBLE_EQ(perRank.at(0).at("phases").at("allreduceWait").at("p50").as_double(), 0.01);
   EXPECT_DOUBLE_EQ(perRank.at(1).at("phases").at("allreduceWait").at("p50").as_double(), 0.05);
+  // Every iteration of each rank, in order, for the straggler test's interval.
+  const value& waits = perRank.at(1).at("phaseSamples").at("allreduceWait");
+  ASSERT_EQ(waits.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(waits.at(i).as_double(), 0.05);
+  EXPECT_EQ(perRank.at(0).at("phaseSamples").at("iteration").size(), 3u);
+  EXPECT_EQ(perRank.at(0).at("phaseSamples").size(), 5u);  // the five phases
   // The pooled phases stay as they were: six samples, no iteration key.
   EXPECT_EQ(row.at("phases").at("allreduceWait").at("count").as_integer(), 6);
   EXPECT_FALSE(row.at("phases").has_field("iteration"));

@@ -45,6 +45,13 @@ TEST(HybridReport, TrainersCarryTheirPhaseSummaries) {
   EXPECT_DOUBLE_EQ(trainers.at(1).at("phases").at("forward").at("p50").as_double(), 0.003);
   // Per trainer only: `all` pools epochs, and phases are not pooled.
   EXPECT_FALSE(results.at("all").has_field("phases"));
+  // The epochs themselves, in order, for the straggler test's interval.
+  const value& lookups = trainers.at(0).at("phaseSamples").at("lookup");
+  ASSERT_EQ(lookups.size(), 3u);
+  EXPECT_DOUBLE_EQ(lookups.at(0).as_double(), 0.010);
+  EXPECT_DOUBLE_EQ(lookups.at(1).as_double(), 0.030);
+  EXPECT_DOUBLE_EQ(lookups.at(2).as_double(), 0.020);
+  EXPECT_FALSE(results.at("all").has_field("phaseSamples"));
 }
 
 // A result without phases (as a kind without them would build) leaves the
@@ -87,6 +94,11 @@ TEST(HybridReport, TrainersAndParameterServersCarryTheirTraffic) {
   EXPECT_TRUE(ps.at("service").at("step").is_null());  // none measured
   EXPECT_EQ(ps.at("bytesPerStep").at("received").as_integer(), 3 * 12864 / 2);
   EXPECT_EQ(ps.at("bytesPerStep").at("sent").as_integer(), 12864);
+  // Per measured step, the mean of its requests' service: step 1 had two.
+  const value& service = ps.at("serviceSamples");
+  ASSERT_EQ(service.size(), 2u);
+  EXPECT_DOUBLE_EQ(service.at(0).as_double(), 0.002);
+  EXPECT_DOUBLE_EQ(service.at(1).as_double(), 0.0025);
 }
 
 // A fraction of a byte per step (a count that does not divide) stays one.

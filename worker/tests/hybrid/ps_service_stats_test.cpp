@@ -33,6 +33,11 @@ TEST(ServiceRecorder, CountsTheMeasuredStepsTrainerRequestsOnly) {
   // Per measured step: three requests in, two replies out.
   EXPECT_DOUBLE_EQ(s.bytesReceivedPerStep, 3000);
   EXPECT_DOUBLE_EQ(s.bytesSentPerStep, 1400);
+  // Per measured step, the mean of its three requests: (1 + 1/2 + 1/4) / 3 of the step's base.
+  ASSERT_EQ(s.serviceSamples.size(), 3u);
+  for (int64_t i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(s.serviceSamples[i], 0.01 * (i + 2) * 1.75 / 3) << "step " << i + 2;
+  }
 }
 
 TEST(ServiceRecorder, NothingMeasuredIsNoSummary) {
@@ -75,6 +80,7 @@ TEST(ParameterServerStats, SurviveTheStore) {
   EXPECT_EQ(back.step->max, 0.5);
   EXPECT_EQ(back.bytesReceivedPerStep, 150);
   EXPECT_EQ(back.bytesSentPerStep, 90);
+  EXPECT_EQ(back.serviceSamples, (std::vector<double>{0.25, 0.625}));
   try {
     ParameterServerStats::unflatten({1, 2});
     FAIL() << "two values are no stats";

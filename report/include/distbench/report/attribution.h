@@ -21,7 +21,9 @@ namespace distbench::report {
 // is more than this share of the mean step; compute-bound below kComputeBound.
 inline constexpr double kCommunicationBound = 0.2;
 inline constexpr double kComputeBound = 0.05;
-// A straggler computes more than this times the median of the others.
+// Reports from before the per-step samples only (the fallback rule,
+// attribution_rules.h; the test on samples is straggler_interval.h): a
+// straggler computes more than this times the median of the others.
 inline constexpr double kStragglerFactor = 1.1;
 // ... or this, on a CPU run with more ranks than the master's host has
 // logical CPUs: ranks then share cores, and the scheduler alone makes
@@ -34,6 +36,19 @@ struct Straggler {
   std::string name;          // "trainer2", "ps0", as the report names ranks
   double excessSeconds = 0;  // per sample of the row (its series' sampleOf)
   std::string evidence;      // the figures that named it
+};
+
+// What the straggler test concluded for a row, whether it named a rank or
+// not: a reader can then tell "nobody is slower" from "someone may be, but
+// the run cannot show it" from "this rank does more work by design".
+struct StragglerCheck {
+  // "named" | "none" | "inconclusive" | "byDesign"
+  std::string verdict;
+  std::string evidence;  // each comparison's figures and interval, or why there was none
+  // The per-step timing test's own verdict, before the CPU throttle counter
+  // (findStarved) is read: what benchmarks/straggler scores separately.
+  std::string timingVerdict;
+  std::string timingName;  // the rank the timing test named, "" for none
 };
 
 struct SlowLink {
@@ -57,6 +72,8 @@ struct RowAttribution {
   // `bound` is judged by. Absent where `bound` is "unknown" or by definition.
   std::optional<double> exposedShare;
   std::optional<Straggler> straggler;
+  // Absent where nobody was compared (one rank, a row without DDP).
+  std::optional<StragglerCheck> stragglerCheck;
   std::optional<SlowLink> link;
   std::optional<double>
       whatIfSeconds;   // predicted step if the straggler/link were as fast as the rest

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kResultsKey = "fabric";
 
-// Ranks mark progress after each probe turn, each round and the allreduce.
+// Ranks mark progress after each probe sample, each round and the allreduce.
 // The longest of those is a round: per size two directions of warm-up and
 // measured transfers, each bounded by the peer timeout.
 std::chrono::milliseconds progressWindowOf(const Rendezvous& rendezvous,
@@ -61,15 +61,19 @@ void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
 
   FabricRankResult result;
   result.node = nodeNameFromEnvironment();
-  // One node at a time: alone, a node's probe measures the node, not its
-  // neighbours on a shared machine.
-  const int side = api::fabricProbeSide(f, benchmark.spec.runtime.device);
-  for (int turn = 0; turn < n; ++turn) {
-    if (turn == me) {
-      result.probeSeconds =
-          runComputeProbe(device, side, 1, f.computeProbeSamples, rendezvous.timeouts().peer);
+  // One node at a time, so that a node's probe measures the node, not its
+  // neighbours on a shared machine; and sample by sample in turn (node 0's
+  // first, node 1's first, ...), so that a burst of outside load lands on
+  // one sample of several nodes rather than on every sample of one.
+  ComputeProbe probe(device, api::fabricProbeSide(f, benchmark.spec.runtime.device));
+  for (int i = 0; i < 1 + f.computeProbeSamples; ++i) {  // the first, unmeasured
+    for (int turn = 0; turn < n; ++turn) {
+      if (turn == me) {
+        const double seconds = probe.sample(rendezvous.timeouts().peer);
+        if (i > 0) result.probeSeconds.push_back(seconds);
+      }
+      group.barrier();
     }
-    group.barrier();
     control.checkStillOn();
   }
 

@@ -131,8 +131,8 @@ struct FabricSpec {
   std::vector<int64_t> messageBytes = {4096, 4194304};
   int warmupSamples = 1;   // per pair, size and direction, not measured
   int samplesPerPair = 8;  // measured per pair, size and direction
-  // The probe's square float32 GEMM side; 0: sized for the device (512 on
-  // the CPU, about 10 ms a sample; 8192 on a GPU).
+  // The probe's square float32 GEMM side; 0: sized for the device (1024 on
+  // the CPU, 10 to 50 ms a sample on one core; 8192 on a GPU).
   int computeProbeSize = 0;
   int computeProbeSamples = 10;
   int64_t allreduceBytes = 4194304;

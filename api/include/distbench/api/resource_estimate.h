@@ -39,9 +39,12 @@ inline constexpr int64_t kDdpCopiesPerParameter = 4;
 inline constexpr int64_t kCollectiveBytesPerMaxByte = 8;
 
 // Fabric: the compute probe's GEMM side on `device`: computeProbeSize, or
-// where that is 0 the size for the device (512 on the CPU, about 10 ms a
-// sample on one core; 8192 on a GPU, long enough to time with CUDA events).
-inline constexpr int kFabricCpuProbeSize = 512;
+// where that is 0 the size for the device: 1024 on the CPU, 10 to 50 ms a
+// sample on one core, so that a sample spans several CFS periods and a CPU
+// cap (a cgroup's quota, --slow) slows every sample rather than a few (512,
+// 2 ms, fit in a 25 % quota of a 10 ms period); 8192 on a GPU, long enough
+// to time with CUDA events.
+inline constexpr int kFabricCpuProbeSize = 1024;
 inline constexpr int kFabricCudaProbeSize = 8192;
 int fabricProbeSide(const FabricSpec& f, Device device);
 // Fabric: the pairs of `trainers` nodes the planner measures at most: all of

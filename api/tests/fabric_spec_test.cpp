@@ -126,12 +126,13 @@ TEST(FabricSpecTest, WrongTypesNameTheField) {
                           "(kind is HybridDDPRPC)"));
 }
 
-TEST(FabricSpecTest, PresetIsValidAndSmall) {
+TEST(FabricSpecTest, PresetIsValidSmallAndTheExample) {
   const DistBenchmark b = preset("fabric");
   EXPECT_EQ(b.spec.benchmark.kind, BenchmarkKind::Fabric);
   EXPECT_EQ(b.spec.topology.trainers, 6);
   EXPECT_EQ(b.spec.topology.parameterServers, 0);
   EXPECT_EQ(parseDistBenchmark(toYaml(b)), b);
+  EXPECT_EQ(loadDistBenchmarkFile(std::string(DISTBENCH_EXAMPLES_DIR) + "/fabric.yaml"), b);
 }
 
 TEST(FabricSpecTest, ProbeSideFollowsTheDevice) {

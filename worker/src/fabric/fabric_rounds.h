@@ -19,11 +19,15 @@
 namespace distbench::worker {
 
 // Runs every round on trainer `group.rank()` of `group` (one rank per node,
-// node index = group rank). `sofar` holds the nodes on entry and every
-// measured pair on return, the same on every trainer. Returns what this
-// trainer received. `betweenRounds`, if set, runs after each round.
-// Throws std::runtime_error when the planner does not finish within
-// n (n - 1) / 2 + n rounds or plans a pair it already measured.
+// node index = group rank). Up to allPairsUpTo nodes, where the plan is the
+// round robin whatever is measured, the whole schedule runs samplesPerPair
+// times with one sample per pass, so that a link's samples spread over the
+// phase; past it each planned round takes all its samples at once.
+// `sofar` holds the nodes on entry and every measured pair on return, the
+// same on every trainer. Returns what this trainer received.
+// `betweenRounds`, if set, runs after each round. Throws std::runtime_error
+// when the planner does not finish within n (n - 1) / 2 + n rounds or plans
+// a pair it already measured.
 std::vector<FabricReceived> runFabricRounds(ProcessGroup& group, const PairTransferPlan& transfers,
                                             const report::FabricPlanOptions& planOptions,
                                             report::FabricMeasurements& sofar,

@@ -41,9 +41,11 @@ TEST(FabricRanks, PairMeasuresEachSizeInBothDirections) {
   }
 }
 
-void everyPairOncePerSize(int world) {
+// allPairsUpTo 16: the round robin in passes; 2: the planner round by round.
+void everyPairOncePerSize(int world, int allPairsUpTo = 16) {
   PairTransferPlan transfers{{8, 4096}, 0, 2};
   report::FabricPlanOptions options;
+  options.allPairsUpTo = allPairsUpTo;
   std::vector<report::FabricMeasurements> seen(world);
   std::vector<std::vector<FabricReceived>> received(world);
   runRanks(world, "fabric-rounds" + std::to_string(world), [&](int rank, ProcessGroup& group) {
@@ -59,6 +61,20 @@ void everyPairOncePerSize(int world) {
   });
   const report::FabricMeasurements& m = seen[0];
   const size_t pairs = static_cast<size_t>(world * (world - 1) / 2);
+  if (allPairsUpTo < world) {
+    // The planner's first pass covers every node, each pair at most once.
+    std::set<int> covered;
+    std::set<std::tuple<int, int, int64_t>> unique;
+    for (const report::FabricPairSamples& p : m.pairs) {
+      covered.insert(p.a), covered.insert(p.b);
+      EXPECT_TRUE(unique.insert({p.a, p.b, p.bytes}).second);
+      EXPECT_EQ(p.aToB.size(), 2u);
+      EXPECT_EQ(p.bToA.size(), 2u);
+    }
+    EXPECT_EQ(covered.size(), static_cast<size_t>(world));
+    for (int r = 1; r < world; ++r) EXPECT_EQ(seen[r].pairs.size(), m.pairs.size());
+    return;
+  }
   ASSERT_EQ(m.pairs.size(), pairs * 2);
   std::set<std::tuple<int, int, int64_t>> unique;
   for (const report::FabricPairSamples& p : m.pairs) {
@@ -88,6 +104,7 @@ void everyPairOncePerSize(int world) {
 
 TEST(FabricRanks, RoundsMeasureEveryPairOncePerSizeOnFourRanks) { everyPairOncePerSize(4); }
 TEST(FabricRanks, RoundsMeasureEveryPairOncePerSizeOnFiveRanks) { everyPairOncePerSize(5); }
+TEST(FabricRanks, PastAllPairsUpToThePlannerCoversEveryNode) { everyPairOncePerSize(4, 2); }
 
 }  // namespace
 }  // namespace distbench::worker

@@ -27,8 +27,8 @@ void addFabricResults(report::Report& report, const report::FabricMeasurements& 
     s.samples = m.allreduceSeconds;
     report.series.push_back(std::move(s));
   }
-  // The probe's work is FLOP, which a series cannot carry as a unit: its
-  // seconds are what `distbench diff` compares.
+  // The probe's work is FLOP, which a series cannot carry as a unit: one
+  // GEMM per sample ("examples"), so its rate is GEMMs per second.
   for (int i = 0; i < nodes; ++i) {
     report::Series s;
     s.group = "compute probe";
@@ -37,7 +37,8 @@ void addFabricResults(report::Report& report, const report::FabricMeasurements& 
     s.row = nodeLabel(m, i);
     s.ranks = 1;
     s.sampleOf = "op";
-    s.workPerSample = 0;
+    s.workPerSample = 1;
+    s.workUnit = "examples";
     s.samples = m.probeSeconds.at(static_cast<size_t>(i));
     report.series.push_back(std::move(s));
   }

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "distbench/api/presets.h"
+#include "distbench/api/worker_env.h"
 #include "distbench/report/fabric.h"
 #include "distbench/report/report_json.h"
 #include "support/local_cluster.h"
@@ -39,7 +40,9 @@ TEST(FabricBenchmark, EveryPairAndNodeIsMeasuredReportedAndExported) {
   const std::string summary = ::testing::TempDir() + "/fabric-termination-log";
   std::remove(summary.c_str());
   setenv("DISTBENCH_TERMINATION_LOG", summary.c_str(), 1);
-  LocalCluster cluster(smallFabric(), {}, /*metricsLingerSeconds=*/30);
+  // trainer2 (rank 3) as a pod would be: its node from the downward API.
+  LocalCluster cluster(smallFabric(), {}, /*metricsLingerSeconds=*/30, {}, true,
+                       {{3, {{api::kEnvNodeName, "node-c"}}}});
   unsetenv("DISTBENCH_TERMINATION_LOG");
   ASSERT_TRUE(cluster.waitForOutput(0, "report written", std::chrono::seconds(120)))
       << cluster.allOutput();
@@ -54,7 +57,8 @@ TEST(FabricBenchmark, EveryPairAndNodeIsMeasuredReportedAndExported) {
   for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(m.nodes[i].name, "trainer" + std::to_string(i));
     EXPECT_EQ(m.nodes[i].rank, static_cast<int>(i) + 1);
-    EXPECT_EQ(m.nodes[i].node, "");  // no DISTBENCH_NODE_NAME outside a cluster
+    // No DISTBENCH_NODE_NAME outside a cluster, but for trainer2.
+    EXPECT_EQ(m.nodes[i].node, i == 2 ? "node-c" : "");
     EXPECT_EQ(m.probeSeconds[i].size(), 4u);
   }
   EXPECT_DOUBLE_EQ(m.probeFlop, 2.0 * 64 * 64 * 64);
@@ -89,6 +93,7 @@ TEST(FabricBenchmark, EveryPairAndNodeIsMeasuredReportedAndExported) {
     EXPECT_NE(metrics.find(family), std::string::npos) << family << "\n" << metrics;
   }
   EXPECT_NE(metrics.find("node=\"\",trainer=\"trainer3\""), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("node=\"node-c\",trainer=\"trainer2\""), std::string::npos) << metrics;
 }
 
 }  // namespace

@@ -63,6 +63,45 @@ double medianBandwidth(const FabricMeasurements& m, int64_t bytes) {
 
 }  // namespace
 
+void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudgeOptions& options,
+              const std::vector<std::vector<int>>& groups);
+
+// Pairs measured in the same round share the machine: each link's figure
+// divided by its round's median, times the run's. The round's median is
+// taken over its links whose ends a first judging found fine (no slow or
+// inconclusive node), so that a round of suspects paired with good nodes
+// keeps its slow links slow; a round with fewer than three such links is
+// left as measured.
+void normaliseRounds(FabricJudgement& j, const FabricMeasurements& m,
+                     const FabricJudgeOptions& options,
+                     const std::vector<std::vector<int>>& groups) {
+  // Against the group's own line: a run slower than its baseline everywhere
+  // still has rounds to compare with each other.
+  FabricJudgeOptions group = options;
+  group.baseline = nullptr;
+  FabricJudgement first = j;
+  classify(first, m, group, groups);
+  std::vector<double> values;
+  for (const FabricLinkVerdict& l : j.links) values.push_back(l.bandwidth.value);
+  const double runMedian = median(values);
+  std::map<int, std::vector<size_t>> rounds;
+  for (size_t i = 0; i < j.links.size(); ++i) rounds[j.linkRound[i]].push_back(i);
+  for (const auto& [round, members] : rounds) {
+    std::vector<double> clean;
+    for (size_t i : members) {
+      const FabricLinkVerdict& l = j.links[i];
+      if (first.nodes[l.a].link == FabricStatus::Ok && first.nodes[l.b].link == FabricStatus::Ok) {
+        clean.push_back(l.bandwidth.value);
+      }
+    }
+    if (clean.size() < kMinLinksForRound) continue;
+    const double roundMedian = median(clean);
+    for (size_t i : members) {
+      j.links[i].bandwidth = scaled(j.links[i].bandwidth, runMedian / roundMedian);
+    }
+  }
+}
+
 FabricEstimate medianInterval(std::vector<double> samples, double confidence) {
   FabricEstimate e;
   const int n = static_cast<int>(samples.size());
@@ -126,26 +165,22 @@ FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions
     j.links.push_back(link);
     j.linkRound.push_back(p.round);
   }
+  if (options.roundNormalise) normaliseRounds(j, m, options, groups);
+  classify(j, m, options, groups);
+  return j;
+}
+
+// Against the line: each link, then each node by its links, then the blame
+// of each slow link, then the pairs of groups. Counts start from zero, so
+// that judging twice (before and after normalising rounds) is the same as once.
+void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudgeOptions& options,
+              const std::vector<std::vector<int>>& groups) {
+  const int n = static_cast<int>(m.nodes.size());
+  j.nodes.assign(n, FabricNodeVerdict{});
+  for (int i = 0; i < n; ++i) j.nodes[i].index = i;
+  j.inconclusivePeers.assign(n, 0);
+  j.groupLinks.clear();
   std::vector<double> values;
-  for (const FabricLinkVerdict& l : j.links) values.push_back(l.bandwidth.value);
-  const double runMedian = median(values);
-
-  if (options.roundNormalise) {
-    std::map<int, std::vector<size_t>> rounds;
-    for (size_t i = 0; i < j.links.size(); ++i) rounds[j.linkRound[i]].push_back(i);
-    for (const auto& [round, members] : rounds) {
-      // A round of a few pairs, or of suspects only, has no median to trust.
-      if (members.size() < 3 || 2 * members.size() < static_cast<size_t>(0.75 * n)) continue;
-      std::vector<double> inRound;
-      for (size_t i : members) inRound.push_back(j.links[i].bandwidth.value);
-      const double roundMedian = median(inRound);
-      if (roundMedian <= 0) continue;
-      for (size_t i : members)
-        j.links[i].bandwidth = scaled(j.links[i].bandwidth, runMedian / roundMedian);
-    }
-  }
-
-  values.clear();
   for (const FabricLinkVerdict& l : j.links) values.push_back(l.bandwidth.value);
   j.line = median(values);
   if (options.baseline) {
@@ -159,6 +194,7 @@ FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions
 
   std::vector<std::vector<double>> nodeValues(n);
   for (FabricLinkVerdict& l : j.links) {
+    l.blame.clear();
     l.status = against(l.bandwidth, j.slowBelow);
     for (int end : {l.a, l.b}) {
       FabricNodeVerdict& node = j.nodes[end];
@@ -226,7 +262,6 @@ FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions
     }
     j.groupLinks.push_back(g);
   }
-  return j;
 }
 
 }  // namespace distbench::report::fabric_detail

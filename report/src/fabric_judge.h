@@ -17,6 +17,8 @@ namespace distbench::report::fabric_detail {
 inline constexpr int kMinPeersForNode = 3;
 // Cross pairs of two groups before "most are slow" names the link between them.
 inline constexpr int kMinPairsForGroupLink = 3;
+// Links of fine nodes in a round before its median is trusted.
+inline constexpr size_t kMinLinksForRound = 3;
 
 // The median of `samples` and a distribution-free confidence interval for
 // it: the order statistics x(k) and x(n+1-k) with the largest k whose
@@ -53,9 +55,9 @@ struct FabricJudgeOptions {
   double thresholdPercent = 25;
   double confidence = 0.95;
   const FabricMeasurements* baseline = nullptr;
-  // Each pair's figure divided by its round's median (times the run's), in
-  // rounds that cover most nodes: a round every pair of which was slowed
-  // (another job on the machine) then slows none.
+  // Each pair's figure divided by its round's median (times the run's): a
+  // round every pair of which was slowed (another job on the machine) then
+  // slows none.
   bool roundNormalise = true;
 };
 

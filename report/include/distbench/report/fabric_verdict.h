@@ -87,9 +87,10 @@ struct FabricVerdictOptions {
   // A baseline run's measurements: its figures become the line instead of
   // the group's median.
   const FabricMeasurements* baseline = nullptr;
-  // Each pair's figure divided by its round's median (times the run's), in
-  // rounds of three pairs or more that cover most nodes: pairs measured at
-  // the same time share the machine, and a round slowed as a whole (another
+  // Each pair's figure divided by its round's median (times the run's),
+  // the median over the round's pairs between nodes a first judging found
+  // fine, where there are three such pairs or more: pairs measured at the
+  // same time share the machine, and a round slowed as a whole (another
   // job) then names no link. docs/performance.md measures both ways.
   bool roundNormalise = true;
 };

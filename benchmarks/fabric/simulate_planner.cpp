@@ -35,6 +35,7 @@ struct Options {
   bool healthy = false;  // nothing wrong: false alarms only
   bool check = false;
   bool verbose = false;
+  bool roundNormalise = true;
   FabricPlanOptions plan;
   double threshold = 25;
 };
@@ -44,7 +45,7 @@ const char* kUsage =
     "  [--seeds S] [--first-seed K] [--noise SIGMA] [--round-noise SIGMA]\n"
     "  [--link-noise SIGMA] [--bad-node LOW HIGH] [--bad-link FACTOR] [--healthy]\n"
     "  [--threshold PERCENT] [--share MAX_PAIR_SHARE] [--all-pairs-up-to N]\n"
-    "  [--verbose] [--check]\n";
+    "  [--no-round-normalise] [--verbose] [--check]\n";
 
 struct Run {
   bool nodeFound = false, linkFound = false;
@@ -96,6 +97,7 @@ Run simulate(const Options& o, uint64_t seed) {
   }
   FabricVerdictOptions verdictOptions;
   verdictOptions.thresholdPercent = o.threshold;
+  verdictOptions.roundNormalise = o.roundNormalise;
   const FabricVerdict v = judgeFabric(m, verdictOptions);
   run.pairs = v.pairsMeasured;
   run.allPairs = v.pairsTotal;
@@ -164,6 +166,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.plan.maxPairShare = std::atof(next("--share"));
     } else if (a == "--all-pairs-up-to") {
       o.plan.allPairsUpTo = std::atoi(next("--all-pairs-up-to"));
+    } else if (a == "--no-round-normalise") {
+      o.roundNormalise = false;
     } else if (a == "--verbose") {
       o.verbose = true;
     } else if (a == "--check") {
@@ -203,9 +207,10 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "nodes %d, groups of %d, noise %.2f (round %.2f, link %.2f), %s, threshold %g %%, "
-      "%d seeds\n",
+      "rounds %s, %d seeds\n",
       o.nodes, o.groupSize, o.sampleSigma, o.roundSigma, o.linkSigma,
-      o.healthy ? "nothing wrong" : "one bad node and one bad link", o.threshold, o.seeds);
+      o.healthy ? "nothing wrong" : "one bad node and one bad link", o.threshold,
+      o.roundNormalise ? "normalised" : "as measured", o.seeds);
   if (!o.healthy) {
     std::printf("bad node found: %d/%d\nbad link found: %d/%d\n", nodes, o.seeds, links, o.seeds);
   }

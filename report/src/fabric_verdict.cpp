@@ -78,9 +78,12 @@ void judgeCompute(const FabricMeasurements& m, const FabricVerdictOptions& optio
     node.compute.value = m.probeFlop / medianSeconds[i];
     node.compute.low = line / (1 + change.high);
     node.compute.high = line / (1 + change.low);
+    // Inconclusive where the interval straddles the line and the estimate
+    // is past it, as a node's links: a healthy probe's wide interval is
+    // not a suspect.
     if (change.low > slower) {
       node.computeStatus = FabricStatus::Slow;
-    } else if (change.high > slower) {
+    } else if (change.high > slower && change.pointChange > slower) {
       node.computeStatus = FabricStatus::Inconclusive;
     }
   }
@@ -155,9 +158,7 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
     v.suspects.push_back(s);
   }
   for (const FabricNodeVerdict& node : v.nodes) {
-    const bool leaning = node.compute.value < keep * v.lineCompute;
-    if (node.computeStatus == FabricStatus::Slow ||
-        (node.computeStatus == FabricStatus::Inconclusive && leaning)) {
+    if (node.computeStatus != FabricStatus::Ok) {
       FabricSuspect s;
       s.what = "compute";
       s.where = label(m.nodes[node.index]);

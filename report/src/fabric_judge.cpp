@@ -51,14 +51,29 @@ FabricStatus against(const FabricEstimate& e, double slowBelow) {
   return FabricStatus::Inconclusive;
 }
 
-// The median link bandwidth at `bytes` of a run, raw: a baseline's line.
-double medianBandwidth(const FabricMeasurements& m, int64_t bytes) {
-  std::vector<double> values;
-  for (const FabricPairSamples& p : m.pairs) {
-    if (p.bytes != bytes) continue;
-    values.push_back(bytes / median(pooled(p)));
+// The line: the median over nodes of each node's median link. A slow node
+// slows n - 1 of the n (n - 1) / 2 links, half of them at four nodes, and
+// would drag a median over links; it moves one of the n node medians.
+double nodeMedianLine(int n, const std::vector<std::pair<std::pair<int, int>, double>>& links) {
+  std::vector<std::vector<double>> perNode(n);
+  for (const auto& [ends, value] : links) {
+    perNode[ends.first].push_back(value);
+    perNode[ends.second].push_back(value);
   }
-  return median(values);
+  std::vector<double> medians;
+  for (std::vector<double>& values : perNode) {
+    if (!values.empty()) medians.push_back(medianInPlace(values));
+  }
+  return median(medians);
+}
+
+// A baseline's line at `bytes`, from its links as measured.
+double baselineLine(const FabricMeasurements& m, int64_t bytes) {
+  std::vector<std::pair<std::pair<int, int>, double>> links;
+  for (const FabricPairSamples& p : m.pairs) {
+    if (p.bytes == bytes) links.push_back({{p.a, p.b}, bytes / median(pooled(p))});
+  }
+  return nodeMedianLine(static_cast<int>(m.nodes.size()), links);
 }
 
 }  // namespace
@@ -180,11 +195,34 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
   for (int i = 0; i < n; ++i) j.nodes[i].index = i;
   j.inconclusivePeers.assign(n, 0);
   j.groupLinks.clear();
-  std::vector<double> values;
-  for (const FabricLinkVerdict& l : j.links) values.push_back(l.bandwidth.value);
-  j.line = median(values);
+  std::vector<std::pair<std::pair<int, int>, double>> values;
+  for (const FabricLinkVerdict& l : j.links) values.push_back({{l.a, l.b}, l.bandwidth.value});
+  j.line = nodeMedianLine(n, values);
+  // Once more without the nodes whose median link is itself below the
+  // threshold: at a few nodes each healthy node's median is taken over few
+  // links, one of them the slow node's, and sits low.
+  {
+    std::vector<int> peers(n, 0);
+    std::vector<std::vector<double>> perNode(n);
+    for (const auto& [ends, value] : values) {
+      perNode[ends.first].push_back(value);
+      perNode[ends.second].push_back(value);
+    }
+    const double below = (1 - options.thresholdPercent / 100) * j.line;
+    std::vector<bool> slow(n, false);
+    for (int i = 0; i < n; ++i) {
+      slow[i] = static_cast<int>(perNode[i].size()) >= kMinPeersForNode &&
+                medianInPlace(perNode[i]) < below;
+    }
+    std::vector<std::pair<std::pair<int, int>, double>> rest;
+    for (const auto& link : values) {
+      if (!slow[link.first.first] && !slow[link.first.second]) rest.push_back(link);
+    }
+    if (!rest.empty() && rest.size() < values.size()) j.line = nodeMedianLine(n, rest);
+  }
+  j.lineSource = "group";
   if (options.baseline) {
-    const double base = medianBandwidth(*options.baseline, j.bytes);
+    const double base = baselineLine(*options.baseline, j.bytes);
     if (base > 0) {
       j.line = base;
       j.lineSource = "baseline";

@@ -74,6 +74,29 @@ TEST(FabricVerdict, ANodeAtAQuarterIsNamedAndOnlyIt) {
   }
 }
 
+// At four nodes a slow node slows half the links; the line (each node's
+// median link, without the nodes whose median is itself slow) still sits on
+// the healthy ones. At three the node has two peers, too few to tell it
+// from two slow links: inconclusive.
+TEST(FabricVerdict, FewNodes) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    FabricWorld w = world(4, seed);
+    w.nodeFactor[1] = 0.25;
+    const FabricMeasurements m = measureAllPairs(w);
+    const FabricVerdict v = judgeFabric(m);
+    const auto slow = named(v);
+    ASSERT_EQ(slow.size(), 1u) << describe(v, m);
+    EXPECT_EQ(slow[0]->nodes, std::vector<int>{1});
+    EXPECT_NEAR(slow[0]->estimate.value / v.lineBandwidth, 0.25, 0.05) << describe(v, m);
+
+    w.nodes = fabricNodes(3);
+    const FabricMeasurements three = measureAllPairs(w);
+    const FabricVerdict v3 = judgeFabric(three);
+    EXPECT_TRUE(named(v3).empty()) << describe(v3, three);
+    EXPECT_EQ(v3.nodes[1].link, FabricStatus::Inconclusive) << describe(v3, three);
+  }
+}
+
 TEST(FabricVerdict, ASlowPairIsNamedAsALinkWithBothNodesClear) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     FabricWorld w = world(8, seed);

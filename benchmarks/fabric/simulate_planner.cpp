@@ -36,6 +36,7 @@ struct Options {
   bool check = false;
   bool verbose = false;
   bool roundNormalise = true;
+  double spreadSigmas = 3;
   FabricPlanOptions plan;
   double threshold = 25;
 };
@@ -45,7 +46,7 @@ const char* kUsage =
     "  [--seeds S] [--first-seed K] [--noise SIGMA] [--round-noise SIGMA]\n"
     "  [--link-noise SIGMA] [--bad-node LOW HIGH] [--bad-link FACTOR] [--healthy]\n"
     "  [--threshold PERCENT] [--share MAX_PAIR_SHARE] [--all-pairs-up-to N]\n"
-    "  [--no-round-normalise] [--verbose] [--check]\n";
+    "  [--no-round-normalise] [--spread-sigmas K] [--verbose] [--check]\n";
 
 struct Run {
   bool nodeFound = false, linkFound = false;
@@ -98,6 +99,7 @@ Run simulate(const Options& o, uint64_t seed) {
   FabricVerdictOptions verdictOptions;
   verdictOptions.thresholdPercent = o.threshold;
   verdictOptions.roundNormalise = o.roundNormalise;
+  verdictOptions.spreadSigmas = o.spreadSigmas;
   const FabricVerdict v = judgeFabric(m, verdictOptions);
   run.pairs = v.pairsMeasured;
   run.allPairs = v.pairsTotal;
@@ -166,6 +168,8 @@ bool parse(int argc, char** argv, Options& o) {
       o.plan.maxPairShare = std::atof(next("--share"));
     } else if (a == "--all-pairs-up-to") {
       o.plan.allPairsUpTo = std::atoi(next("--all-pairs-up-to"));
+    } else if (a == "--spread-sigmas") {
+      o.spreadSigmas = std::atof(next("--spread-sigmas"));
     } else if (a == "--no-round-normalise") {
       o.roundNormalise = false;
     } else if (a == "--verbose") {
@@ -207,10 +211,10 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "nodes %d, groups of %d, noise %.2f (round %.2f, link %.2f), %s, threshold %g %%, "
-      "rounds %s, %d seeds\n",
+      "rounds %s, spread %g sigmas, %d seeds\n",
       o.nodes, o.groupSize, o.sampleSigma, o.roundSigma, o.linkSigma,
       o.healthy ? "nothing wrong" : "one bad node and one bad link", o.threshold,
-      o.roundNormalise ? "normalised" : "as measured", o.seeds);
+      o.roundNormalise ? "normalised" : "as measured", o.spreadSigmas, o.seeds);
   if (!o.healthy) {
     std::printf("bad node found: %d/%d\nbad link found: %d/%d\n", nodes, o.seeds, links, o.seeds);
   }

@@ -76,6 +76,16 @@ double baselineLine(const FabricMeasurements& m, int64_t bytes) {
   return nodeMedianLine(static_cast<int>(m.nodes.size()), links);
 }
 
+// The standard deviation of normal log deviations from their absolute
+// values, the largest 10 % left out: E[z^2 | |z| < 1.645] = 0.6232.
+double trimmedSpread(std::vector<double> deviations) {
+  std::sort(deviations.begin(), deviations.end());
+  const size_t keep = std::max<size_t>(1, deviations.size() * 9 / 10);
+  double sum = 0;
+  for (size_t i = 0; i < keep; ++i) sum += deviations[i] * deviations[i];
+  return std::sqrt(sum / keep / 0.6232);
+}
+
 }  // namespace
 
 void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudgeOptions& options,
@@ -219,6 +229,16 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
       if (!slow[link.first.first] && !slow[link.first.second]) rest.push_back(link);
     }
     if (!rest.empty() && rest.size() < values.size()) j.line = nodeMedianLine(n, rest);
+    // How far healthy links stray from the line: the root mean square of
+    // their log deviations, the largest tenth left out (a slow link among
+    // them would widen it) and scaled back to a normal's standard
+    // deviation. A link's interval holds its own samples' noise only; what
+    // makes a healthy link lastingly slower (its cable, a slow round the
+    // normalisation missed) is in this spread, and a link is named alone
+    // only past options.spreadSigmas of it.
+    std::vector<double> deviations;
+    for (const auto& link : rest) deviations.push_back(std::fabs(std::log(link.second / j.line)));
+    j.spread = deviations.size() >= kMinLinksForSpread ? trimmedSpread(deviations) : 0;
   }
   j.lineSource = "group";
   if (options.baseline) {
@@ -229,6 +249,7 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
     }
   }
   j.slowBelow = (1 - options.thresholdPercent / 100) * j.line;
+  j.spreadBelow = j.line * std::exp(-options.spreadSigmas * j.spread);
 
   std::vector<std::vector<double>> nodeValues(n);
   for (FabricLinkVerdict& l : j.links) {
@@ -266,6 +287,16 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
     } else if (a.link == FabricStatus::Ok && b.link == FabricStatus::Ok && a.peersMeasured > 2 &&
                b.peersMeasured > 2) {
       l.blame = "link";  // both ends fine with at least two other peers
+    }
+  }
+  j.withinSpread.assign(j.links.size(), false);
+  for (size_t i = 0; i < j.links.size(); ++i) {
+    FabricLinkVerdict& l = j.links[i];
+    // Named alone, a link must stand out of the healthy links' spread too;
+    // a node or a pair of groups is named on many links, and needs not.
+    if (l.blame == "link" && l.bandwidth.value >= j.spreadBelow) {
+      l.blame.clear();
+      j.withinSpread[i] = true;
     }
   }
 

@@ -17,6 +17,9 @@ namespace distbench::report::fabric_detail {
 inline constexpr int kMinPeersForNode = 3;
 // Cross pairs of two groups before "most are slow" names the link between them.
 inline constexpr int kMinPairsForGroupLink = 3;
+// The healthy links' spread (FabricJudgement::spread) is learnt from this
+// many links at least.
+inline constexpr size_t kMinLinksForSpread = 8;
 // Links of fine nodes in a round before its median is trusted.
 inline constexpr size_t kMinLinksForRound = 3;
 
@@ -42,9 +45,14 @@ struct FabricJudgement {
   int64_t bytes = 0;  // the largest message size: where bandwidth is judged
   double line = 0;    // bytes/s
   std::string lineSource = "group";
-  double slowBelow = 0;                     // (1 - threshold) * line
-  std::vector<FabricLinkVerdict> links;     // every measured pair at `bytes`
-  std::vector<int> linkRound;               // each link's round
+  double slowBelow = 0;                  // (1 - threshold) * line
+  double spread = 0;                     // of healthy links around the line, in log units
+  double spreadBelow = 0;                // line * exp(-spreadSigmas * spread)
+  std::vector<FabricLinkVerdict> links;  // every measured pair at `bytes`
+  std::vector<int> linkRound;            // each link's round
+  // Per link: slow, both ends fine elsewhere, but within spreadSigmas of
+  // the healthy links' spread: not named, and decided (no more peers).
+  std::vector<bool> withinSpread;
   std::vector<FabricNodeVerdict> nodes;     // bandwidth, link, peersMeasured, slowPeers
   std::vector<int> inconclusivePeers;       // per node: peers whose link is inconclusive
   std::vector<int> group;                   // per node: its index in nodeGroups
@@ -59,6 +67,8 @@ struct FabricJudgeOptions {
   // round every pair of which was slowed (another job on the machine) then
   // slows none.
   bool roundNormalise = true;
+  // A link named alone lies this many spreads below the line.
+  double spreadSigmas = 3;
 };
 
 FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions& options);

@@ -108,8 +108,9 @@ FabricRound suspectRound(const FabricMeasurements& sofar, const FabricPlanOption
     wants[i] = node.link == FabricStatus::Inconclusive ||
                (node.link == FabricStatus::Slow && node.peersMeasured < kConfirmPeers);
   }
-  for (const FabricLinkVerdict& l : j.links) {
-    if (l.status != FabricStatus::Slow || !l.blame.empty()) continue;
+  for (size_t li = 0; li < j.links.size(); ++li) {
+    const FabricLinkVerdict& l = j.links[li];
+    if (l.status != FabricStatus::Slow || !l.blame.empty() || j.withinSpread[li]) continue;
     // Undecided: an end with too few other peers, or not fine with them.
     for (int end : {l.a, l.b}) {
       if (j.nodes[end].peersMeasured < kMaxSuspectPeers) wants[end] = true;

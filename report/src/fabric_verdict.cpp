@@ -130,7 +130,8 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
                  " of the line, and no slow node explains them";
     v.suspects.push_back(s);
   }
-  for (const FabricLinkVerdict& l : v.links) {
+  for (size_t li = 0; li < v.links.size(); ++li) {
+    const FabricLinkVerdict& l = v.links[li];
     const int ga = j.group[l.a], gb = j.group[l.b];
     if (namedGroups.count({std::min(ga, gb), std::max(ga, gb)})) continue;
     const bool undecided = l.status == FabricStatus::Slow && l.blame.empty();
@@ -150,8 +151,11 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
       s.evidence = at + "; " + m.nodes[l.a].name + " and " + m.nodes[l.b].name +
                    " are fine with their " + std::to_string(a.peersMeasured - 1) + " and " +
                    std::to_string(b.peersMeasured - 1) + " other peers";
-    } else if (undecided) {
+    } else if (undecided && !j.withinSpread[li]) {
       s.evidence = at + "; too few other peers measured to tell the link from its nodes";
+    } else if (j.withinSpread[li]) {
+      s.evidence = at + ", but healthy links stray that far (to " +
+                   fraction(j.spreadBelow / v.lineBandwidth) + " of the line)";
     } else {
       s.evidence = at + ", but its interval reaches " + fraction(keep) + " of the line";
     }
@@ -208,6 +212,7 @@ FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOption
   judge.confidence = options.bootstrap.confidence;
   judge.baseline = options.baseline;
   judge.roundNormalise = options.roundNormalise;
+  judge.spreadSigmas = options.spreadSigmas;
   const FabricJudgement j = fabric_detail::judgeLinks(m, judge);
 
   FabricVerdict v;
@@ -215,6 +220,7 @@ FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOption
   v.bytes = j.bytes;
   v.lineBandwidth = j.line;
   v.lineSource = j.lineSource;
+  v.lineSpread = j.spread;
   v.nodes = j.nodes;
   v.links = j.links;
   const int n = static_cast<int>(m.nodes.size());
@@ -244,6 +250,7 @@ std::string fabricVerdictToJson(const FabricVerdict& v, const FabricMeasurements
   line["bandwidth"] = value::number(v.lineBandwidth);
   line["compute"] = value::number(v.lineCompute);
   line["source"] = value::string(v.lineSource);
+  line["spread"] = value::number(v.lineSpread);
   root["line"] = line;
   root["thresholdPercent"] = value::number(v.thresholdPercent);
   root["bytes"] = value::number(v.bytes);

@@ -69,6 +69,13 @@ struct FabricVerdict {
   double lineBandwidth = 0;  // bytes/s: the group's (or baseline's) link figure
   double lineCompute = 0;    // FLOP/s
   std::string lineSource = "group";  // "group" | "baseline"
+  // How far healthy links stray from the line: a robust standard deviation
+  // of log bandwidth (the root mean square of the log deviations, the
+  // largest tenth left out). A link is named alone only where its interval
+  // is below the threshold and its estimate spreadSigmas of these below the
+  // line: a link's interval holds its own samples' noise, not what makes
+  // one healthy link lastingly slower than another.
+  double lineSpread = 0;
   std::vector<FabricNodeVerdict> nodes;
   std::vector<FabricLinkVerdict> links;
   // Slow first, then inconclusive; empty when nothing is named.
@@ -93,6 +100,9 @@ struct FabricVerdictOptions {
   // same time share the machine, and a round slowed as a whole (another
   // job) then names no link. docs/performance.md measures both ways.
   bool roundNormalise = true;
+  // How many of the healthy links' spreads (FabricVerdict::lineSpread) below
+  // the line a link named alone must lie; 0: the interval alone decides.
+  double spreadSigmas = 3;
 };
 
 FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOptions& options = {});

@@ -259,6 +259,15 @@ TEST(FabricVerdict, TheTableIsAsciiAndSaysWhatItFound) {
   EXPECT_NE(text.find("suspects:\n  slow: node trainer3: "), std::string::npos) << text;
   EXPECT_NE(text.find("its links are slow with 7 of its 7 peers"), std::string::npos) << text;
   for (char c : text) EXPECT_LT(static_cast<unsigned char>(c), 128u);
+
+  // Past 16 nodes, only the nodes that are not ok.
+  FabricWorld many = world(40, 2);
+  many.nodeFactor[7] = 0.25;
+  const FabricMeasurements big = measureAllPairs(many);
+  const std::string compact = formatFabricVerdict(judgeFabric(big), big);
+  EXPECT_NE(compact.find("\ntrainer7 "), std::string::npos) << compact;
+  EXPECT_EQ(compact.find("\ntrainer8 "), std::string::npos) << compact;
+  EXPECT_NE(compact.find("... and 39 more nodes, all ok\n"), std::string::npos) << compact;
 }
 
 TEST(FabricVerdict, JsonCarriesNodesLinksAndSuspects) {

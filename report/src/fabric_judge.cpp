@@ -76,16 +76,6 @@ double baselineLine(const FabricMeasurements& m, int64_t bytes) {
   return nodeMedianLine(static_cast<int>(m.nodes.size()), links);
 }
 
-// The standard deviation of normal log deviations from their absolute
-// values, the largest 10 % left out: E[z^2 | |z| < 1.645] = 0.6232.
-double trimmedSpread(std::vector<double> deviations) {
-  std::sort(deviations.begin(), deviations.end());
-  const size_t keep = std::max<size_t>(1, deviations.size() * 9 / 10);
-  double sum = 0;
-  for (size_t i = 0; i < keep; ++i) sum += deviations[i] * deviations[i];
-  return std::sqrt(sum / keep / 0.6232);
-}
-
 }  // namespace
 
 void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudgeOptions& options,
@@ -125,6 +115,30 @@ void normaliseRounds(FabricJudgement& j, const FabricMeasurements& m,
       j.links[i].bandwidth = scaled(j.links[i].bandwidth, runMedian / roundMedian);
     }
   }
+}
+
+// The standard deviation of normal log deviations from their absolute
+// values, the largest 10 % left out: E[z^2 | |z| < 1.645] = 0.6232.
+double trimmedSpread(std::vector<double> deviations) {
+  if (deviations.empty()) return 0;
+  std::sort(deviations.begin(), deviations.end());
+  const size_t keep = std::max<size_t>(1, deviations.size() * 9 / 10);
+  double sum = 0;
+  for (size_t i = 0; i < keep; ++i) sum += deviations[i] * deviations[i];
+  return std::sqrt(sum / keep / 0.6232);
+}
+
+double spreadMultiplier(double sigmas, size_t tests) {
+  if (sigmas <= 0 || tests == 0) return sigmas;
+  // The z whose upper tail is 0.025 / tests: of that many healthy links
+  // (or probes), one in forty runs has one past it.
+  const double tail = 0.025 / static_cast<double>(tests);
+  double low = 0, high = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (low + high);
+    (0.5 * std::erfc(mid / std::sqrt(2.0)) > tail ? low : high) = mid;
+  }
+  return std::max(sigmas, 0.5 * (low + high));
 }
 
 FabricEstimate medianInterval(std::vector<double> samples, double confidence) {
@@ -249,7 +263,8 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
     }
   }
   j.slowBelow = (1 - options.thresholdPercent / 100) * j.line;
-  j.spreadBelow = j.line * std::exp(-options.spreadSigmas * j.spread);
+  j.spreadBelow =
+      j.line * std::exp(-spreadMultiplier(options.spreadSigmas, j.links.size()) * j.spread);
 
   std::vector<std::vector<double>> nodeValues(n);
   for (FabricLinkVerdict& l : j.links) {
@@ -277,6 +292,26 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
       node.link = FabricStatus::Inconclusive;
     }
   }
+  // A node's link with a slow node is slow because of that node: a node
+  // named on such links is counted again without them, and is inconclusive
+  // where the rest do not name it. Not where most nodes are slow (a fabric
+  // slower than its baseline everywhere): there is no "rest" then.
+  int slowNodes = 0;
+  for (const FabricNodeVerdict& node : j.nodes) slowNodes += node.link == FabricStatus::Slow;
+  std::vector<int> otherPeers(n, 0), otherSlow(n, 0);
+  for (const FabricLinkVerdict& l : j.links) {
+    for (const auto& [end, peer] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
+      if (j.nodes[peer].link == FabricStatus::Slow) continue;
+      ++otherPeers[end];
+      if (l.status == FabricStatus::Slow) ++otherSlow[end];
+    }
+  }
+  std::vector<int> demoted;
+  for (int i = 0; i < n; ++i) {
+    if (j.nodes[i].link != FabricStatus::Slow || 2 * slowNodes >= n) continue;
+    if (otherPeers[i] < kMinPeersForNode || 2 * otherSlow[i] <= otherPeers[i]) demoted.push_back(i);
+  }
+  for (int i : demoted) j.nodes[i].link = FabricStatus::Inconclusive;
 
   for (FabricLinkVerdict& l : j.links) {
     if (l.status != FabricStatus::Slow) continue;
@@ -321,8 +356,17 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
     }
     if (g.slowPairs == 0) continue;
     g.bandwidth = medianInterval(bw, options.confidence);
-    if (2 * g.slowPairs > g.pairs) {
-      g.status = g.pairs >= kMinPairsForGroupLink ? FabricStatus::Slow : FabricStatus::Inconclusive;
+    // Judged as one link: the median of its pairs against the line, the
+    // interval over its pairs (which holds how they differ); with too few
+    // pairs, inconclusive where most are slow.
+    if (g.pairs >= kMinPairsForGroupLink) {
+      if (g.bandwidth.high < j.slowBelow) {
+        g.status = FabricStatus::Slow;
+      } else if (g.bandwidth.value < j.slowBelow) {
+        g.status = FabricStatus::Inconclusive;
+      }
+    } else if (2 * g.slowPairs > g.pairs) {
+      g.status = FabricStatus::Inconclusive;
     }
     if (g.status == FabricStatus::Slow) {
       for (size_t i : members) {

@@ -71,6 +71,16 @@ struct FabricJudgeOptions {
   double spreadSigmas = 3;
 };
 
+// A standard deviation of log deviations from their absolute values (the
+// root mean square, the largest tenth left out, scaled to a normal's); 0
+// for none.
+double trimmedSpread(std::vector<double> deviations);
+// How many spreads past the line one of `tests` healthy figures must lie
+// to be named: `sigmas`, or more where there are so many figures that one
+// past it is likely (the z whose tail is 0.025 / tests: 4.6 at 17000
+// links). 0 stays 0 (no spread rule).
+double spreadMultiplier(double sigmas, size_t tests);
+
 FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions& options);
 
 }  // namespace distbench::report::fabric_detail

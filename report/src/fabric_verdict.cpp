@@ -6,6 +6,7 @@
 #include <cpprest/json.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -60,6 +61,19 @@ void judgeCompute(const FabricMeasurements& m, const FabricVerdictOptions& optio
   const bool fromBaseline = !baselineSeconds.empty();
   v.lineCompute = m.probeFlop / median(fromBaseline ? baselineSeconds : all);
   const double slower = 1 / (1 - options.thresholdPercent / 100) - 1;  // in seconds
+  // How far healthy probes stray from the run's own median, as for links
+  // (fabric_judge.h): a probe of five samples on a shared machine has an
+  // interval narrower than the spread of nodes, and at 1024 nodes some
+  // healthy node is past any fixed interval.
+  const double own = median(all);
+  std::vector<double> deviations;
+  for (double seconds : all) deviations.push_back(std::fabs(std::log(seconds / own)));
+  v.computeSpread = deviations.size() >= fabric_detail::kMinLinksForSpread
+                        ? fabric_detail::trimmedSpread(deviations)
+                        : 0;
+  const double spreadBelow =
+      v.lineCompute * std::exp(-fabric_detail::spreadMultiplier(options.spreadSigmas, all.size()) *
+                               v.computeSpread);
   for (int i = 0; i < n; ++i) {
     if (medianSeconds[i] <= 0) continue;
     std::vector<double> base = baselineSeconds;
@@ -81,7 +95,7 @@ void judgeCompute(const FabricMeasurements& m, const FabricVerdictOptions& optio
     // Inconclusive where the interval straddles the line and the estimate
     // is past it, as a node's links: a healthy probe's wide interval is
     // not a suspect.
-    if (change.low > slower) {
+    if (change.low > slower && node.compute.value < spreadBelow) {
       node.computeStatus = FabricStatus::Slow;
     } else if (change.high > slower && change.pointChange > slower) {
       node.computeStatus = FabricStatus::Inconclusive;
@@ -172,7 +186,10 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
       s.status = node.computeStatus;
       s.evidence = "its probe runs at " + fraction(node.compute.value / v.lineCompute) +
                    " of the " + (v.lineSource == "baseline" ? "baseline's" : "others'") +
-                   " median FLOP/s";
+                   " median FLOP/s" +
+                   (node.computeStatus == FabricStatus::Slow
+                        ? ""
+                        : std::string(", but its interval or the nodes' spread reaches the line"));
       v.suspects.push_back(s);
     }
   }
@@ -251,6 +268,7 @@ std::string fabricVerdictToJson(const FabricVerdict& v, const FabricMeasurements
   line["compute"] = value::number(v.lineCompute);
   line["source"] = value::string(v.lineSource);
   line["spread"] = value::number(v.lineSpread);
+  line["computeSpread"] = value::number(v.computeSpread);
   root["line"] = line;
   root["thresholdPercent"] = value::number(v.thresholdPercent);
   root["bytes"] = value::number(v.bytes);

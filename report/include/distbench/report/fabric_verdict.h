@@ -76,6 +76,9 @@ struct FabricVerdict {
   // line: a link's interval holds its own samples' noise, not what makes
   // one healthy link lastingly slower than another.
   double lineSpread = 0;
+  // The same for the nodes' probes (log FLOP/s around their median): a
+  // compute is named only past spreadSigmas of it.
+  double computeSpread = 0;
   std::vector<FabricNodeVerdict> nodes;
   std::vector<FabricLinkVerdict> links;
   // Slow first, then inconclusive; empty when nothing is named.

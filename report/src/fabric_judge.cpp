@@ -282,7 +282,11 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
     FabricNodeVerdict& node = j.nodes[i];
     node.bandwidth = medianInterval(nodeValues[i], options.confidence);
     const int peers = node.peersMeasured;
-    if (peers >= kMinPeersForNode && 2 * node.slowPeers > peers) {
+    // Most of its links slow one by one, or the median of its links slow:
+    // a node at 0.7 of the line with 30 peers has links that straddle 0.75
+    // one by one, and a median whose interval over its peers does not.
+    if (peers >= kMinPeersForNode &&
+        (2 * node.slowPeers > peers || node.bandwidth.high < j.slowBelow)) {
       node.link = FabricStatus::Slow;
     } else if ((2 * (node.slowPeers + j.inconclusivePeers[i]) > peers &&
                 node.bandwidth.value < j.slowBelow) ||
@@ -298,18 +302,23 @@ void classify(FabricJudgement& j, const FabricMeasurements& m, const FabricJudge
   // slower than its baseline everywhere): there is no "rest" then.
   int slowNodes = 0;
   for (const FabricNodeVerdict& node : j.nodes) slowNodes += node.link == FabricStatus::Slow;
-  std::vector<int> otherPeers(n, 0), otherSlow(n, 0);
+  std::vector<int> otherSlow(n, 0);
+  std::vector<std::vector<double>> otherValues(n);
   for (const FabricLinkVerdict& l : j.links) {
     for (const auto& [end, peer] : {std::pair{l.a, l.b}, std::pair{l.b, l.a}}) {
       if (j.nodes[peer].link == FabricStatus::Slow) continue;
-      ++otherPeers[end];
+      otherValues[end].push_back(l.bandwidth.value);
       if (l.status == FabricStatus::Slow) ++otherSlow[end];
     }
   }
   std::vector<int> demoted;
   for (int i = 0; i < n; ++i) {
     if (j.nodes[i].link != FabricStatus::Slow || 2 * slowNodes >= n) continue;
-    if (otherPeers[i] < kMinPeersForNode || 2 * otherSlow[i] <= otherPeers[i]) demoted.push_back(i);
+    const int others = static_cast<int>(otherValues[i].size());
+    const bool stillSlow = others >= kMinPeersForNode &&
+                           (2 * otherSlow[i] > others ||
+                            medianInterval(otherValues[i], options.confidence).high < j.slowBelow);
+    if (!stillSlow) demoted.push_back(i);
   }
   for (int i : demoted) j.nodes[i].link = FabricStatus::Inconclusive;
 

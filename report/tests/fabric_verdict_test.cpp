@@ -123,6 +123,23 @@ TEST(FabricVerdict, FewNodes) {
   }
 }
 
+// A node at 0.65 of the line against a 25 % threshold: one by one its links
+// straddle 0.75, the median of its fifteen does not.
+TEST(FabricVerdict, ANodeJustPastTheThresholdIsNamedOnTheMedianOfItsLinks) {
+  int withoutMajority = 0;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    FabricWorld w = world(16, seed, /*sampleSigma=*/0.2);
+    w.nodeFactor[9] = 0.65;
+    const FabricMeasurements m = measureAllPairs(w);
+    const FabricVerdict v = judgeFabric(m);
+    const auto slow = named(v);
+    ASSERT_EQ(slow.size(), 1u) << describe(v, m);
+    EXPECT_EQ(slow[0]->nodes, std::vector<int>{9});
+    withoutMajority += 2 * v.nodes[9].slowPeers <= v.nodes[9].peersMeasured;
+  }
+  EXPECT_GE(withoutMajority, 1);  // named where its slow links alone would not
+}
+
 TEST(FabricVerdict, ASlowPairIsNamedAsALinkWithBothNodesClear) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     FabricWorld w = world(8, seed);

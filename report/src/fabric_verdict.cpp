@@ -6,6 +6,7 @@
 #include <cpprest/json.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -60,6 +61,19 @@ void judgeCompute(const FabricMeasurements& m, const FabricVerdictOptions& optio
   const bool fromBaseline = !baselineSeconds.empty();
   v.lineCompute = m.probeFlop / median(fromBaseline ? baselineSeconds : all);
   const double slower = 1 / (1 - options.thresholdPercent / 100) - 1;  // in seconds
+  // How far healthy probes stray from the run's own median, as for links
+  // (fabric_judge.h): a probe of five samples on a shared machine has an
+  // interval narrower than the spread of nodes, and at 1024 nodes some
+  // healthy node is past any fixed interval.
+  const double own = median(all);
+  std::vector<double> deviations;
+  for (double seconds : all) deviations.push_back(std::fabs(std::log(seconds / own)));
+  v.computeSpread = deviations.size() >= fabric_detail::kMinLinksForSpread
+                        ? fabric_detail::trimmedSpread(deviations)
+                        : 0;
+  const double spreadBelow =
+      v.lineCompute * std::exp(-fabric_detail::spreadMultiplier(options.spreadSigmas, all.size()) *
+                               v.computeSpread);
   for (int i = 0; i < n; ++i) {
     if (medianSeconds[i] <= 0) continue;
     std::vector<double> base = baselineSeconds;
@@ -78,9 +92,12 @@ void judgeCompute(const FabricMeasurements& m, const FabricVerdictOptions& optio
     node.compute.value = m.probeFlop / medianSeconds[i];
     node.compute.low = line / (1 + change.high);
     node.compute.high = line / (1 + change.low);
-    if (change.low > slower) {
+    // Inconclusive where the interval straddles the line and the estimate
+    // is past it, as a node's links: a healthy probe's wide interval is
+    // not a suspect.
+    if (change.low > slower && node.compute.value < spreadBelow) {
       node.computeStatus = FabricStatus::Slow;
-    } else if (change.high > slower) {
+    } else if (change.high > slower && change.pointChange > slower) {
       node.computeStatus = FabricStatus::Inconclusive;
     }
   }
@@ -127,7 +144,8 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
                  " of the line, and no slow node explains them";
     v.suspects.push_back(s);
   }
-  for (const FabricLinkVerdict& l : v.links) {
+  for (size_t li = 0; li < v.links.size(); ++li) {
+    const FabricLinkVerdict& l = v.links[li];
     const int ga = j.group[l.a], gb = j.group[l.b];
     if (namedGroups.count({std::min(ga, gb), std::max(ga, gb)})) continue;
     const bool undecided = l.status == FabricStatus::Slow && l.blame.empty();
@@ -147,17 +165,18 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
       s.evidence = at + "; " + m.nodes[l.a].name + " and " + m.nodes[l.b].name +
                    " are fine with their " + std::to_string(a.peersMeasured - 1) + " and " +
                    std::to_string(b.peersMeasured - 1) + " other peers";
-    } else if (undecided) {
+    } else if (undecided && !j.withinSpread[li]) {
       s.evidence = at + "; too few other peers measured to tell the link from its nodes";
+    } else if (j.withinSpread[li]) {
+      s.evidence = at + ", but healthy links stray that far (to " +
+                   fraction(j.spreadBelow / v.lineBandwidth) + " of the line)";
     } else {
       s.evidence = at + ", but its interval reaches " + fraction(keep) + " of the line";
     }
     v.suspects.push_back(s);
   }
   for (const FabricNodeVerdict& node : v.nodes) {
-    const bool leaning = node.compute.value < keep * v.lineCompute;
-    if (node.computeStatus == FabricStatus::Slow ||
-        (node.computeStatus == FabricStatus::Inconclusive && leaning)) {
+    if (node.computeStatus != FabricStatus::Ok) {
       FabricSuspect s;
       s.what = "compute";
       s.where = label(m.nodes[node.index]);
@@ -167,7 +186,10 @@ void nameSuspects(const FabricMeasurements& m, const FabricJudgement& j, FabricV
       s.status = node.computeStatus;
       s.evidence = "its probe runs at " + fraction(node.compute.value / v.lineCompute) +
                    " of the " + (v.lineSource == "baseline" ? "baseline's" : "others'") +
-                   " median FLOP/s";
+                   " median FLOP/s" +
+                   (node.computeStatus == FabricStatus::Slow
+                        ? ""
+                        : std::string(", but its interval or the nodes' spread reaches the line"));
       v.suspects.push_back(s);
     }
   }
@@ -207,6 +229,7 @@ FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOption
   judge.confidence = options.bootstrap.confidence;
   judge.baseline = options.baseline;
   judge.roundNormalise = options.roundNormalise;
+  judge.spreadSigmas = options.spreadSigmas;
   const FabricJudgement j = fabric_detail::judgeLinks(m, judge);
 
   FabricVerdict v;
@@ -214,6 +237,7 @@ FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOption
   v.bytes = j.bytes;
   v.lineBandwidth = j.line;
   v.lineSource = j.lineSource;
+  v.lineSpread = j.spread;
   v.nodes = j.nodes;
   v.links = j.links;
   const int n = static_cast<int>(m.nodes.size());
@@ -243,6 +267,8 @@ std::string fabricVerdictToJson(const FabricVerdict& v, const FabricMeasurements
   line["bandwidth"] = value::number(v.lineBandwidth);
   line["compute"] = value::number(v.lineCompute);
   line["source"] = value::string(v.lineSource);
+  line["spread"] = value::number(v.lineSpread);
+  line["computeSpread"] = value::number(v.computeSpread);
   root["line"] = line;
   root["thresholdPercent"] = value::number(v.thresholdPercent);
   root["bytes"] = value::number(v.bytes);

@@ -10,7 +10,9 @@
 namespace distbench::report {
 namespace {
 
-// Nodes listed at most; the rest are summed up in one line.
+// Up to this many nodes every node is listed; past it only those not ok,
+// at most kMaxNodeRows, and the rest summed up in one line.
+constexpr size_t kAllNodeRows = 16;
 constexpr size_t kMaxNodeRows = 32;
 constexpr size_t kWorstLinks = 5;
 
@@ -70,16 +72,26 @@ std::string formatFabricVerdict(const FabricVerdict& v, const FabricMeasurements
   });
   out += pad("name", 14) + pad("node", 14) + pad("bandwidth [low, high]", 36) + pad("GFLOP/s", 9) +
          pad("peers", 7) + "status\n";
-  for (size_t i = 0; i < rows.size() && i < kMaxNodeRows; ++i) {
-    const FabricNodeVerdict& n = *rows[i];
+  // Past kAllNodeRows nodes only those not ok, kMaxNodeRows of them at most.
+  size_t shown = 0;
+  for (const FabricNodeVerdict* row : rows) {
+    const FabricNodeVerdict& n = *row;
+    const bool ok = n.link == FabricStatus::Ok && n.computeStatus == FabricStatus::Ok;
+    if (rows.size() > kAllNodeRows && (ok || shown == kMaxNodeRows)) break;
+    ++shown;
     out += pad(m.nodes[n.index].name, 14) + pad(m.nodes[n.index].node, 14) +
            pad(n.peersMeasured > 0 ? interval(n.bandwidth) : "-", 36) +
            pad(n.compute.value > 0 ? format("%.4g", n.compute.value / 1e9) : "-", 9) +
            pad(std::to_string(n.slowPeers) + "/" + std::to_string(n.peersMeasured), 7) +
            nodeStatus(n) + "\n";
   }
-  if (rows.size() > kMaxNodeRows) {
-    out += "... and " + std::to_string(rows.size() - kMaxNodeRows) + " more nodes, all ok\n";
+  if (shown < rows.size()) {
+    size_t notOk = 0;
+    for (size_t i = shown; i < rows.size(); ++i) {
+      notOk += rows[i]->link != FabricStatus::Ok || rows[i]->computeStatus != FabricStatus::Ok;
+    }
+    out += "... and " + std::to_string(rows.size() - shown) + " more nodes" +
+           (notOk == 0 ? ", all ok" : ", " + std::to_string(notOk) + " of them not ok") + "\n";
   }
 
   std::vector<const FabricLinkVerdict*> links;

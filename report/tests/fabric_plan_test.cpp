@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
+
+#include "distbench/report/fabric_simulate.h"
+#include "distbench/report/fabric_verdict.h"
 
 namespace distbench::report {
 namespace {
@@ -120,6 +124,100 @@ TEST(FabricPlan, FirstPassCrossesEveryPairOfGroups) {
     EXPECT_GE(count, 2) << "groups " << groups.first << " and " << groups.second;
   }
   EXPECT_LE(static_cast<double>(m.pairs.size()), 0.10 * 128 * 127 / 2);
+}
+
+}  // namespace
+}  // namespace distbench::report
+
+namespace distbench::report {
+namespace {
+
+// Runs the plan to its end on a made-up fabric; returns the measurements.
+FabricMeasurements runPlan(const FabricWorld& w, const FabricPlanOptions& options,
+                           int* rounds = nullptr) {
+  std::mt19937_64 rng(w.seed);
+  FabricMeasurements m = startMeasurements(w, rng);
+  int r = 0;
+  for (; r < 1000; ++r) {
+    const FabricRound next = planNextRound(m, options);
+    if (next.empty()) break;
+    std::set<int> busy;
+    for (const auto& [a, b] : next) {
+      EXPECT_TRUE(busy.insert(a).second && busy.insert(b).second) << "round " << r;
+    }
+    measureRound(w, next, r, m, rng);
+  }
+  if (rounds) *rounds = r;
+  return m;
+}
+
+int peersOf(const FabricMeasurements& m, int node) {
+  std::set<int> peers;
+  for (const FabricPairSamples& p : m.pairs) {
+    if (p.a == node) peers.insert(p.b);
+    if (p.b == node) peers.insert(p.a);
+  }
+  return static_cast<int>(peers.size());
+}
+
+// A bad node seen slow by its three first-pass peers gets more peers, from
+// nodes known good, until six confirm it; the verdict then names it alone.
+TEST(FabricPlan, ASuspectNodeGetsMorePeersUntilDecided) {
+  FabricWorld w;
+  w.nodes = fabricNodes(64);
+  w.seed = 3;
+  w.nodeFactor[17] = 0.3;
+  const FabricMeasurements m = runPlan(w, {});
+  EXPECT_GE(peersOf(m, 17), 6);
+  EXPECT_LE(peersOf(m, 17), 16);
+  const FabricVerdict v = judgeFabric(m);
+  ASSERT_FALSE(v.suspects.empty());
+  EXPECT_EQ(v.suspects[0].what, "node");
+  EXPECT_EQ(v.suspects[0].nodes, std::vector<int>{17});
+  for (size_t i = 1; i < v.suspects.size(); ++i) {
+    EXPECT_NE(v.suspects[i].status, FabricStatus::Slow) << formatFabricVerdict(v, m);
+  }
+  // Nodes with nothing slow got the first pass only.
+  EXPECT_LT(static_cast<double>(m.pairs.size()) / 2, 0.06 * 64 * 63 / 2);
+}
+
+// A slow pair of groups seen in the first pass gets more pairs across until
+// the verdict can name the link between them.
+TEST(FabricPlan, ASuspectPairOfGroupsGetsMorePairsAcross) {
+  FabricWorld w;
+  w.nodes = fabricNodes(64, 8);
+  w.seed = 5;
+  w.groupFactor[{"rack2", "rack5"}] = 0.4;
+  int rounds = 0;
+  const FabricMeasurements m = runPlan(w, {}, &rounds);
+  int across = 0;
+  for (const FabricPairSamples& p : m.pairs) {
+    const int ga = p.a / 8, gb = p.b / 8;
+    if (p.bytes == (1 << 20) && ((ga == 2 && gb == 5) || (ga == 5 && gb == 2))) ++across;
+  }
+  EXPECT_GE(across, 3);
+  const FabricVerdict v = judgeFabric(m);
+  ASSERT_FALSE(v.suspects.empty()) << formatFabricVerdict(v, m);
+  EXPECT_EQ(v.suspects[0].what, "link");
+  EXPECT_EQ(v.suspects[0].where, "group rack2 - rack5");
+  EXPECT_EQ(v.suspects[0].nodes.size(), 16u);
+  EXPECT_LE(v.pairsMeasured, static_cast<int>(0.10 * 64 * 63 / 2));
+}
+
+// Nothing measured past the budget once the first pass is done.
+TEST(FabricPlan, TheBudgetBoundsTheRoundsAroundSuspects) {
+  FabricWorld w;
+  w.nodes = fabricNodes(64);
+  w.seed = 9;
+  w.sampleSigma = 0.3;
+  for (int i = 0; i < 8; ++i) w.nodeFactor[i * 8] = 0.3;  // many suspects
+  FabricPlanOptions options;
+  options.maxPairShare = 0.06;  // 120 pairs; the first pass is 96
+  const FabricMeasurements m = runPlan(w, options);
+  std::set<std::pair<int, int>> pairs;
+  for (const FabricPairSamples& p : m.pairs) pairs.insert({p.a, p.b});
+  EXPECT_LE(pairs.size(), 120u);
+  EXPECT_GT(pairs.size(), 96u);
 }
 
 }  // namespace

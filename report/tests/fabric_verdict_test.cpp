@@ -47,6 +47,32 @@ TEST(FabricVerdict, NoiseAloneNamesNothing) {
   EXPECT_EQ(falseAlarms, 0);
 }
 
+// Healthy links that differ lastingly (cables, ports: 20 % apart) and
+// samples that barely vary: a link's own interval is narrow, and the one
+// link in thirty that sits below 0.75 of the line would be named on it.
+// Named alone, a link must also stand three spreads of the healthy links
+// below the line: far fewer runs name one.
+TEST(FabricVerdict, HealthyLinksThatDifferLastinglyAreNamedOnlyPastTheirSpread) {
+  int namedWith = 0, namedWithout = 0, listed = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    FabricWorld w = world(8, seed, /*sampleSigma=*/0.05);
+    w.linkSigma = 0.2;
+    const FabricMeasurements m = measureAllPairs(w);
+    const FabricVerdict v = judgeFabric(m);
+    namedWith += !named(v).empty();
+    EXPECT_GT(v.lineSpread, 0.1);
+    for (const FabricSuspect& s : v.suspects) {
+      if (s.evidence.find("healthy links stray that far") != std::string::npos) ++listed;
+    }
+    FabricVerdictOptions intervalOnly;
+    intervalOnly.spreadSigmas = 0;
+    namedWithout += !named(judgeFabric(m, intervalOnly)).empty();
+  }
+  EXPECT_LE(2 * namedWith, namedWithout)
+      << namedWith << " runs named one, " << namedWithout << " on the interval alone";
+  EXPECT_GE(listed, 1);  // listed as inconclusive instead
+}
+
 TEST(FabricVerdict, ANodeAtAQuarterIsNamedAndOnlyIt) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     FabricWorld w = world(8, seed);
@@ -72,6 +98,46 @@ TEST(FabricVerdict, ANodeAtAQuarterIsNamedAndOnlyIt) {
       }
     }
   }
+}
+
+// At four nodes a slow node slows half the links; the line (each node's
+// median link, without the nodes whose median is itself slow) still sits on
+// the healthy ones. At three the node has two peers, too few to tell it
+// from two slow links: inconclusive.
+TEST(FabricVerdict, FewNodes) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    FabricWorld w = world(4, seed);
+    w.nodeFactor[1] = 0.25;
+    const FabricMeasurements m = measureAllPairs(w);
+    const FabricVerdict v = judgeFabric(m);
+    const auto slow = named(v);
+    ASSERT_EQ(slow.size(), 1u) << describe(v, m);
+    EXPECT_EQ(slow[0]->nodes, std::vector<int>{1});
+    EXPECT_NEAR(slow[0]->estimate.value / v.lineBandwidth, 0.25, 0.05) << describe(v, m);
+
+    w.nodes = fabricNodes(3);
+    const FabricMeasurements three = measureAllPairs(w);
+    const FabricVerdict v3 = judgeFabric(three);
+    EXPECT_TRUE(named(v3).empty()) << describe(v3, three);
+    EXPECT_EQ(v3.nodes[1].link, FabricStatus::Inconclusive) << describe(v3, three);
+  }
+}
+
+// A node at 0.65 of the line against a 25 % threshold: one by one its links
+// straddle 0.75, the median of its fifteen does not.
+TEST(FabricVerdict, ANodeJustPastTheThresholdIsNamedOnTheMedianOfItsLinks) {
+  int withoutMajority = 0;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    FabricWorld w = world(16, seed, /*sampleSigma=*/0.2);
+    w.nodeFactor[9] = 0.65;
+    const FabricMeasurements m = measureAllPairs(w);
+    const FabricVerdict v = judgeFabric(m);
+    const auto slow = named(v);
+    ASSERT_EQ(slow.size(), 1u) << describe(v, m);
+    EXPECT_EQ(slow[0]->nodes, std::vector<int>{9});
+    withoutMajority += 2 * v.nodes[9].slowPeers <= v.nodes[9].peersMeasured;
+  }
+  EXPECT_GE(withoutMajority, 1);  // named where its slow links alone would not
 }
 
 TEST(FabricVerdict, ASlowPairIsNamedAsALinkWithBothNodesClear) {
@@ -210,6 +276,15 @@ TEST(FabricVerdict, TheTableIsAsciiAndSaysWhatItFound) {
   EXPECT_NE(text.find("suspects:\n  slow: node trainer3: "), std::string::npos) << text;
   EXPECT_NE(text.find("its links are slow with 7 of its 7 peers"), std::string::npos) << text;
   for (char c : text) EXPECT_LT(static_cast<unsigned char>(c), 128u);
+
+  // Past 16 nodes, only the nodes that are not ok.
+  FabricWorld many = world(40, 2);
+  many.nodeFactor[7] = 0.25;
+  const FabricMeasurements big = measureAllPairs(many);
+  const std::string compact = formatFabricVerdict(judgeFabric(big), big);
+  EXPECT_NE(compact.find("\ntrainer7 "), std::string::npos) << compact;
+  EXPECT_EQ(compact.find("\ntrainer8 "), std::string::npos) << compact;
+  EXPECT_NE(compact.find("... and 39 more nodes, all ok\n"), std::string::npos) << compact;
 }
 
 TEST(FabricVerdict, JsonCarriesNodesLinksAndSuspects) {

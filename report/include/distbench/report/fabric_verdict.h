@@ -69,6 +69,16 @@ struct FabricVerdict {
   double lineBandwidth = 0;  // bytes/s: the group's (or baseline's) link figure
   double lineCompute = 0;    // FLOP/s
   std::string lineSource = "group";  // "group" | "baseline"
+  // How far healthy links stray from the line: a robust standard deviation
+  // of log bandwidth (the root mean square of the log deviations, the
+  // largest tenth left out). A link is named alone only where its interval
+  // is below the threshold and its estimate spreadSigmas of these below the
+  // line: a link's interval holds its own samples' noise, not what makes
+  // one healthy link lastingly slower than another.
+  double lineSpread = 0;
+  // The same for the nodes' probes (log FLOP/s around their median): a
+  // compute is named only past spreadSigmas of it.
+  double computeSpread = 0;
   std::vector<FabricNodeVerdict> nodes;
   std::vector<FabricLinkVerdict> links;
   // Slow first, then inconclusive; empty when nothing is named.
@@ -87,11 +97,15 @@ struct FabricVerdictOptions {
   // A baseline run's measurements: its figures become the line instead of
   // the group's median.
   const FabricMeasurements* baseline = nullptr;
-  // Each pair's figure divided by its round's median (times the run's), in
-  // rounds of three pairs or more that cover most nodes: pairs measured at
-  // the same time share the machine, and a round slowed as a whole (another
+  // Each pair's figure divided by its round's median (times the run's),
+  // the median over the round's pairs between nodes a first judging found
+  // fine, where there are three such pairs or more: pairs measured at the
+  // same time share the machine, and a round slowed as a whole (another
   // job) then names no link. docs/performance.md measures both ways.
   bool roundNormalise = true;
+  // How many of the healthy links' spreads (FabricVerdict::lineSpread) below
+  // the line a link named alone must lie; 0: the interval alone decides.
+  double spreadSigmas = 3;
 };
 
 FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOptions& options = {});

@@ -15,6 +15,8 @@ const KindEntry& kindEntry(api::BenchmarkKind kind) {
       return ddpKind();
     case api::BenchmarkKind::Collectives:
       return collectivesKind();
+    case api::BenchmarkKind::Fabric:
+      return fabricKind();
   }
   throw std::invalid_argument("no benchmark kind " + std::to_string(static_cast<int>(kind)));
 }

@@ -10,8 +10,8 @@ namespace {
 using api::BenchmarkKind;
 
 TEST(Kinds, EveryKindHasItsOwnCompleteEntry) {
-  for (BenchmarkKind kind :
-       {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP, BenchmarkKind::Collectives}) {
+  for (BenchmarkKind kind : {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP,
+                             BenchmarkKind::Collectives, BenchmarkKind::Fabric}) {
     SCOPED_TRACE(api::toString(kind));
     const KindEntry& entry = kindEntry(kind);
     EXPECT_EQ(entry.kind, kind);
@@ -28,6 +28,7 @@ TEST(Kinds, GroupsAsDocumented) {
   EXPECT_EQ(groups(BenchmarkKind::HybridDDPRPC), std::make_pair(true, true));
   EXPECT_EQ(groups(BenchmarkKind::DDP), std::make_pair(false, false));
   EXPECT_EQ(groups(BenchmarkKind::Collectives), std::make_pair(false, true));
+  EXPECT_EQ(groups(BenchmarkKind::Fabric), std::make_pair(false, true));
 }
 
 }  // namespace

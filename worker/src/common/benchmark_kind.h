@@ -71,5 +71,6 @@ const KindEntry& kindEntry(api::BenchmarkKind kind);
 const KindEntry& hybridKind();       // hybrid/hybrid_kind.cpp
 const KindEntry& ddpKind();          // ddp/ddp_kind.cpp
 const KindEntry& collectivesKind();  // collectives/collectives_kind.cpp
+const KindEntry& fabricKind();       // fabric/fabric_kind.cpp
 
 }  // namespace distbench::worker

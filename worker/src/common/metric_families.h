@@ -4,6 +4,7 @@
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
+#include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
 
 #include <string>
@@ -23,5 +24,9 @@ prometheus::Family<prometheus::Histogram>& histogramFamily(const MetricsEndpoint
 prometheus::Family<prometheus::Counter>& counterFamily(const MetricsEndpoint& endpoint,
                                                        const std::string& name,
                                                        const std::string& help);
+
+prometheus::Family<prometheus::Gauge>& gaugeFamily(const MetricsEndpoint& endpoint,
+                                                   const std::string& name,
+                                                   const std::string& help);
 
 }  // namespace distbench::worker

@@ -47,6 +47,16 @@ prometheus::Family<prometheus::Counter>& counterFamily(const MetricsEndpoint& en
       .Register(endpoint.registry());
 }
 
+prometheus::Family<prometheus::Gauge>& gaugeFamily(const MetricsEndpoint& endpoint,
+                                                   const std::string& name,
+                                                   const std::string& help) {
+  return prometheus::BuildGauge()
+      .Name(name)
+      .Help(help)
+      .Labels(endpoint.labels())
+      .Register(endpoint.registry());
+}
+
 struct MetricsEndpoint::Impl {
   std::shared_ptr<prometheus::Registry> registry = std::make_shared<prometheus::Registry>();
   // Served by the same small server as the operator's port (distbench_http),

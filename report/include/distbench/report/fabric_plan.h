@@ -11,6 +11,15 @@
 // from one slow link; a pair of groups with a slow pair: more pairs
 // between them), and stops when no suspect is left undecided or the
 // budget is spent.
+//
+// The first pass: three random perfect matchings (three peers each), and
+// where nodes carry groups (FabricNode::group), every pair of groups
+// crossed by node pairs in round-robin rounds of groups: as many per pair
+// of groups as a third of the budget allows, two at least, so that the
+// rounds are full (a round costs the same time however many pairs it
+// holds). It is measured whole; the budget bounds what follows it. Suspects
+// are judged as judgeFabric judges them (fabric_verdict.h). A round cut
+// short (a pair that failed) is asked for again, its missing pairs only.
 #pragma once
 
 #include <cstdint>

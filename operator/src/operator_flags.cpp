@@ -124,6 +124,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
        [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
       {"--worker-image", [&](auto& k, auto& v) { f.workerImage = imageReference(k, v); }},
       {"--cuda-worker-image", [&](auto& k, auto& v) { f.cudaWorkerImage = imageReference(k, v); }},
+      {"--suspect-nodes",
+       [&](auto& k, auto& v) { f.suspectNodes = oneOf(k, v, {"none", "label", "taint"}); }},
       {"--log-format", [&](auto& k, auto& v) { f.logFormat = oneOf(k, v, {"json", "text"}); }},
       {"--log-level",
        [&](auto& k, auto& v) { f.logLevel = oneOf(k, v, {"debug", "info", "warn", "error"}); }},

@@ -35,9 +35,18 @@ bool operator==(const CollectivesSpec& a, const CollectivesSpec& b) {
                                             b.warmupIterations, b.iterations);
 }
 
+bool operator==(const FabricSpec& a, const FabricSpec& b) {
+  return std::tie(a.messageBytes, a.warmupSamples, a.samplesPerPair, a.computeProbeSize,
+                  a.computeProbeSamples, a.allreduceBytes, a.allreduceIterations,
+                  a.thresholdPercent, a.allPairsUpTo, a.nodes, a.onePerNode) ==
+         std::tie(b.messageBytes, b.warmupSamples, b.samplesPerPair, b.computeProbeSize,
+                  b.computeProbeSamples, b.allreduceBytes, b.allreduceIterations,
+                  b.thresholdPercent, b.allPairsUpTo, b.nodes, b.onePerNode);
+}
+
 bool operator==(const BenchmarkSpec& a, const BenchmarkSpec& b) {
-  return std::tie(a.kind, a.seed, a.bucketCapMB, a.hybridDDPRPC, a.ddp, a.collectives) ==
-         std::tie(b.kind, b.seed, b.bucketCapMB, b.hybridDDPRPC, b.ddp, b.collectives);
+  return std::tie(a.kind, a.seed, a.bucketCapMB, a.hybridDDPRPC, a.ddp, a.collectives, a.fabric) ==
+         std::tie(b.kind, b.seed, b.bucketCapMB, b.hybridDDPRPC, b.ddp, b.collectives, b.fabric);
 }
 
 bool operator==(const RuntimeSpec& a, const RuntimeSpec& b) {
@@ -127,6 +136,8 @@ const char* toString(BenchmarkKind kind) {
       return "DDP";
     case BenchmarkKind::Collectives:
       return "Collectives";
+    case BenchmarkKind::Fabric:
+      return "Fabric";
   }
   return "?";
 }

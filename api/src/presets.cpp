@@ -57,10 +57,20 @@ DistBenchmark collectivesPreset() {
   return b;
 }
 
+// Six nodes, sized to finish in seconds on one machine: enough peers that
+// the group's median is a fair line for each.
+DistBenchmark fabricPreset() {
+  DistBenchmark b = withoutParameterServers("fabric", BenchmarkKind::Fabric, 6);
+  b.spec.benchmark.fabric.messageBytes = {4096, 1048576};
+  b.spec.benchmark.fabric.samplesPerPair = 6;
+  b.spec.benchmark.fabric.allreduceBytes = 1048576;
+  return b;
+}
+
 }  // namespace
 
 std::vector<std::string> presetNames() {
-  return {"default", "tutorial", "ddp", "ddp-cpu", "collectives"};
+  return {"default", "tutorial", "ddp", "ddp-cpu", "collectives", "fabric"};
 }
 
 DistBenchmark preset(const std::string& name) {
@@ -69,6 +79,7 @@ DistBenchmark preset(const std::string& name) {
   if (name == "ddp") return ddpPreset();
   if (name == "ddp-cpu") return ddpCpuPreset();
   if (name == "collectives") return collectivesPreset();
+  if (name == "fabric") return fabricPreset();
   std::string known;
   for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown preset '" + name + "'; known presets: " + known);

@@ -63,6 +63,18 @@ int64_t collectiveSizes(const CollectivesSpec& k) {
 
 }  // namespace
 
+int fabricProbeSide(const FabricSpec& f, Device device) {
+  if (f.computeProbeSize > 0) return f.computeProbeSize;
+  return device == Device::CUDA ? kFabricCudaProbeSize : kFabricCpuProbeSize;
+}
+
+int64_t fabricPairsPlanned(const FabricSpec& f, int64_t trainers) {
+  const int64_t n = std::max<int64_t>(trainers, 0);
+  const int64_t all = mul(n, n - 1) / 2;
+  if (n <= f.allPairsUpTo) return all;
+  return std::min(all, add(all / 10, n));
+}
+
 int64_t saturatingAdd(int64_t a, int64_t b) {
   a = std::max<int64_t>(a, 0);
   b = std::max<int64_t>(b, 0);
@@ -138,6 +150,20 @@ int64_t rankMemoryBytes(const DistBenchmarkSpec& s, Role role) {
       if (role != Role::Trainer) break;
       data = mul(s.benchmark.collectives.maxBytes, kCollectiveBytesPerMaxByte);
       break;
+    case BenchmarkKind::Fabric: {
+      if (role != Role::Trainer) break;
+      // A send and a receive buffer of the largest message, the allreduce
+      // buffer, and on the CPU the probe's three n x n float32 matrices.
+      const FabricSpec& f = s.benchmark.fabric;
+      int64_t largest = 0;
+      for (int64_t bytes : f.messageBytes) largest = std::max(largest, bytes);
+      data = add(mul(2, largest), f.allreduceBytes);
+      if (s.runtime.device == Device::CPU) {
+        const int64_t n = fabricProbeSide(f, Device::CPU);
+        data = add(data, mul(mul(3, mul(n, n)), kFloatBytes));
+      }
+      break;
+    }
   }
   return add(kRankBaseBytes, add(data, mul(timingSamples(s), role == Role::Master ? 8 : 0)));
 }
@@ -161,6 +187,15 @@ int64_t timingSamples(const DistBenchmarkSpec& s) {
                                     static_cast<int64_t>(k.dtypes.size())),
                                 collectiveSizes(k));
       return mul(mul(cases, k.iterations), trainers);
+    }
+    case BenchmarkKind::Fabric: {
+      // Per planned pair, size and direction its samples; per node its
+      // probe's; per node and iteration its allreduce seconds.
+      const FabricSpec& f = s.benchmark.fabric;
+      const int64_t transfers =
+          mul(mul(fabricPairsPlanned(f, trainers), static_cast<int64_t>(f.messageBytes.size())),
+              mul(2, f.samplesPerPair));
+      return add(transfers, mul(trainers, add(f.computeProbeSamples, f.allreduceIterations)));
     }
   }
   return 0;

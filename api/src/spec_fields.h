@@ -9,12 +9,16 @@
 // once per field, in the order the fields are written; `Section` is the
 // section type, const for writing. What `field` does with each member
 // follows from its type:
-//   integer, double, std::string, std::vector<std::string>: the plain value
+//   integer, bool, double, std::string, std::vector<std::string>,
+//     std::vector<int64_t>: the plain value
 //   std::optional<integer>: only when given / set
 //   an enum E, with the values allowed: one of those, by toString
 //   std::vector<E>, with the values allowed: a list of them
 //   std::vector<std::string> with kDenseLayerTokens: dense layer tokens
 //     (strings or integers, spec.benchmark.hybridDDPRPC.denseLayers)
+//   std::vector<std::string> with kWrittenWhenGiven: a list written only
+//     when not empty, for a list whose absence means "none given"
+//     (spec.benchmark.fabric.nodes)
 //
 // Sections with more to them than that (presence that changes defaults,
 // Kubernetes-shaped objects whose optional parts are written only in some
@@ -35,6 +39,8 @@ inline constexpr bool kIsOptional<std::optional<T>> = true;
 
 struct DenseLayerTokens {};
 inline constexpr DenseLayerTokens kDenseLayerTokens{};
+struct WrittenWhenGiven {};
+inline constexpr WrittenWhenGiven kWrittenWhenGiven{};
 
 template <typename Section, typename Field>
 void hybridFields(Section& h, Field&& field) {
@@ -85,6 +91,22 @@ void collectivesFields(Section& c, Field&& field) {
   field("stepFactor", c.stepFactor);
   field("warmupIterations", c.warmupIterations);
   field("iterations", c.iterations);
+}
+
+template <typename Section, typename Field>
+void fabricFields(Section& f, Field&& field) {
+  static_assert(std::is_same_v<std::remove_const_t<Section>, FabricSpec>);
+  field("messageBytes", f.messageBytes);
+  field("warmupSamples", f.warmupSamples);
+  field("samplesPerPair", f.samplesPerPair);
+  field("computeProbeSize", f.computeProbeSize);
+  field("computeProbeSamples", f.computeProbeSamples);
+  field("allreduceBytes", f.allreduceBytes);
+  field("allreduceIterations", f.allreduceIterations);
+  field("thresholdPercent", f.thresholdPercent);
+  field("allPairsUpTo", f.allPairsUpTo);
+  field("nodes", f.nodes, kWrittenWhenGiven);
+  field("onePerNode", f.onePerNode);
 }
 
 // gpusPerRank is written only when set: it is refused without device cuda.

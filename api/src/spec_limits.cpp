@@ -76,6 +76,15 @@ void checkCollectives(const DistBenchmarkSpec& s, Limits& l) {
            saturatingAdd(k.warmupIterations, k.iterations), kMaxRounds);
 }
 
+void checkFabric(const DistBenchmarkSpec& s, Limits& l) {
+  const FabricSpec& f = s.benchmark.fabric;
+  const std::string fp = "spec.benchmark.fabric.";
+  l.atMost(fp + "samplesPerPair", "warmupSamples + samplesPerPair",
+           saturatingAdd(f.warmupSamples, f.samplesPerPair), kMaxRounds);
+  l.atMost(fp + "computeProbeSamples", "computeProbeSamples", f.computeProbeSamples, kMaxRounds);
+  l.atMost(fp + "allreduceIterations", "allreduceIterations", f.allreduceIterations, kMaxRounds);
+}
+
 // The field a user changes to bring a kind's samples or memory down.
 const char* sampleField(BenchmarkKind kind) {
   switch (kind) {
@@ -85,6 +94,8 @@ const char* sampleField(BenchmarkKind kind) {
       return "spec.benchmark.ddp.iterations";
     case BenchmarkKind::Collectives:
       return "spec.benchmark.collectives.iterations";
+    case BenchmarkKind::Fabric:
+      return "spec.benchmark.fabric.samplesPerPair";
   }
   return "spec.benchmark";
 }
@@ -113,6 +124,8 @@ const char* memoryField(const DistBenchmarkSpec& s, Role role) {
       return "spec.benchmark.ddp.batchSize";
     case BenchmarkKind::Collectives:
       return "spec.benchmark.collectives.maxBytes";
+    case BenchmarkKind::Fabric:
+      return "spec.benchmark.fabric.messageBytes";
   }
   return "spec.benchmark";
 }
@@ -130,6 +143,9 @@ std::vector<FieldError> checkSpecLimits(const DistBenchmarkSpec& s) {
       break;
     case BenchmarkKind::Collectives:
       checkCollectives(s, l);
+      break;
+    case BenchmarkKind::Fabric:
+      checkFabric(s, l);
       break;
   }
   l.atMost(sampleField(s.benchmark.kind), "the timing samples the master keeps (trainers × rounds × series)",

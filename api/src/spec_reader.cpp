@@ -34,12 +34,16 @@ class TableFields {
     fields_.push_back({key, [&r, &member](const Node& v, const Path& p) {
                          if constexpr (kIsOptional<T>) {
                            r.optionalInteger(v, p, member);
+                         } else if constexpr (std::is_same_v<T, bool>) {
+                           r.boolean(v, p, member);
                          } else if constexpr (std::is_same_v<T, double>) {
                            r.number(v, p, member);
                          } else if constexpr (std::is_same_v<T, std::string>) {
                            r.string(v, p, member);
                          } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
                            r.stringList(v, p, member);
+                         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+                           r.integerList(v, p, member);
                          } else {
                            static_assert(std::is_integral_v<T>);
                            r.integer(v, p, member);
@@ -63,6 +67,10 @@ class TableFields {
         {key, [&r, &member, values = std::vector<E>(allowed)](const Node& v, const Path& p) {
            r.enumerationList(v, p, member, values);
          }});
+  }
+
+  void operator()(const char* key, std::vector<std::string>& member, WrittenWhenGiven) {
+    (*this)(key, member);
   }
 
   void operator()(const char* key, std::vector<std::string>& member, DenseLayerTokens) {
@@ -99,6 +107,7 @@ struct Presence {
   bool hybridDDPRPC = false;
   bool ddp = false;
   bool collectives = false;
+  bool fabric = false;
 };
 
 void readTopology(Reader& r, const Node& node, const Path& path, TopologySpec& t,
@@ -132,6 +141,12 @@ void readCollectives(Reader& r, const Node& node, const Path& path, CollectivesS
   r.object(node, path, fields.fields());
 }
 
+void readFabric(Reader& r, const Node& node, const Path& path, FabricSpec& f) {
+  TableFields fields(r);
+  detail::fabricFields(f, fields);
+  r.object(node, path, fields.fields());
+}
+
 void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec& b,
                    Presence& presence) {
   r.object(
@@ -139,9 +154,9 @@ void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec&
       {
           {"kind",
            [&](const Node& v, const Path& p) {
-             r.enumeration(
-                 v, p, b.kind,
-                 {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP, BenchmarkKind::Collectives});
+             r.enumeration(v, p, b.kind,
+                           {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP,
+                            BenchmarkKind::Collectives, BenchmarkKind::Fabric});
            }},
           {"seed", [&](const Node& v, const Path& p) { r.integer(v, p, b.seed); }},
           {"bucketCapMB", [&](const Node& v, const Path& p) { r.number(v, p, b.bucketCapMB); }},
@@ -160,6 +175,11 @@ void readBenchmark(Reader& r, const Node& node, const Path& path, BenchmarkSpec&
              presence.collectives = true;
              readCollectives(r, v, p, b.collectives);
            }},
+          {"fabric",
+           [&](const Node& v, const Path& p) {
+             presence.fabric = true;
+             readFabric(r, v, p, b.fabric);
+           }},
       });
 }
 
@@ -173,7 +193,8 @@ void checkKindSections(Reader& r, const Path& benchmarkPath, const BenchmarkSpec
     BenchmarkKind kind;
   } sections[] = {{"hybridDDPRPC", presence.hybridDDPRPC, BenchmarkKind::HybridDDPRPC},
                   {"ddp", presence.ddp, BenchmarkKind::DDP},
-                  {"collectives", presence.collectives, BenchmarkKind::Collectives}};
+                  {"collectives", presence.collectives, BenchmarkKind::Collectives},
+                  {"fabric", presence.fabric, BenchmarkKind::Fabric}};
   for (const auto& section : sections) {
     if (section.present && section.kind != b.kind) {
       r.fail(childPath(benchmarkPath, section.key),

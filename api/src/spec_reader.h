@@ -163,6 +163,20 @@ class Reader {
     out = c == 't' || c == 'T';
   }
 
+  void boolean(const YAML::Node& node, const std::string& path, bool& out) {
+    std::optional<bool> value;
+    optionalBoolean(node, path, value);
+    if (value) out = *value;
+  }
+
+  void integerList(const YAML::Node& node, const std::string& path, std::vector<int64_t>& out) {
+    if (!node.IsSequence()) return fail(path, "must be a list");
+    std::vector<int64_t> values(node.size());
+    const std::size_t errorsBefore = errors_.size();
+    for (std::size_t i = 0; i < node.size(); ++i) integer(node[i], indexPath(path, i), values[i]);
+    if (errors_.size() == errorsBefore) out = std::move(values);
+  }
+
   // A string enum kept as a string (Kubernetes' own fields: a toleration's
   // operator and effect).
   void stringEnumeration(const YAML::Node& node, const std::string& path, std::string& out,

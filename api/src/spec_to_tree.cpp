@@ -46,12 +46,18 @@ class TableWriter {
   void operator()(const char* key, const T& value) {
     if constexpr (kIsOptional<T>) {
       if (value) node_.add(key, Node::integer(*value));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      node_.add(key, Node::boolean(value));
     } else if constexpr (std::is_same_v<T, double>) {
       node_.add(key, Node::number(value));
     } else if constexpr (std::is_same_v<T, std::string>) {
       node_.add(key, Node::string(value));
     } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
       node_.add(key, Node::stringSeq(value));
+    } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+      Node seq = Node::seq();
+      for (int64_t v : value) seq.push(Node::integer(v));
+      node_.add(key, std::move(seq));
     } else {
       static_assert(std::is_integral_v<T>);
       node_.add(key, Node::integer(value));
@@ -66,6 +72,10 @@ class TableWriter {
   template <typename E>
   void operator()(const char* key, const std::vector<E>& values, std::initializer_list<E>) {
     node_.add(key, enumSeq(values));
+  }
+
+  void operator()(const char* key, const std::vector<std::string>& values, WrittenWhenGiven) {
+    if (!values.empty()) node_.add(key, Node::stringSeq(values));
   }
 
   void operator()(const char* key, const std::vector<std::string>& tokens, DenseLayerTokens) {
@@ -108,6 +118,12 @@ Node collectives(const CollectivesSpec& c) {
   return node;
 }
 
+Node fabric(const FabricSpec& f) {
+  Node node = Node::map();
+  fabricFields(f, TableWriter(node));
+  return node;
+}
+
 // Only the section of the benchmark's kind: the others are defaults the
 // parser would refuse to see for this kind.
 Node benchmark(const BenchmarkSpec& b) {
@@ -124,6 +140,9 @@ Node benchmark(const BenchmarkSpec& b) {
       break;
     case BenchmarkKind::Collectives:
       node.add("collectives", collectives(b.collectives));
+      break;
+    case BenchmarkKind::Fabric:
+      node.add("fabric", fabric(b.fabric));
       break;
   }
   return node;

@@ -253,6 +253,45 @@ void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast(cp + "iterations", k.iterations, 1);
 }
 
+void checkFabric(const DistBenchmarkSpec& s, Checker& c) {
+  const FabricSpec& f = s.benchmark.fabric;
+  const std::string fp = "spec.benchmark.fabric.";
+  // A pair is the least there is to measure.
+  c.atLeast("spec.topology.trainers", s.topology.trainers, 2);
+  if (f.messageBytes.empty()) c.fail(fp + "messageBytes", "must list at least one size");
+  if (f.messageBytes.size() > static_cast<std::size_t>(kMaxFabricMessageSizes)) {
+    c.fail(fp + "messageBytes",
+           "must list at most " + std::to_string(kMaxFabricMessageSizes) + " sizes");
+  }
+  for (std::size_t i = 0; i < f.messageBytes.size(); ++i) {
+    c.between<int64_t>(fp + "messageBytes[" + std::to_string(i) + "]", f.messageBytes[i], 1,
+                       kMaxFabricMessageBytes);
+  }
+  checkNoDuplicates(fp + "messageBytes", f.messageBytes, c);
+  c.atLeast(fp + "warmupSamples", f.warmupSamples, 0);
+  c.atLeast(fp + "samplesPerPair", f.samplesPerPair, 1);
+  c.between(fp + "computeProbeSize", f.computeProbeSize, 0, kMaxFabricProbeSize);
+  c.atLeast(fp + "computeProbeSamples", f.computeProbeSamples, 1);
+  c.between<int64_t>(fp + "allreduceBytes", f.allreduceBytes, 1, kMaxFabricMessageBytes);
+  c.atLeast(fp + "allreduceIterations", f.allreduceIterations, 1);
+  if (!(f.thresholdPercent > 0 && f.thresholdPercent < 100)) {
+    c.fail(fp + "thresholdPercent", "must be a percentage in (0, 100)");
+  }
+  c.atLeast(fp + "allPairsUpTo", f.allPairsUpTo, 2);
+  if (!f.nodes.empty() && f.nodes.size() != static_cast<std::size_t>(s.topology.trainers)) {
+    c.fail(fp + "nodes", "lists " + std::to_string(f.nodes.size()) +
+                             " nodes; must list one per trainer (spec.topology.trainers is " +
+                             std::to_string(s.topology.trainers) + ") or none");
+  }
+  for (std::size_t i = 0; i < f.nodes.size(); ++i) {
+    if (!isDns1123Subdomain(f.nodes[i])) {
+      c.fail(fp + "nodes[" + std::to_string(i) + "]",
+             "must be a Kubernetes node name (a DNS-1123 subdomain), got \"" + f.nodes[i] + "\"");
+    }
+  }
+  checkNoDuplicates(fp + "nodes", f.nodes, c);
+}
+
 void checkRunPolicy(const RunPolicy& rp, Checker& c) {
   const std::string rpp = "spec.runPolicy.";
   c.atLeast(rpp + "backoffLimit", rp.backoffLimit, 0);
@@ -401,6 +440,7 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
       break;
     case BenchmarkKind::DDP:
     case BenchmarkKind::Collectives:
+    case BenchmarkKind::Fabric:
       if (s.topology.parameterServers != 0) {
         c.fail("spec.topology.parameterServers", std::string("must be 0 for kind ") +
                                                      toString(s.benchmark.kind) +
@@ -408,8 +448,10 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
       }
       if (s.benchmark.kind == BenchmarkKind::DDP) {
         checkDDP(s, c);
-      } else {
+      } else if (s.benchmark.kind == BenchmarkKind::Collectives) {
         checkCollectives(s, c);
+      } else {
+        checkFabric(s, c);
       }
       break;
   }

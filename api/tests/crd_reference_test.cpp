@@ -74,7 +74,7 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   const std::string reference = readReference();
   std::vector<std::string> raw;
   // Each kind writes only its own section: walk one resource of each.
-  for (const char* name : {"default", "ddp", "collectives"}) {
+  for (const char* name : {"default", "ddp", "collectives", "fabric"}) {
     leafPaths(YAML::Load(toYaml(preset(name))), "", raw);
   }
   // And one with the optional fields set, a toleration's included.
@@ -82,6 +82,9 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   full.spec.runtime.gpusPerRank = 2;
   full.spec.runPolicy.activeDeadlineSeconds = 600;
   full.spec.runPolicy.ttlSecondsAfterFinished = 60;
+  DistBenchmark pinned = preset("fabric");
+  pinned.spec.benchmark.fabric.nodes = {"a", "b", "c", "d", "e", "f"};
+  leafPaths(YAML::Load(toYaml(pinned)), "", raw);
   for (PodTemplate* t : {&full.spec.podTemplates.master, &full.spec.podTemplates.parameterServer,
                          &full.spec.podTemplates.trainer}) {
     t->tolerations = {{"gpu", "Equal", "a", "NoExecute", 30}};
@@ -94,9 +97,9 @@ TEST(CrdReferenceTest, TableNamesEveryField) {
   for (const std::string& path : raw) paths.push_back(oneRole(path));
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  // 50 before runPolicy (4) and a role's template (5, 5 per toleration, and
+  // 61 before runPolicy (4) and a role's template (5, 5 per toleration, and
   // 12 for the security overrides: each object empty, and its 10 leaves).
-  ASSERT_EQ(paths.size(), 76u);  // the walk reached every field
+  ASSERT_EQ(paths.size(), 87u);  // the walk reached every field
   for (const std::string& path : paths) {
     EXPECT_THAT(reference, ::testing::HasSubstr("| `" + path + "` |"));
   }

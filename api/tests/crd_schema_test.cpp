@@ -96,7 +96,7 @@ const std::map<std::string, YAML::Node>& specSchemaLeaves() {
 // --- The library ---------------------------------------------------------------
 
 const std::vector<BenchmarkKind> kKinds = {BenchmarkKind::HybridDDPRPC, BenchmarkKind::DDP,
-                                           BenchmarkKind::Collectives};
+                                           BenchmarkKind::Collectives, BenchmarkKind::Fabric};
 
 // A resource of `kind` with every other field left to the library, as toYaml
 // writes it: all defaults, for the kind's own section only. (The presets
@@ -113,7 +113,7 @@ const YAML::Node& defaultDocument(BenchmarkKind kind) {
   return documents.at(kind);
 }
 
-// The section only `kind` writes: "hybridDDPRPC", "ddp" or "collectives".
+// The section only `kind` writes: "hybridDDPRPC", "ddp", "collectives" or "fabric".
 std::string sectionOf(BenchmarkKind kind) {
   for (const auto& entry : defaultDocument(kind)["spec"]["benchmark"]) {
     if (entry.second.IsMap()) return entry.first.Scalar();
@@ -141,9 +141,12 @@ void libraryLeaves(const YAML::Node& node, const std::string& path, BenchmarkKin
 
 // The optional fields the library writes only when set, and values for them.
 const std::map<std::string, std::string> kOptionalFields = [] {
-  std::map<std::string, std::string> fields = {{"spec.runtime.gpusPerRank", "2"},
-                                               {"spec.runPolicy.activeDeadlineSeconds", "600"},
-                                               {"spec.runPolicy.ttlSecondsAfterFinished", "3600"}};
+  std::map<std::string, std::string> fields = {
+      {"spec.runtime.gpusPerRank", "2"},
+      {"spec.runPolicy.activeDeadlineSeconds", "600"},
+      {"spec.runPolicy.ttlSecondsAfterFinished", "3600"},
+      // One per trainer (8 by default).
+      {"spec.benchmark.fabric.nodes", "[n0, n1, n2, n3, n4, n5, n6, n7]"}};
   // The security overrides: each unset in a default document.
   for (const std::string role : {"master", "parameterServer", "trainer"}) {
     const std::string pod = "spec.podTemplates." + role + ".podSecurityContext.";
@@ -180,7 +183,10 @@ const LibraryLeaves& specLibraryLeaves() {
     for (BenchmarkKind kind : kKinds) {
       YAML::Node withOptionals = YAML::Clone(defaultDocument(kind));
       for (const auto& [path, value] : kOptionalFields) {
-        setAt(withOptionals, splitPath(path), YAML::Load(value));
+        // A kind section's optional field belongs to that kind only.
+        const std::vector<std::string> keys = splitPath(path);
+        if (keys[1] == "benchmark" && keys[2] != sectionOf(kind)) continue;
+        setAt(withOptionals, keys, YAML::Load(value));
       }
       libraryLeaves(withOptionals["spec"], "spec", kind, out);
       for (const auto& variant : kExclusiveOptionals) {
@@ -646,9 +652,9 @@ TEST(CrdSchemaTest, SpecLeavesAreTheLibraryFields) {
   for (const auto& entry : specSchemaLeaves()) inSchema.insert(entry.first);
   std::set<std::string> inLibrary;
   for (const auto& entry : specLibraryLeaves()) inLibrary.insert(entry.first);
-  // 44 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
+  // 55 in topology, benchmark and runtime; 4 in runPolicy; 15 per role in
   // podTemplates (5, and 10 security overrides); 4 in baseline.
-  EXPECT_EQ(inLibrary.size(), 97u);
+  EXPECT_EQ(inLibrary.size(), 108u);
   EXPECT_EQ(inSchema, inLibrary);
 }
 
@@ -692,6 +698,7 @@ TEST(CrdSchemaTest, DefaultsAreTheLibraryDefaults) {
   EXPECT_EQ(parameterServers.at(BenchmarkKind::HybridDDPRPC).Scalar(), "8");
   EXPECT_EQ(parameterServers.at(BenchmarkKind::DDP).Scalar(), "0");
   EXPECT_EQ(parameterServers.at(BenchmarkKind::Collectives).Scalar(), "0");
+  EXPECT_EQ(parameterServers.at(BenchmarkKind::Fabric).Scalar(), "0");
 }
 
 // The API server's defaulting (structuraldefaulting.Default in 1.20): a missing
@@ -809,6 +816,12 @@ TEST(CrdSchemaTest, TypesAreTheLibraryTypes) {
         wrong.push_back(plain("[[a]]"));
       } else if (typeOf(items) == "string") {
         wrong.push_back(plain("[3]"));
+      } else if (typeOf(items) == "integer") {
+        for (const char* item : {"[x]", "[1.5]", "[true]", "[[8]]"}) wrong.push_back(plain(item));
+        YAML::Node asString(YAML::NodeType::Sequence);
+        asString.push_back(quoted("8"));
+        wrong.push_back(asString);
+        EXPECT_TRUE(accepted(path, plain("[8]")));
       } else if (items["x-kubernetes-int-or-string"].as<bool>()) {
         for (const char* item : {"[1.5]", "[true]", "[[8]]", "[{a: 8}]"}) {
           wrong.push_back(plain(item));
@@ -969,7 +982,10 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
     if (type != "array" || typeOf(schema["items"]) == "object" ||
         path.find(".capabilities.") != std::string::npos)
       continue;
-    const YAML::Node defaults = schema["default"];
+    // A list without a default (fabric.nodes: none given) builds its lists
+    // from the value the optional fields give it.
+    const YAML::Node defaults =
+        schema["default"] ? schema["default"] : YAML::Load(kOptionalFields.at(path));
     const std::size_t minItems = schema["minItems"] ? schema["minItems"].as<std::size_t>() : 0;
     ASSERT_TRUE(defaults && defaults.size() >= std::max<std::size_t>(minItems, 1))
         << "the default has too few entries to build lists from";

@@ -11,8 +11,8 @@ namespace distbench::api {
 namespace {
 
 TEST(PresetsTest, NamesAreListed) {
-  EXPECT_THAT(presetNames(),
-              ::testing::ElementsAre("default", "tutorial", "ddp", "ddp-cpu", "collectives"));
+  EXPECT_THAT(presetNames(), ::testing::ElementsAre("default", "tutorial", "ddp", "ddp-cpu",
+                                                    "collectives", "fabric"));
 }
 
 TEST(PresetsTest, DefaultIsTheStructDefaults) {
@@ -39,8 +39,9 @@ TEST(PresetsTest, UnknownNameListsTheKnownOnes) {
     preset("x");
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "unknown preset 'x'; known presets: default, tutorial, ddp, ddp-cpu, collectives");
+    EXPECT_STREQ(
+        e.what(),
+        "unknown preset 'x'; known presets: default, tutorial, ddp, ddp-cpu, collectives, fabric");
   }
 }
 

@@ -275,8 +275,9 @@ TEST(ParseTest, ObjectFieldRejectsScalarsAndLists) {
 }
 
 TEST(ParseTest, BadEnumListsAllowedValues) {
-  EXPECT_THAT(parseErrors(kMinimal + "  benchmark:\n    kind: Ddp\n"),
-              ElementsAre("spec.benchmark.kind: must be one of HybridDDPRPC, DDP, Collectives"));
+  EXPECT_THAT(
+      parseErrors(kMinimal + "  benchmark:\n    kind: Ddp\n"),
+      ElementsAre("spec.benchmark.kind: must be one of HybridDDPRPC, DDP, Collectives, Fabric"));
   EXPECT_THAT(
       parseErrors(kMinimal + "  benchmark:\n    hybridDDPRPC:\n      embeddingMode: Sum\n"),
       ElementsAre("spec.benchmark.hybridDDPRPC.embeddingMode: must be one of sum, mean, max"));
@@ -370,7 +371,7 @@ spec:
     const std::vector<std::string> expected = {
         "metadata.name: must be a string",
         "spec.topology.trainers: must be an integer",
-        "spec.benchmark.kind: must be one of HybridDDPRPC, DDP, Collectives",
+        "spec.benchmark.kind: must be one of HybridDDPRPC, DDP, Collectives, Fabric",
         "spec.benchmark.hybridDDPRPC.embedingDim: unknown field",
         "spec.topology.parameterServers: must be ≥ 1",
         "spec.runtime.masterPort: must be in 1..65535",

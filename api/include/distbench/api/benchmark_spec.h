@@ -24,12 +24,12 @@ struct ObjectMeta {
 
 struct TopologySpec {
   int trainers = 8;  // spec.topology.trainers, >= 1: the ranks that train or communicate
-  // HybridDDPRPC: >= 1, default 8. DDP and Collectives have none: 0, which is
-  // also their default when the field is absent.
+  // HybridDDPRPC: >= 1, default 8. DDP, Collectives and Fabric have none: 0,
+  // which is also their default when the field is absent.
   int parameterServers = 8;
 };
 
-enum class BenchmarkKind { HybridDDPRPC, DDP, Collectives };
+enum class BenchmarkKind { HybridDDPRPC, DDP, Collectives, Fabric };
 enum class EmbeddingMode { Sum, Mean, Max };
 // How a parameter server orders lookups against other trainers' updates.
 // Async is the seed's behaviour (distributed autograd + DistributedOptimizer:
@@ -113,6 +113,44 @@ struct CollectivesSpec {
   int iterations = 20;
 };
 
+// Bounds of the Fabric kind's sizes: a message and the allreduce buffer
+// (allocated once per rank; 4 GiB, as a Collectives maxBytes), and the
+// compute probe's GEMM side (three n x n float32 matrices: 3 GiB at the
+// largest).
+inline constexpr int64_t kMaxFabricMessageBytes = int64_t{4} << 30;
+inline constexpr int kMaxFabricMessageSizes = 16;
+inline constexpr int kMaxFabricProbeSize = 16384;
+
+// Finds the slow node or link of a group (docs/architecture.md, "Fabric"):
+// one rank per node, each node's compute probe, every pair's point-to-point
+// bandwidth and latency in both directions over rounds of disjoint pairs,
+// then the whole group's ring allreduce. The master measures nothing.
+struct FabricSpec {
+  // Point-to-point message sizes: the smallest gives the latency figure,
+  // the largest the bandwidth one.
+  std::vector<int64_t> messageBytes = {4096, 4194304};
+  int warmupSamples = 1;   // per pair, size and direction, not measured
+  int samplesPerPair = 8;  // measured per pair, size and direction
+  // The probe's square float32 GEMM side; 0: sized for the device (512 on
+  // the CPU, about 10 ms a sample; 8192 on a GPU).
+  int computeProbeSize = 0;
+  int computeProbeSamples = 10;
+  int64_t allreduceBytes = 4194304;
+  int allreduceIterations = 10;
+  // The smallest slowdown the verdict names, in percent of the group's
+  // figure.
+  double thresholdPercent = 25;
+  // Up to this many nodes every pair is measured; past it the planner
+  // measures a first pass and then around suspects (report/fabric_plan.h).
+  int allPairsUpTo = 16;
+  // Kubernetes node names, trainer i on nodes[i] (the operator pins the
+  // pods); empty: the scheduler chooses. Written only when given.
+  std::vector<std::string> nodes;
+  // Required pod anti-affinity on kubernetes.io/hostname between the ranks;
+  // false lets one node hold several (a one-node test cluster).
+  bool onePerNode = true;
+};
+
 struct BenchmarkSpec {
   BenchmarkKind kind = BenchmarkKind::HybridDDPRPC;
   int64_t seed = 0;
@@ -121,6 +159,7 @@ struct BenchmarkSpec {
   HybridDDPRPCSpec hybridDDPRPC;
   DDPSpec ddp;
   CollectivesSpec collectives;
+  FabricSpec fabric;
 };
 
 // Gloo on CPU, NCCL on CUDA (one GPU per rank), or Gloo on CUDA tensors,
@@ -309,6 +348,7 @@ bool operator==(const TopologySpec&, const TopologySpec&);
 bool operator==(const HybridDDPRPCSpec&, const HybridDDPRPCSpec&);
 bool operator==(const DDPSpec&, const DDPSpec&);
 bool operator==(const CollectivesSpec&, const CollectivesSpec&);
+bool operator==(const FabricSpec&, const FabricSpec&);
 bool operator==(const BenchmarkSpec&, const BenchmarkSpec&);
 bool operator==(const RuntimeSpec&, const RuntimeSpec&);
 bool operator==(const RunPolicy&, const RunPolicy&);
@@ -330,6 +370,7 @@ inline bool operator!=(const TopologySpec& a, const TopologySpec& b) { return !(
 inline bool operator!=(const HybridDDPRPCSpec& a, const HybridDDPRPCSpec& b) { return !(a == b); }
 inline bool operator!=(const DDPSpec& a, const DDPSpec& b) { return !(a == b); }
 inline bool operator!=(const CollectivesSpec& a, const CollectivesSpec& b) { return !(a == b); }
+inline bool operator!=(const FabricSpec& a, const FabricSpec& b) { return !(a == b); }
 inline bool operator!=(const BenchmarkSpec& a, const BenchmarkSpec& b) { return !(a == b); }
 inline bool operator!=(const RuntimeSpec& a, const RuntimeSpec& b) { return !(a == b); }
 inline bool operator!=(const DistBenchmarkSpec& a, const DistBenchmarkSpec& b) { return !(a == b); }

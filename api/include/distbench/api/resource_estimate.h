@@ -38,6 +38,17 @@ inline constexpr int64_t kDdpCopiesPerParameter = 4;
 // 790 to 1115 MiB, about 7 bytes per byte.
 inline constexpr int64_t kCollectiveBytesPerMaxByte = 8;
 
+// Fabric: the compute probe's GEMM side on `device`: computeProbeSize, or
+// where that is 0 the size for the device (512 on the CPU, about 10 ms a
+// sample on one core; 8192 on a GPU, long enough to time with CUDA events).
+inline constexpr int kFabricCpuProbeSize = 512;
+inline constexpr int kFabricCudaProbeSize = 8192;
+int fabricProbeSide(const FabricSpec& f, Device device);
+// Fabric: the pairs of `trainers` nodes the planner measures at most: all of
+// them up to allPairsUpTo nodes, past it a tenth of them plus a pass that
+// covers every node (report/fabric_plan.h).
+int64_t fabricPairsPlanned(const FabricSpec& f, int64_t trainers);
+
 // Saturating arithmetic on non-negative values (negatives count as 0).
 int64_t saturatingAdd(int64_t a, int64_t b);
 int64_t saturatingMul(int64_t a, int64_t b);

@@ -44,6 +44,10 @@ inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";
 // own name (metadata.name). Unset outside a cluster.
 inline constexpr const char* kEnvPodIp = "POD_IP";
 inline constexpr const char* kEnvPodName = "POD_NAME";
+// Set by the operator on Fabric trainer pods from the downward API
+// (spec.nodeName): the node a rank measures, named in the Fabric report.
+// Unset outside a cluster, where each rank is its own "node".
+inline constexpr const char* kEnvNodeName = "DISTBENCH_NODE_NAME";
 
 // Set by the operator on the master pod only, so that it can read the full
 // JSON report from the pod's log (pods/log) after the run: the master then

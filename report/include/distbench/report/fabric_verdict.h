@@ -8,6 +8,7 @@
 // straggler rule and the regression verdict use.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,14 +45,19 @@ struct FabricLinkVerdict {
   FabricEstimate bandwidth;  // bytes/s, both directions pooled, largest size
   FabricEstimate latency;    // seconds, smallest size, both directions
   FabricStatus status = FabricStatus::Ok;
-  // Where the slowness belongs: "" (not slow), "node" (one of its ends is
-  // a slow node, which explains it) or "link" (both ends fine elsewhere).
+  // Where the slowness belongs: "" (not slow, or slow with the cause
+  // undecided: an end with too few other peers to tell), "node" (one of its
+  // ends is a slow node, which explains it) or "link" (both ends fine
+  // elsewhere, or the link between their groups is slow).
   std::string blame;
 };
 
 struct FabricSuspect {
   std::string what;   // "node" | "link" | "compute"
-  std::string where;  // "trainer3 (node-a)" | "trainer1-trainer3"
+  // "trainer3 (node-a)" | "trainer1-trainer3" | "group rack3 - rack7" (a
+  // link between two groups of nodes, FabricNode::group: `nodes` holds both
+  // groups' nodes)
+  std::string where;
   std::vector<int> nodes;  // the node indices it names
   FabricEstimate estimate;  // bytes/s, or FLOP/s for compute
   double line = 0;          // what it was compared with, same unit
@@ -70,6 +76,8 @@ struct FabricVerdict {
   int pairsMeasured = 0;
   int pairsTotal = 0;  // n (n - 1) / 2
   std::optional<FabricEstimate> allreduceBusBandwidth;  // bytes/s
+  double thresholdPercent = 25;  // as judged
+  int64_t bytes = 0;             // the message size bandwidth is judged at
 };
 
 struct FabricVerdictOptions {
@@ -79,6 +87,11 @@ struct FabricVerdictOptions {
   // A baseline run's measurements: its figures become the line instead of
   // the group's median.
   const FabricMeasurements* baseline = nullptr;
+  // Each pair's figure divided by its round's median (times the run's), in
+  // rounds of three pairs or more that cover most nodes: pairs measured at
+  // the same time share the machine, and a round slowed as a whole (another
+  // job) then names no link. docs/performance.md measures both ways.
+  bool roundNormalise = true;
 };
 
 FabricVerdict judgeFabric(const FabricMeasurements& m, const FabricVerdictOptions& options = {});

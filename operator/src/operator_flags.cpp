@@ -201,6 +201,10 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
                                   "restricted" forbids (root, Unconfined seccomp, added
                                   capabilities, privilege escalation); default false: such a
                                   benchmark fails with InvalidSpec
+  --suspect-nodes none|label|taint
+                                  what a node a Fabric run finds slow gets: nothing (default),
+                                  the label distbench.io/suspect, or that NoSchedule taint;
+                                  label and taint need RBAC to get and patch nodes
   --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help

@@ -3,11 +3,11 @@
 #include "distbench/api/object_names.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
-#include "distbench/report/fabric.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/fabric_suspects.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/run_report.h"
+#include "distbench/report/fabric.h"
 
 namespace distbench::op {
 

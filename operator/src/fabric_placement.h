@@ -25,7 +25,6 @@ inline constexpr const char* kHostnameTopologyKey = "kubernetes.io/hostname";
 // what `rank` of `b` needs; `runUid` is the run's label value, so that the
 // anti-affinity sees only this run's trainers.
 void applyFabricPlacement(const api::DistBenchmark& b, const api::RankProcess& rank,
-                          const std::string& runUid, web::json::value& spec,
-                          web::json::value& env);
+                          const std::string& runUid, web::json::value& spec, web::json::value& env);
 
 }  // namespace distbench::op

@@ -94,8 +94,7 @@ FabricOutcome fabricOutcome(const report::Report& run, double thresholdPercent,
     }
   }
   st["suspects"] = value::array(suspects);
-  st["suspectsOmitted"] =
-      value::number(static_cast<int64_t>(v.suspects.size() - suspects.size()));
+  st["suspectsOmitted"] = value::number(static_cast<int64_t>(v.suspects.size() - suspects.size()));
   if (slow > kMaxSuspectEvents) {
     out.events.push_back({true, "MoreSuspects",
                           std::to_string(slow - kMaxSuspectEvents) +
@@ -104,8 +103,7 @@ FabricOutcome fabricOutcome(const report::Report& run, double thresholdPercent,
   }
   if (inconclusive > 0) {
     std::string list;
-    for (size_t i = 0; i < undecided.size() && i < 8; ++i)
-      list += (i ? ", " : "") + undecided[i];
+    for (size_t i = 0; i < undecided.size() && i < 8; ++i) list += (i ? ", " : "") + undecided[i];
     if (undecided.size() > 8) list += ", ...";
     out.events.push_back({false, kEventFabricInconclusive,
                           boundedMessage(std::to_string(inconclusive) +
@@ -114,12 +112,12 @@ FabricOutcome fabricOutcome(const report::Report& run, double thresholdPercent,
                                          list)});
   }
   if (v.suspects.empty()) {
-    out.events.push_back(
-        {false, kEventFabricHealthy,
-         "no suspect: every node, link and compute probe of " + std::to_string(m.nodes.size()) +
-             " nodes within " + std::to_string(static_cast<int>(thresholdPercent)) +
-             " % of the " + v.lineSource + " line (" + std::to_string(v.pairsMeasured) + " of " +
-             std::to_string(v.pairsTotal) + " pairs measured)"});
+    out.events.push_back({false, kEventFabricHealthy,
+                          "no suspect: every node, link and compute probe of " +
+                              std::to_string(m.nodes.size()) + " nodes within " +
+                              std::to_string(static_cast<int>(thresholdPercent)) + " % of the " +
+                              v.lineSource + " line (" + std::to_string(v.pairsMeasured) + " of " +
+                              std::to_string(v.pairsTotal) + " pairs measured)"});
   }
   return out;
 }

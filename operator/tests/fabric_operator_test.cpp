@@ -53,8 +53,9 @@ TEST(FabricPlacement, EachTrainerOnANodeOfItsOwnAndToldItsName) {
     const value* env = envNamed(pod, api::kEnvNodeName);
     ASSERT_NE(env, nullptr) << pod.serialize();
     EXPECT_EQ(env->at("valueFrom").at("fieldRef").at("fieldPath").as_string(), "spec.nodeName");
-    const value& terms =
-        spec.at("affinity").at("podAntiAffinity").at("requiredDuringSchedulingIgnoredDuringExecution");
+    const value& terms = spec.at("affinity")
+                             .at("podAntiAffinity")
+                             .at("requiredDuringSchedulingIgnoredDuringExecution");
     ASSERT_EQ(terms.size(), 1u);
     EXPECT_EQ(terms.at(0).at("topologyKey").as_string(), "kubernetes.io/hostname");
     const value& match = terms.at(0).at("labelSelector").at("matchLabels");
@@ -67,8 +68,7 @@ TEST(FabricPlacement, EachTrainerOnANodeOfItsOwnAndToldItsName) {
 TEST(FabricPlacement, ANodeListPinsTrainerIToNodeIThroughTheScheduler) {
   api::DistBenchmark b = fabricBenchmark(2);
   b.spec.benchmark.fabric.nodes = {"gpu-a", "gpu-b"};
-  const std::vector<value> pods =
-      desiredPods(b, kTutorialOwner, "10.0.0.7", 0, ClusterOptions{});
+  const std::vector<value> pods = desiredPods(b, kTutorialOwner, "10.0.0.7", 0, ClusterOptions{});
   std::vector<std::string> pinned;
   for (const value& pod : pods) {
     if (role(pod) != "trainer") continue;
@@ -209,15 +209,20 @@ value nodeObject(const std::string& labelValue, bool tainted) {
 
 TEST(SuspectNodeMarks, ALabelOrATaintBesideTheNodesOwnAndWhoSaidSo) {
   const SuspectNodeMark mark{"node-2", "node", "links slow with 5 of 5 peers"};
-  const auto label = suspectNodePatch(nodeObject("", false), mark, SuspectNodeAction::Label, "b/fab");
+  const auto label =
+      suspectNodePatch(nodeObject("", false), mark, SuspectNodeAction::Label, "b/fab");
   ASSERT_TRUE(label);
   EXPECT_EQ(label->at("metadata").at("labels").at(kSuspectNodeKey).as_string(), "node");
   EXPECT_FALSE(label->has_field("spec"));
-  EXPECT_NE(label->at("metadata").at("annotations").at(kSuspectByAnnotation).as_string().find(
-                "b/fab: links slow"),
+  EXPECT_NE(label->at("metadata")
+                .at("annotations")
+                .at(kSuspectByAnnotation)
+                .as_string()
+                .find("b/fab: links slow"),
             std::string::npos);
 
-  const auto taint = suspectNodePatch(nodeObject("", false), mark, SuspectNodeAction::Taint, "b/fab");
+  const auto taint =
+      suspectNodePatch(nodeObject("", false), mark, SuspectNodeAction::Taint, "b/fab");
   ASSERT_TRUE(taint);
   const value& taints = taint->at("spec").at("taints");
   ASSERT_EQ(taints.size(), 2u) << "the node's own taint is kept";

@@ -88,17 +88,16 @@ Chart pairMatrix(const report::FabricVerdict& v, const report::FabricMeasurement
       {"height", Json::number(std::min<size_t>(760, 40 + 28 * m.nodes.size()))},
       {"data", obj({{"values", arr(cells)}})},
       {"mark", str("rect")},
-      {"encoding",
-       obj({{"x", field("x", "nominal", "node", {{"sort", arr(order)}})},
-            {"y", field("y", "nominal", "peer", {{"sort", arr(order)}})},
-            {"color", field("ratio", "quantitative", "bandwidth / line",
-                            {{"scale", obj({{"domain", arr({num(0), num(1.25)})},
-                                            {"scheme", str("redyellowgreen")},
-                                            {"clamp", Json::boolean(true)}})}})},
-            {"tooltip", arr({vl::tooltip("x", "node"), vl::tooltip("y", "peer"),
-                             vl::tooltip("bandwidth", "bytes/s", ".4~s"),
-                             vl::tooltip("ratio", "of the line", ".2f"),
-                             vl::tooltip("status", "status")})}})},
+      {"encoding", obj({{"x", field("x", "nominal", "node", {{"sort", arr(order)}})},
+                        {"y", field("y", "nominal", "peer", {{"sort", arr(order)}})},
+                        {"color", field("ratio", "quantitative", "bandwidth / line",
+                                        {{"scale", obj({{"domain", arr({num(0), num(1.25)})},
+                                                        {"scheme", str("redyellowgreen")},
+                                                        {"clamp", Json::boolean(true)}})}})},
+                        {"tooltip", arr({vl::tooltip("x", "node"), vl::tooltip("y", "peer"),
+                                         vl::tooltip("bandwidth", "bytes/s", ".4~s"),
+                                         vl::tooltip("ratio", "of the line", ".2f"),
+                                         vl::tooltip("status", "status")})}})},
   });
   return {"fabric-matrix", std::move(spec)};
 }
@@ -118,12 +117,12 @@ PageSection fabricSection(const report::Report& run) {
   options.thresholdPercent = thresholdOf(run);
   const report::FabricVerdict v = report::judgeFabric(m, options);
 
-  section.html += noteParagraph(
-      std::to_string(v.pairsMeasured) + " of " + std::to_string(v.pairsTotal) +
-      " pairs measured; line " + rate(v.lineBandwidth) + " (" + v.lineSource +
-      "); a link, node or probe is slow when its whole 95 % interval lies below " +
-      percentText(100 - options.thresholdPercent) +
-      " of the line, inconclusive where the interval straddles that.");
+  section.html +=
+      noteParagraph(std::to_string(v.pairsMeasured) + " of " + std::to_string(v.pairsTotal) +
+                    " pairs measured; line " + rate(v.lineBandwidth) + " (" + v.lineSource +
+                    "); a link, node or probe is slow when its whole 95 % interval lies below " +
+                    percentText(100 - options.thresholdPercent) +
+                    " of the line, inconclusive where the interval straddles that.");
   if (v.suspects.empty()) {
     section.html += noteParagraph("No suspect: every node, link and compute probe is within " +
                                   percentText(options.thresholdPercent) + " of the line.");
@@ -133,8 +132,7 @@ PageSection fabricSection(const report::Report& run) {
       const bool compute = s.what == "compute";
       suspects.addRow({report::toString(s.status), s.what, s.where,
                        interval(s.estimate, compute ? 1e9 : 1e6, compute ? "GFLOP/s" : "MB/s"),
-                       compute ? flopRate(s.line) : rate(s.line),
-                       s.evidence},
+                       compute ? flopRate(s.line) : rate(s.line), s.evidence},
                       s.status == report::FabricStatus::Slow ? "regressed" : "");
     }
     section.html += suspects.html();

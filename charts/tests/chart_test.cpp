@@ -216,6 +216,7 @@ TEST(Chart, LintsCleanWithEveryValueSet) {
       {"networkPolicy.operator.namespaces={monitoring}", "spread.whenUnsatisfiable=DoNotSchedule"},
       {"grafanaDashboard.enabled=false", "rbac.create=false", "serviceAccount.create=false"},
       {"worker.image.tag=nightly", "worker.cudaImage.repository=registry.example/w-cuda"},
+      {"fabric.suspectNodes=taint", "watchNamespace=bench"},
   };
   for (const auto& sets : valueSets) {
     std::vector<std::string> args = {"lint", "--strict", kChart};
@@ -626,6 +627,37 @@ TEST(ChartTemplate, OneWatchedNamespaceBindsTheRoleThereOnly) {
   EXPECT_EQ(strings(need(objs, "PodMonitor/" + kFullname +
                                    "-workers")["spec"]["namespaceSelector"]["matchNames"]),
             std::vector<std::string>{"bench"});
+}
+
+TEST(ChartTemplate, MarkingSuspectNodesAddsOnlyTheNodeRuleAndTheFlag) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  const std::string key = "ClusterRole/" + kFullname + "-suspect-nodes";
+  auto off = objects(render(r));
+  EXPECT_FALSE(off.count(key)) << "no right on nodes by default";
+  EXPECT_TRUE(contains(strings(need(off, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                                   ["containers"][0]["args"]),
+                       "--suspect-nodes=none"));
+
+  // Bound cluster-wide even for one watched namespace: nodes have none.
+  auto on = objects(render(r, {"fabric.suspectNodes=label", "watchNamespace=bench"}));
+  const YAML::Node& role = need(on, key);
+  ASSERT_TRUE(role);
+  ASSERT_EQ(role["rules"].size(), 1u);
+  EXPECT_EQ(strings(role["rules"][0]["resources"]), std::vector<std::string>{"nodes"});
+  EXPECT_EQ(strings(role["rules"][0]["verbs"]), (std::vector<std::string>{"get", "patch"}));
+  EXPECT_EQ(need(on, "ClusterRoleBinding/" + kFullname + "-suspect-nodes")["roleRef"]["name"]
+                .as<std::string>(),
+            kFullname + "-suspect-nodes");
+  EXPECT_TRUE(contains(strings(need(on, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                                  ["containers"][0]["args"]),
+                       "--suspect-nodes=label"));
+
+  // A value the operator would refuse fails the install, naming it.
+  std::vector<std::string> args = {"template", kRelease, kChart, "--set", "fabric.suspectNodes=cordon"};
+  BinaryResult bad = r.helm(args);
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE((bad.out + bad.err).find("fabric.suspectNodes"), std::string::npos) << describe(bad);
 }
 
 TEST(ChartTemplate, LeaderElectionOffDropsTheLeaseRole) {

@@ -13,6 +13,7 @@
 #include "distbench/cli/report_page/chart_libraries.h"
 #include "distbench/cli/report_page/html_text.h"
 #include "distbench/report/diff_table.h"
+#include "distbench/report/fabric_simulate.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_diff.h"
 #include "report_page_test_util.h"
@@ -215,6 +216,35 @@ TEST(ReportPage, CollectivesDrawLatencyAndBusbwOnLogLogAxes) {
       EXPECT_DOUBLE_EQ(point.at(name).as_double(), expected);
     }
   }
+}
+
+// A Fabric run of 5 nodes whose node 3's links are at a quarter: the matrix
+// holds every measured pair both ways, node 3's cells far below the line,
+// and the suspects table names it.
+TEST(ReportPage, FabricDrawsThePairMatrixAndNamesTheSuspect) {
+  report::FabricWorld world;
+  world.nodes = report::fabricNodes(5);
+  world.nodeFactor[3] = 0.25;
+  world.seed = 9;
+  const report::FabricMeasurements m = report::measureAllPairs(world);
+  report::Report run = fixture("collectives-tiny.json");
+  run.kind = "Fabric";
+  run.resultsJson = "{\"fabric\":" + report::fabricToJson(m) + "}";
+  const std::string page = pageOf(run);
+  const Json data = dataBlock(page);
+  EXPECT_EQ(chartIds(data), (std::vector<std::string>{"fabric-matrix"}));
+  const std::vector<Json> cells = values(chartSpec(data, "fabric-matrix"));
+  ASSERT_EQ(cells.size(), 2u * 10u) << "every pair of 5, both ways";
+  for (const Json& cell : cells) {
+    const bool slowNode = cell.at("x").as_string() == "trainer3" || cell.at("y").as_string() == "trainer3";
+    if (slowNode) {
+      EXPECT_LT(cell.at("ratio").as_double(), 0.5) << cell.serialize();
+    } else {
+      EXPECT_GT(cell.at("ratio").as_double(), 0.75) << cell.serialize();
+    }
+  }
+  EXPECT_TRUE(contains(page, "<td>slow</td><td>node</td><td>trainer3</td>")) << page.substr(0, 2000);
+  EXPECT_TRUE(contains(page, "10 of 10 pairs measured"));
 }
 
 TEST(ReportPage, KeepsTheReportItWasDrawnFrom) {

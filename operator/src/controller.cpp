@@ -87,6 +87,7 @@ Controller::Controller(KubeClient& client, ControllerOptions options)
   r.createParallelism = options_.createParallelism;
   r.createFailureTimeout = options_.createFailureTimeout;
   r.reportFetchTimeout = options_.reportFetchTimeout;
+  r.suspectNodes = options_.suspectNodes;
   r.cluster = options_.cluster;
   reconciler_ = std::make_unique<Reconciler>(client_, *pods_, *services_, *configMaps_,
                                              *networkPolicies_, r);

@@ -19,6 +19,7 @@
 #include "distbench/kube/work_queue.h"
 #include "distbench/kube/worker_pool.h"
 #include "distbench/operator/reconciler.h"
+#include "distbench/operator/suspect_node_marks.h"
 #include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
@@ -37,6 +38,7 @@ struct ControllerOptions {
   int createParallelism = 24;  // Reconciler::Options
   std::chrono::seconds createFailureTimeout{60};
   std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options
+  SuspectNodeAction suspectNodes = SuspectNodeAction::None;  // Reconciler::Options
   ClusterOptions cluster;
 };
 

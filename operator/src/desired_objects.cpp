@@ -7,6 +7,7 @@
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
+#include "distbench/operator/fabric_placement.h"
 
 namespace distbench::op {
 namespace {
@@ -389,6 +390,7 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
     runKeyVolume["secret"]["defaultMode"] = value::number(0440);
     spec["volumes"] = value::array({volume, scratchVolume, runKeyVolume});
     applyTemplateToPod(podTemplate, spec);
+    applyFabricPlacement(b, rank, owner.uid, spec, spec["containers"][0]["env"]);
     pods.push_back(pod);
   }
   return pods;

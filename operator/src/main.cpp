@@ -36,6 +36,7 @@
 #include "distbench/operator/operator_metrics.h"
 #include "distbench/operator/schedule_controller.h"
 #include "distbench/operator/schedule_metrics.h"
+#include "distbench/operator/suspect_node_marks.h"
 
 #ifndef DISTBENCH_VERSION
 #define DISTBENCH_VERSION "dev"
@@ -110,6 +111,8 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
       static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
   options.reportFetchTimeout = std::chrono::seconds(
       static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
+  options.suspectNodes =
+      parseSuspectNodeAction(flags.suspectNodes).value_or(SuspectNodeAction::None);
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
   options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
   options.cluster.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;

@@ -124,6 +124,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
        [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
       {"--worker-image", [&](auto& k, auto& v) { f.workerImage = imageReference(k, v); }},
       {"--cuda-worker-image", [&](auto& k, auto& v) { f.cudaWorkerImage = imageReference(k, v); }},
+      {"--suspect-nodes",
+       [&](auto& k, auto& v) { f.suspectNodes = oneOf(k, v, {"none", "label", "taint"}); }},
       {"--log-format", [&](auto& k, auto& v) { f.logFormat = oneOf(k, v, {"json", "text"}); }},
       {"--log-level",
        [&](auto& k, auto& v) { f.logLevel = oneOf(k, v, {"debug", "info", "warn", "error"}); }},
@@ -199,6 +201,10 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
                                   "restricted" forbids (root, Unconfined seccomp, added
                                   capabilities, privilege escalation); default false: such a
                                   benchmark fails with InvalidSpec
+  --suspect-nodes none|label|taint
+                                  what a node a Fabric run finds slow gets: nothing (default),
+                                  the label distbench.io/suspect, or that NoSchedule taint;
+                                  label and taint need RBAC to get and patch nodes
   --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help

@@ -44,6 +44,10 @@ struct OperatorFlags {
   // (runAsUser 0, Unconfined seccomp, added capabilities...); false: refused
   // as InvalidSpec, so one tenant cannot get privileges on a shared node.
   bool allowPrivilegedOverrides = false;
+  // What a Fabric run's slow node gets (suspect_node_marks.h): none | label
+  // | taint. Anything but none needs the chart's one extra RBAC rule
+  // (fabric.suspectNodes), which patches nodes.
+  std::string suspectNodes = "none";
   bool help = false;
   bool version = false;
 };

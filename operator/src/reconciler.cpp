@@ -89,7 +89,7 @@ Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer&
       configMaps_(configMaps),
       networkPolicies_(networkPolicies),
       options_(std::move(options)),
-      reports_(client, options_.reportFetchTimeout),
+      reports_(client, options_.reportFetchTimeout, options_.suspectNodes),
       requestHelpers_(options_.requestHelpers) {
   if (options_.createParallelism < 1) options_.createParallelism = 1;
 }

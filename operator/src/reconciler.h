@@ -67,6 +67,8 @@ class Reconciler {
     // log (its kubelet may be slow to answer, or briefly unreachable) before
     // it records ReportStored False (ReportUnavailable) and cleans up.
     std::chrono::seconds reportFetchTimeout{60};
+    // What a Fabric run's slow nodes get (suspect_node_marks.h).
+    SuspectNodeAction suspectNodes = SuspectNodeAction::None;
     ClusterOptions cluster;
   };
 

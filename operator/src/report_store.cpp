@@ -4,8 +4,10 @@
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/desired_objects.h"
+#include "distbench/operator/fabric_suspects.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/run_report.h"
+#include "distbench/report/fabric.h"
 
 namespace distbench::op {
 
@@ -52,13 +54,16 @@ std::optional<std::chrono::milliseconds> ReportStore::store(
   value data = value::object();
   data[api::kReportKey] = value::string(extracted.json);
   bool diffCut = false;
+  std::optional<report::Report> baselineReport;
   if (ctx.benchmark.spec.baseline) {
     // Cut to what the ConfigMap holds beside the report: a long diff must
     // not cost the report.
-    const std::string diff =
-        boundedDiff(compareBaseline(ctx, extracted.parsed), extracted.json.size(), &diffCut);
+    const std::string diff = boundedDiff(compareBaseline(ctx, extracted.parsed, &baselineReport),
+                                         extracted.json.size(), &diffCut);
     if (!diff.empty()) data[kBaselineDiffKey] = value::string(diff);
   }
+  if (extracted.parsed.kind == api::toString(api::BenchmarkKind::Fabric))
+    judgeFabric(ctx, extracted.parsed, baselineReport);
   const std::string cm = api::reportConfigMapName(ctx.name);
   try {
     ensureConfigMap(desiredReportConfigMap(ctx.benchmark, {ctx.name, ctx.uid}, data));
@@ -82,7 +87,42 @@ std::optional<std::chrono::milliseconds> ReportStore::store(
   return std::nullopt;
 }
 
-std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Report& run) {
+void ReportStore::judgeFabric(ReportContext& ctx, const report::Report& run,
+                              const std::optional<report::Report>& baseline) {
+  std::optional<report::FabricMeasurements> baselineFabric;
+  if (baseline && baseline->kind == run.kind) {
+    try {
+      baselineFabric = report::parseFabric(baseline->resultsJson, "baseline");
+    } catch (const report::ReportError& e) {
+      ctx.events.push_back({true, "BaselineIncomparable",
+                            std::string("the fabric verdict uses the group's line: ") + e.what()});
+    }
+  }
+  FabricOutcome outcome;
+  try {
+    outcome = fabricOutcome(run, ctx.benchmark.spec.benchmark.fabric.thresholdPercent,
+                            baselineFabric ? &*baselineFabric : nullptr);
+  } catch (const report::ReportError& e) {
+    ctx.events.push_back({true, "FabricUnreadable", e.what()});
+    return;
+  }
+  ctx.status["fabric"] = outcome.status;
+  for (StatusEvent& e : outcome.events) ctx.events.push_back(std::move(e));
+  const std::string benchmark = ctx.ns + "/" + ctx.name;
+  for (const SuspectNodeMark& mark : outcome.marks) {
+    if (suspectNodes_ == SuspectNodeAction::None) break;
+    const std::string refused = markSuspectNode(client_, mark, suspectNodes_, benchmark);
+    ctx.events.push_back(refused.empty()
+                             ? StatusEvent{false, "NodeMarked",
+                                           std::string(toString(suspectNodes_)) + " " +
+                                               kSuspectNodeKey + "=" + mark.what + " on node " +
+                                               mark.node}
+                             : StatusEvent{true, "NodeNotMarked", refused});
+  }
+}
+
+std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Report& run,
+                                         std::optional<report::Report>* baselineReport) {
   const api::Baseline& baseline = *ctx.benchmark.spec.baseline;
   const std::string source = baselineSource(baseline);
   const api::ConfigMapKeyRef where = baselineLocation(baseline);
@@ -122,6 +162,7 @@ std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Repor
   }
   const BaselineOutcome outcome =
       compareWithBaseline(run, baselineJson, source, baseline.thresholdPercent);
+  if (outcome.baseline) *baselineReport = outcome.baseline;
   value summary = value::object();
   summary["source"] = value::string(source);
   summary["thresholdPercent"] = value::number(baseline.thresholdPercent);

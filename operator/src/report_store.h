@@ -19,6 +19,7 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/rfc3339.h"
 #include "distbench/operator/status_conditions.h"
+#include "distbench/operator/suspect_node_marks.h"
 #include "distbench/report/report.h"
 
 namespace distbench::op {
@@ -45,8 +46,10 @@ class ReportStore {
 
   // `fetchTimeout`: how long after completion a log the kubelet cannot
   // serve yet is asked for again, before ReportStored False.
-  ReportStore(KubeClient& client, std::chrono::seconds fetchTimeout)
-      : client_(client), fetchTimeout_(fetchTimeout) {}
+  // `suspectNodes`: what a Fabric run's slow nodes get (suspect_node_marks.h).
+  ReportStore(KubeClient& client, std::chrono::seconds fetchTimeout,
+              SuspectNodeAction suspectNodes = SuspectNodeAction::None)
+      : client_(client), fetchTimeout_(fetchTimeout), suspectNodes_(suspectNodes) {}
 
   // Reads, stores and compares, into ctx.status and ctx.events. A wait
   // when the log should be asked for again; nothing when it is settled
@@ -57,10 +60,17 @@ class ReportStore {
  private:
   // spec.baseline's report, compared with this run's `run`, into status.
   // Returns the diff table for the report ConfigMap ("" if none).
-  std::string compareBaseline(ReportContext& ctx, const report::Report& run);
+  // `baselineReport` gets the baseline's report where one was read.
+  std::string compareBaseline(ReportContext& ctx, const report::Report& run,
+                              std::optional<report::Report>* baselineReport);
+  // A Fabric run's verdict into status.fabric and Events, and its slow
+  // nodes marked as suspectNodes_ says.
+  void judgeFabric(ReportContext& ctx, const report::Report& run,
+                   const std::optional<report::Report>& baseline);
 
   KubeClient& client_;
   std::chrono::seconds fetchTimeout_;
+  SuspectNodeAction suspectNodes_;
 };
 
 }  // namespace distbench::op

@@ -117,6 +117,7 @@ BaselineOutcome compareWithBaseline(const report::Report& run, const std::string
     out.message = e.what();
     return out;
   }
+  out.baseline = base;
   report::DiffOptions options;
   options.thresholdPercent = thresholdPercent;
   report::ReportDiff diff;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <cpprest/json.h>
@@ -82,6 +83,9 @@ struct BaselineOutcome {
   int regressedRows = 0;
   std::string worstRow;  // "<group> / <row>: median +3.1% (95% CI ...)"
   std::string diffText;  // distbench diff's output, when rows were compared
+  // The baseline's report, where it could be read (a Fabric run's verdict
+  // takes its line from it).
+  std::optional<report::Report> baseline;
   bool compared() const { return reason == "RegressionDetected" || reason == "NoRegression"; }
 };
 

@@ -67,6 +67,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     o.createFailureTimeout = createFailureTimeout;
     o.reportFetchTimeout = reportFetchTimeout_;
     o.cluster.allowPrivilegedOverrides = allowPrivilegedOverrides_;
+    o.suspectNodes = suspectNodes_;
     o.ns = ns_;
     o.workers = 2;
     o.informer.backoffMax = 1s;
@@ -192,6 +193,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   std::unique_ptr<Controller> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
   bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
+  SuspectNodeAction suspectNodes_ = SuspectNodeAction::None;  // --suspect-nodes, likewise
   // Called with each Event's reason, on the reconciling thread, right after
   // the status write that carried it: a test's way into the middle of a
   // reconcile. Set before startController.

@@ -11,6 +11,8 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
 #include "distbench/operator/run_report.h"
+#include "distbench/operator/suspect_node_marks.h"
+#include "distbench/report/fabric_simulate.h"
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/testing/kube/operator_process.h"
@@ -427,6 +429,58 @@ TEST_F(ReportTest, ALogWithoutAReportOrAKubeletThatDoesNotAnswerIsSaidAndCleanUp
   EXPECT_GE(waited, 2.0) << "given up before the fetch timeout";
   EXPECT_NE(last_.at("status").at("conditions").serialize().find("gone-master-0"), std::string::npos);
   ASSERT_TRUE(eventually([&] { return podsAre("gone", 3); })) << "clean-up did not follow";
+}
+
+// A Fabric run of 4 nodes whose node 1, the fake kubelet's own, has links at
+// a quarter of the others': the verdict reaches status.fabric and Events by
+// node name, and with --suspect-nodes label the node is labelled.
+TEST_F(ReportTest, AFabricRunNamesItsSlowNodeInStatusAndLabelsIt) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  suspectNodes_ = SuspectNodeAction::Label;
+  startController();
+
+  report::FabricWorld world;
+  world.nodes = report::fabricNodes(4);
+  world.nodeFactor[1] = 0.25;
+  world.seed = 11;
+  report::FabricMeasurements m = report::measureAllPairs(world);
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    m.nodes[i].node = i == 1 ? kubelet_->node() : "elsewhere-" + std::to_string(i);
+  report::Report r = report::parseReport(fixture("diff/tutorial-run1.json"));
+  r.kind = "Fabric";
+  r.resultsJson = "{\"fabric\":" + report::fabricToJson(m) + "}";
+  writeMasterLog("fab", logWithReport(report::toJson(r)));
+
+  value spec = value::object();
+  spec["topology"]["trainers"] = value::number(4);
+  spec["topology"]["parameterServers"] = value::number(0);
+  spec["benchmark"]["kind"] = value::string("Fabric");
+  spec["benchmark"]["fabric"]["onePerNode"] = value::boolean(false);
+  createBenchmark("fab", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("fab", 5); })) << last_.serialize();
+  for (const value& pod : podsOf("fab")) {
+    const std::string name = pod.at("metadata").at("name").as_string();
+    kubelet_->bind(ns_, name);
+    setPod(name, "Running");
+  }
+  for (int i = 0; i < 4; ++i) setPod("fab-trainer-" + std::to_string(i), "Succeeded");
+  setPod("fab-master-0", "Succeeded", 0, R"({"kind":"Fabric","p50":"0.010s"})");
+
+  std::string reason;
+  ASSERT_EQ(settled("fab", "ReportStored", &reason), "True") << last_.serialize();
+  ASSERT_TRUE(last_.at("status").has_field("fabric")) << last_.serialize();
+  const value& fabric = last_.at("status").at("fabric");
+  EXPECT_EQ(fabric.at("pairsMeasured").as_integer(), 6);
+  ASSERT_EQ(fabric.at("suspects").size(), 1u) << fabric.serialize();
+  EXPECT_EQ(fabric.at("suspects").at(0).at("what").as_string(), "node");
+  EXPECT_EQ(fabric.at("suspects").at(0).at("nodes").at(0).as_string(), kubelet_->node());
+  EXPECT_TRUE(eventually([&] { return sawEvent("Warning SuspectNode"); }));
+  EXPECT_TRUE(eventually([&] { return sawEvent("Normal NodeMarked"); }));
+  const value node = client_->get("/api/v1/nodes/" + kubelet_->node());
+  EXPECT_EQ(str(node, {"metadata", "labels", kSuspectNodeKey}), "node") << node.serialize();
+  EXPECT_NE(str(node, {"metadata", "annotations", kSuspectByAnnotation}).find(ns_ + "/fab"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -42,6 +42,8 @@ std::vector<PageSection> sectionsOf(const ReportPageInput& input) {
     sections.push_back(ddpSection(run));
   } else if (run.kind == "Collectives") {
     sections.push_back(collectivesSection(run));
+  } else if (run.kind == "Fabric") {
+    sections.push_back(fabricSection(run));
   } else {
     sections.push_back({"charts",
                         "Charts",

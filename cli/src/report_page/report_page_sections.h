@@ -24,6 +24,10 @@ PageSection ddpSection(const report::Report& report);
 // and dtype.
 PageSection collectivesSection(const report::Report& report);
 
+// Fabric: the pair matrix as a heat map against the line, the suspects with
+// their intervals, and every node's links and compute.
+PageSection fabricSection(const report::Report& report);
+
 // Why the run is as fast as it is: the report's attribution per row (bound,
 // phase shares, straggler, slow link, what-if).
 PageSection whySection(const report::Report& report);

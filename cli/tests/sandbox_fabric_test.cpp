@@ -83,11 +83,31 @@ TEST_F(SandboxFabric, NamesTheNodeWithTheSlowLinkAndOnlyIt) {
   EXPECT_TRUE(trainer3) << "trainer3 not named slow:" << describe(suspects);
 }
 
+// One pair's link at a quarter of the others' (a per-pair htb class at both
+// ends): that link is named, and neither of its nodes, which are fine with
+// their other peers.
+TEST_F(SandboxFabric, NamesTheSlowLinkAndClearsBothItsNodes) {
+  const report::Report r =
+      runFabric("--links 'bandwidth=200mbit;trainer1-trainer4=50mbit'", "fabric-pair");
+  const std::vector<Named> suspects = suspectsOf(r);
+  bool link = false;
+  for (const Named& s : suspects) {
+    if (s.status != "slow") continue;
+    link |= s.what == "link" && s.nodes == std::set<int>{1, 4};
+    EXPECT_EQ(s.what, "link") << "a node named for one slow link:" << describe(suspects);
+    EXPECT_EQ(s.nodes, (std::set<int>{1, 4})) << "another link named:" << describe(suspects);
+  }
+  EXPECT_TRUE(link) << "trainer1-trainer4 not named slow:" << describe(suspects);
+}
+
 TEST_F(SandboxFabric, NamesTheCappedNodesCompute) {
   const report::Report r = runFabric("--slow 'trainer2=cpu:25%'", "fabric-slow");
   const std::vector<Named> suspects = suspectsOf(r);
   bool trainer2 = false;
   for (const Named& s : suspects) {
+    if (s.status == "slow") {
+      EXPECT_EQ(s.what, "compute") << "a capped CPU named as a link or node:" << describe(suspects);
+    }
     if (s.what != "compute") continue;
     trainer2 |= s.status == "slow" && s.nodes == std::set<int>{2};
     EXPECT_EQ(s.nodes, std::set<int>{2}) << "another node's compute named:" << describe(suspects);

@@ -55,7 +55,6 @@ spec:
       messageBytes: [4096, {bytes}]
       warmupSamples: 1
       samplesPerPair: {samples}
-      computeProbeSize: 192
       computeProbeSamples: 10
       allreduceBytes: 1048576
       allreduceIterations: 3

@@ -71,7 +71,9 @@ double nodeMedianLine(int n, const std::vector<std::pair<std::pair<int, int>, do
 double baselineLine(const FabricMeasurements& m, int64_t bytes) {
   std::vector<std::pair<std::pair<int, int>, double>> links;
   for (const FabricPairSamples& p : m.pairs) {
-    if (p.bytes == bytes) links.push_back({{p.a, p.b}, bytes / median(pooled(p))});
+    if (p.bytes == bytes) {
+      links.push_back({{p.a, p.b}, bytes / quantileInterval(pooled(p), kLinkQuantile, 0).value});
+    }
   }
   return nodeMedianLine(static_cast<int>(m.nodes.size()), links);
 }
@@ -166,6 +168,38 @@ FabricEstimate medianInterval(std::vector<double> samples, double confidence) {
   return e;
 }
 
+FabricEstimate quantileInterval(std::vector<double> samples, double q, double confidence) {
+  FabricEstimate e;
+  const int n = static_cast<int>(samples.size());
+  if (n == 0) return e;
+  std::sort(samples.begin(), samples.end());
+  const double position = q * (n - 1);
+  const int below = static_cast<int>(std::floor(position));
+  const int above = std::min(below + 1, n - 1);
+  e.value = samples[below] + (position - below) * (samples[above] - samples[below]);
+  // P(B <= j), B ~ Binomial(n, q): x(l) is below the quantile with
+  // probability P(B >= l), x(u) above it with P(B <= u - 1).
+  std::vector<double> cdf(n + 1);
+  double sum = 0;
+  for (int j = 0; j <= n; ++j) {
+    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) +
+                    j * std::log(q) + (n - j) * std::log1p(-q));
+    cdf[j] = std::min(1.0, sum);
+  }
+  const double tail = (1 - confidence) / 2;
+  // The largest l (1-based) with P(B <= l - 1) <= tail, the smallest u with
+  // P(B >= u) <= tail; at worst the sample's ends.
+  int l = 1;
+  while (l + 1 <= n && cdf[l] <= tail) ++l;
+  int u = n;
+  while (u - 1 >= l && 1 - cdf[u - 2] <= tail) --u;
+  e.low = samples[l - 1];
+  e.high = samples[u - 1];
+  e.low = std::min(e.low, e.value);
+  e.high = std::max(e.high, e.value);
+  return e;
+}
+
 FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions& options) {
   FabricJudgement j;
   const int n = static_cast<int>(m.nodes.size());
@@ -195,11 +229,11 @@ FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions
     FabricLinkVerdict link;
     link.a = p.a;
     link.b = p.b;
-    link.bandwidth =
-        rate(static_cast<double>(p.bytes), medianInterval(pooled(p), options.confidence));
+    link.bandwidth = rate(static_cast<double>(p.bytes),
+                          quantileInterval(pooled(p), kLinkQuantile, options.confidence));
     const auto latency = small.find({p.a, p.b});
     if (latency != small.end()) {
-      link.latency = medianInterval(pooled(*latency->second), options.confidence);
+      link.latency = quantileInterval(pooled(*latency->second), kLinkQuantile, options.confidence);
     }
     j.links.push_back(link);
     j.linkRound.push_back(p.round);

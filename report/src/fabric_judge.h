@@ -30,6 +30,27 @@ inline constexpr size_t kMinLinksForRound = 3;
 // every link before every round. Empty samples: all zero.
 FabricEstimate medianInterval(std::vector<double> samples, double confidence);
 
+// Which quantile of a link's seconds per message its figure is: the fast
+// quartile. Delays only ever add time (another process on the core, the
+// scheduler, a retransmit), so the faster samples measure what the link
+// can carry and the slower ones what else was going on; a link capped by a
+// bad cable, port or shaper is slow in every sample, its fast quartile too.
+// Measured on 6 and 8 ranks sharing 2 cores unshaped, where one link's
+// samples ranged 0.1 to 5 GB/s: the median named a healthy link or node in
+// 3 of 40 runs, the fast quartile in 2, each a link slow in most of its
+// samples (docs/performance.md). What it
+// gives up: a link slow only now and then (a flapping port) shows its
+// good moments; it is named only when slow in most of its samples.
+inline constexpr double kLinkQuantile = 0.25;
+
+// The `q` quantile of `samples` (between order statistics, as
+// percentileLinear) and a distribution-free interval for it: the order
+// statistics x(l) and x(u) whose binomial coverage, B ~ Binomial(n, q)
+// falling in [l, u), is at least `confidence`, as even on both tails as the
+// sample allows (the whole range when nothing narrower reaches it).
+// Empty samples: all zero.
+FabricEstimate quantileInterval(std::vector<double> samples, double q, double confidence);
+
 // A link between two groups (FabricNode::group) judged as one: a bad link
 // between two leaves slows every pair that crosses it.
 struct FabricGroupLink {

@@ -20,7 +20,7 @@ table per case and rank count, and exits 1 when a shaped case is wrong or
 the unshaped false alarms exceed --max-false-alarms.
 
     sudo /usr/bin/python3 benchmarks/fabric/local_sweep.py              # 20 A/A + 3 cases x 2 sizes
-    sudo /usr/bin/python3 benchmarks/fabric/local_sweep.py --short      # 1 unshaped + 1 node case, 6 ranks
+    sudo /usr/bin/python3 benchmarks/fabric/local_sweep.py --short      # all links alike, then 1 node case, 6 ranks
     sudo /usr/bin/python3 benchmarks/fabric/local_sweep.py --ranks 8 --aa-runs 5
 
 Shaping needs root and tc (`distbench run --help`); without them the script
@@ -74,7 +74,7 @@ def parse_args():
     p.add_argument("--max-false-alarms", type=int, default=None,
                    help="unshaped false alarms allowed per rank count (default: 1 per 20 runs, at least 0)")
     p.add_argument("--short", action="store_true",
-                   help="CI: 6 ranks, one unshaped run and one node case")
+                   help="CI: 6 ranks, one run with every link alike and one node case")
     p.add_argument("--out", default=None, help="keep the reports here")
     return p.parse_args()
 
@@ -137,7 +137,11 @@ def main():
     for ranks in rank_counts:
         k = ranks // 2          # the slow node / compute
         a, b = 1, ranks - 1     # the slow link
-        cases = [("unshaped", None, None, set(), aa_runs)]
+        # The short mode's healthy case has every link alike at --bandwidth:
+        # unshaped, a transfer is CPU work on shared cores and the A/A rate
+        # is about 1 in 20 (docs/performance.md), which would fail CI as often.
+        cases = [(f"all links {args.bandwidth}", f"bandwidth={args.bandwidth}", None, set(), aa_runs)
+                 if args.short else ("unshaped", None, None, set(), aa_runs)]
         cases.append((f"node trainer{k} at 1/4", f"bandwidth={args.bandwidth};trainer{k}={args.slow_bandwidth}",
                       None, {("node", frozenset({f"trainer{k}"}))}, shaped_runs))
         if not args.short:

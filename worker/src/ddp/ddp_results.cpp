@@ -9,6 +9,7 @@
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_json.h"
 #include "distbench/worker/common/result_table.h"
+#include "distbench/worker/common/step_samples.h"
 
 namespace distbench::worker {
 namespace {
@@ -59,7 +60,7 @@ value perRankJson(const DdpRowResult& row) {
     value samples = value::object(true);
     for (const auto& [name, phase] : kPhaseFields) {
       phases[name] = value::parse(report::summaryToJson(row.perRank[i].*phase));
-      samples[name] = samplesJson(row.perRank[i].*phase);
+      samples[name] = samplesJson(thinnedSteps(row.perRank[i].*phase));
     }
     value entry = value::object(true);
     entry["rank"] = value::number(i < row.ranks.size() ? row.ranks[i] : static_cast<int>(i));

@@ -9,6 +9,7 @@
 
 #include "distbench/report/report_json.h"
 #include "distbench/worker/common/report_builder.h"
+#include "distbench/worker/common/step_samples.h"
 
 namespace distbench::worker {
 namespace {
@@ -50,7 +51,7 @@ value parameterServersJson(const std::vector<ParameterServerResult>& servers) {
     entry["bytesPerStep"] = perStep;
     // Per measured step, the mean service time of that step's requests:
     // what the parameter-server comparison resamples.
-    entry["serviceSamples"] = numbers(ps.stats.serviceSamples);
+    entry["serviceSamples"] = numbers(thinnedSteps(ps.stats.serviceSamples));
     out[i] = entry;
   }
   return out;
@@ -105,7 +106,7 @@ report::Report hybridReport(const api::DistBenchmark& b, const std::vector<Train
         // check then says so.
         if (p.seconds.empty()) continue;
         phases[p.name] = value::parse(report::summaryToJson(p.seconds));
-        samples[p.name] = numbers(p.seconds);
+        samples[p.name] = numbers(thinnedSteps(p.seconds));
       }
       ref["phases"] = phases;
       // Per measured epoch, as the trainer's series: the straggler test

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "distbench/api/presets.h"
+#include "distbench/worker/common/step_samples.h"
 
 namespace distbench::worker {
 namespace {
@@ -52,6 +53,25 @@ TEST(HybridReport, TrainersCarryTheirPhaseSummaries) {
   EXPECT_DOUBLE_EQ(lookups.at(1).as_double(), 0.030);
   EXPECT_DOUBLE_EQ(lookups.at(2).as_double(), 0.020);
   EXPECT_FALSE(results.at("all").has_field("phaseSamples"));
+}
+
+// A long run's samples are thinned to kMaxReportedStepSamples, evenly over
+// the run, so its report still fits where the operator stores it.
+TEST(HybridReport, ALongRunsStepSamplesAreThinnedEvenly) {
+  const api::DistBenchmark b = api::preset("default");
+  std::vector<double> epochs(6000);
+  for (size_t i = 0; i < epochs.size(); ++i) epochs[i] = 0.001 * static_cast<double>(i);
+  TrainerResult t0{"Trainer0", 3, 64, epochs};
+  t0.phases = {{"lookup", epochs}};
+  const report::Report r = hybridReport(b, {t0}, report::Host{});
+  const value results = value::parse(r.resultsJson);
+  const value& lookups = results.at("trainers").at(0).at("phaseSamples").at("lookup");
+  ASSERT_EQ(lookups.size(), kMaxReportedStepSamples);
+  EXPECT_DOUBLE_EQ(lookups.at(0).as_double(), 0.0);
+  EXPECT_DOUBLE_EQ(lookups.at(1).as_double(), 0.001 * (6000 / 512));
+  EXPECT_DOUBLE_EQ(lookups.at(kMaxReportedStepSamples - 1).as_double(), 0.001 * (511 * 6000 / 512));
+  EXPECT_EQ(r.series.at(0).samples.size(), 6000u) << "the series keeps every epoch";
+  EXPECT_EQ(thinnedSteps({1, 2, 3}), (std::vector<double>{1, 2, 3}));
 }
 
 // A result without phases (as a kind without them would build) leaves the

@@ -3,12 +3,28 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <mutex>
+
 #include "distbench/worker/comm/bucket_assignment.h"
 #include "distbench/worker/comm/process_group.h"
 #include "support/thread_ranks.h"
 
 namespace distbench::worker {
 namespace {
+
+// The ranks of these tests are threads of one process, and LibTorch's
+// matrix products go to Debian's openblas-serial (scripts/install-deps.sh),
+// which is not safe to call from two threads at once: with both ranks'
+// forward and backward running together, 8 to 13 runs in 40 of the two
+// gradient-averaging tests below got gradients that were neither rank's,
+// and 0 in 40 with the reference BLAS. Real ranks are processes, each with
+// its own BLAS. So the tests that check gradients' values compute one rank
+// at a time; the allreduces a backward launches still overlap, and are
+// waited for outside (finishBackward).
+std::mutex& blasMutex() {
+  static std::mutex m;
+  return m;
+}
 
 torch::nn::Sequential stack(std::vector<int64_t> widths, uint64_t seed) {
   torch::manual_seed(seed);
@@ -69,13 +85,16 @@ TEST(GradientBucketer, AveragesGradientsAcrossReplicasAfterBroadcast) {
 
     torch::manual_seed(rank);
     torch::Tensor x = torch::randn({5, 16});
-    // The local gradients from a twin without the bucketer's hooks: since
-    // LibTorch 2.0 a leaf's hooks run for autograd::grad too, and would
-    // hand back their pre-divided bucket views.
-    for (auto& g : localGradients(model, x)) localGrads[rank].push_back(g);
-    torch::Tensor loss = model->forward(x).pow(2).sum();
-    bucketer.prepareForBackward();
-    loss.backward();
+    {
+      std::lock_guard<std::mutex> oneRankAtATime(blasMutex());
+      // The local gradients from a twin without the bucketer's hooks: since
+      // LibTorch 2.0 a leaf's hooks run for autograd::grad too, and would
+      // hand back their pre-divided bucket views.
+      for (auto& g : localGradients(model, x)) localGrads[rank].push_back(g);
+      torch::Tensor loss = model->forward(x).pow(2).sum();
+      bucketer.prepareForBackward();
+      loss.backward();
+    }
     bucketer.finishBackward();
     for (auto& p : model->parameters()) ddpGrads[rank].push_back(p.grad().clone());
   });
@@ -280,15 +299,18 @@ TEST(GradientBucketer, RanksAgreeOnRankZerosArrivalOrder) {
     for (int step = 0; step < 3; ++step) {
       torch::manual_seed(100 * step + rank);
       torch::Tensor x = torch::randn({4, 8});
-      const std::vector<torch::Tensor> copies = hookFreeCopies(p);
-      loss(x, copies).backward();
       std::vector<torch::Tensor> local, ddp;
-      for (const auto& c : copies) local.push_back(c.grad().clone());
-      localGrads[rank].push_back(local);
+      {
+        std::lock_guard<std::mutex> oneRankAtATime(blasMutex());
+        const std::vector<torch::Tensor> copies = hookFreeCopies(p);
+        loss(x, copies).backward();
+        for (const auto& c : copies) local.push_back(c.grad().clone());
+        localGrads[rank].push_back(local);
 
-      torch::Tensor l = loss(x, p);
-      bucketer.prepareForBackward();
-      l.backward();
+        torch::Tensor l = loss(x, p);
+        bucketer.prepareForBackward();
+        l.backward();
+      }
       bucketer.finishBackward();
       if (step == 0) {
         arrived[rank] = arrivalOrder(bucketer.lastStepEvents());

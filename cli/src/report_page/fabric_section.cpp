@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "distbench/cli/report_page/html_table.h"
+#include "distbench/cli/report_page/page_numbers.h"
 #include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/cli/report_page/report_results.h"
 #include "distbench/report/fabric.h"
@@ -39,21 +40,9 @@ double thresholdOf(const report::Report& r) {
   return threshold;
 }
 
-std::string rate(double bytesPerSecond) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3g MB/s", bytesPerSecond / 1e6);
-  return text;
-}
-
 std::string flopRate(double flops) {
   char text[64];
   std::snprintf(text, sizeof text, "%.3g GFLOP/s", flops / 1e9);
-  return text;
-}
-
-std::string percentText(double percent) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g %%", percent);
   return text;
 }
 
@@ -117,22 +106,22 @@ PageSection fabricSection(const report::Report& run) {
   options.thresholdPercent = thresholdOf(run);
   const report::FabricVerdict v = report::judgeFabric(m, options);
 
-  section.html +=
-      noteParagraph(std::to_string(v.pairsMeasured) + " of " + std::to_string(v.pairsTotal) +
-                    " pairs measured; line " + rate(v.lineBandwidth) + " (" + v.lineSource +
-                    "); a link, node or probe is slow when its whole 95 % interval lies below " +
-                    percentText(100 - options.thresholdPercent) +
-                    " of the line, inconclusive where the interval straddles that.");
+  section.html += noteParagraph(
+      std::to_string(v.pairsMeasured) + " of " + std::to_string(v.pairsTotal) +
+      " pairs measured; line " + formatRate(v.lineBandwidth, "bytes") + " (" + v.lineSource +
+      "); a link, node or probe is slow when its whole 95 % interval lies below " +
+      formatNumber(100 - options.thresholdPercent) + " %" +
+      " of the line, inconclusive where the interval straddles that.");
   if (v.suspects.empty()) {
     section.html += noteParagraph("No suspect: every node, link and compute probe is within " +
-                                  percentText(options.thresholdPercent) + " of the line.");
+                                  formatNumber(options.thresholdPercent) + " %" + " of the line.");
   } else {
     HtmlTable suspects({"status", "what", "where", "estimate [95 % interval]", "line", "evidence"});
     for (const report::FabricSuspect& s : v.suspects) {
       const bool compute = s.what == "compute";
       suspects.addRow({report::toString(s.status), s.what, s.where,
-                       interval(s.estimate, compute ? 1e9 : 1e6, compute ? "GFLOP/s" : "MB/s"),
-                       compute ? flopRate(s.line) : rate(s.line), s.evidence},
+                       interval(s.estimate, 1e9, compute ? "GFLOP/s" : "GB/s"),
+                       compute ? flopRate(s.line) : formatRate(s.line, "bytes"), s.evidence},
                       s.status == report::FabricStatus::Slow ? "regressed" : "");
     }
     section.html += suspects.html();
@@ -148,7 +137,7 @@ PageSection fabricSection(const report::Report& run) {
   HtmlTable nodes({"node", "links [95 % interval]", "links", "compute [95 % interval]", "compute",
                    "peers measured", "slow peers"});
   for (const report::FabricNodeVerdict& n : v.nodes) {
-    nodes.addRow({label(m.nodes[static_cast<size_t>(n.index)]), interval(n.bandwidth, 1e6, "MB/s"),
+    nodes.addRow({label(m.nodes[static_cast<size_t>(n.index)]), interval(n.bandwidth, 1e9, "GB/s"),
                   report::toString(n.link), interval(n.compute, 1e9, "GFLOP/s"),
                   report::toString(n.computeStatus), std::to_string(n.peersMeasured),
                   std::to_string(n.slowPeers)});

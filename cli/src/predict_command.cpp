@@ -20,13 +20,16 @@ const char* const kPredictUsage =
     R"USAGE(usage: distbench predict REPORT --bandwidth RATE [--rank N=RATE ...] [flags]
 
 Predict each row's p50 step (or op) time of a measured run (distbench run
---report) at another link speed or world size, with an alpha-beta model:
-compute as the run measured it; the ring allreduce and the parameter
-servers' traffic from the bytes the run moved, over the new links; DDP's
-overlap of allreduce with backward replayed from the measured bucket launch
-times (without them: both bounds, full overlap and none). Prints a table
-(group, row, measured p50, predicted p50, bound, efficiency) and the model's
-constants. The model and its assumptions: docs/performance.md, "Prediction".
+--report) at another link speed or world size, with an interval. Compute as
+the run measured it (scaled where ranks share the host's CPUs differently);
+the ring allreduce and the parameter servers' traffic from the bytes the run
+moved, over token-bucket links, each stage's own cost calibrated so that the
+model gives back the run as measured; DDP's overlap of allreduce with
+backward replayed from the measured bucket launch times (without them: both
+bounds, full overlap and none). Prints a table (group, row, measured p50,
+predicted p50, interval, bound, efficiency) and the model's terms. The model,
+its assumptions and how far it was checked: docs/performance.md,
+"Prediction".
 
 flags:
   --bandwidth RATE   every rank's link: 100mbit, 1gbit, 500kbit, 1e9 (bit/s);
@@ -34,7 +37,17 @@ flags:
   --rank N=RATE      global rank N's link, over --bandwidth; may be repeated.
                      A ring runs at its slowest link
   --world-size N     predict with N trainers (Collectives: N ranks), each
-                     computing as a rank of the measured run did; at most 65536
+                     computing as a rank of the measured run did (ranks
+                     sharing the host's CPUs: as many more or fewer share
+                     them); at most 65536
+  --parameter-servers N
+                     HybridDDPRPC: predict with N parameter servers, each
+                     serving as one of the run's did; at most 65536
+  --link-burst B     what the links set by --bandwidth/--rank pass at once
+                     after a pause: 0 (default: a NIC's link), BYTES, or
+                     'tbf' (the bucket distbench run --links shapes with:
+                     max(32 KiB, 1 ms at the rate)); links left as measured
+                     keep the measured run's
   --efficiency E     eta, the share of a link's nominal rate a transfer gets,
                      in (0, 1] (default 0.87, measured with Gloo over tbf)
   --json             print the prediction as JSON instead of the table
@@ -64,6 +77,23 @@ void addRank(report::PredictOptions& options, const std::string& text) {
   const std::string number = text.substr(0, eq);
   const int rank = parseNonNegativeIntFlag("--rank", number);
   options.rankBitsPerSecond[rank] = rateFlag("--rank " + number, text.substr(eq + 1));
+}
+
+// "tbf", "0" or a number of bytes.
+void burstFlag(report::PredictOptions& options, const std::string& text) {
+  if (text == "tbf") {
+    options.burst = report::LinkBurst::Tbf;
+    return;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double bytes = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !(bytes >= 0) || !std::isfinite(bytes)) {
+    throw UsageError("--link-burst needs 'tbf' or a number of bytes (0: none), not '" + text +
+                     "'");
+  }
+  options.burst = bytes > 0 ? report::LinkBurst::Bytes : report::LinkBurst::None;
+  options.burstBytes = bytes;
 }
 
 double efficiencyFlag(const std::string& text) {
@@ -99,6 +129,8 @@ int predictCommand(const std::vector<std::string>& args) {
   }
   const ParsedArgs parsed = ArgParser({{"--bandwidth", true},
                                        {"--world-size", true},
+                                       {"--parameter-servers", true},
+                                       {"--link-burst", true},
                                        {"--efficiency", true},
                                        {"--json", false}})
                                 .parse(rest);
@@ -115,6 +147,10 @@ int predictCommand(const std::vector<std::string>& args) {
   if (auto n = parsed.value("--world-size")) {
     options.worldSize = parseNonNegativeIntFlag("--world-size", *n);
   }
+  if (auto n = parsed.value("--parameter-servers")) {
+    options.parameterServers = parseNonNegativeIntFlag("--parameter-servers", *n);
+  }
+  if (auto b = parsed.value("--link-burst")) burstFlag(options, *b);
   if (auto e = parsed.value("--efficiency")) options.efficiency = efficiencyFlag(*e);
 
   try {

@@ -102,11 +102,13 @@ TEST_F(PredictBinary, TheSlowestRankPacesTheRingAndMoreRanksCostMore) {
   EXPECT_GT(predicted(kDdp + " --bandwidth 100mbit --world-size 8", "1M/2R"),
             predicted(kDdp + " --bandwidth 100mbit", "1M/2R"));
   // More trainers load the one PS of the tutorial run; its 3 KB messages
-  // slow it only on a slow link (at 100mbit the RPCs' own time is longer).
+  // slow it much only on a slow link (at 100mbit the RPCs' own time is the
+  // longer, and the wire adds little to it).
   EXPECT_GT(predicted(kHybrid + " --bandwidth 1mbit --world-size 8", "Trainer0"),
             predicted(kHybrid + " --bandwidth 1mbit", "Trainer0"));
-  EXPECT_EQ(predicted(kHybrid + " --bandwidth 100mbit", "Trainer0"),
-            predicted(kHybrid + "", "Trainer0"));
+  const double asMeasured = predicted(kHybrid + "", "Trainer0");
+  EXPECT_GE(predicted(kHybrid + " --bandwidth 100mbit", "Trainer0"), asMeasured);
+  EXPECT_LT(predicted(kHybrid + " --bandwidth 100mbit", "Trainer0"), 1.2 * asMeasured);
   // A higher efficiency means less wire time.
   EXPECT_LT(predicted(kHybrid + " --bandwidth 1mbit --efficiency 1", "Trainer0"),
             predicted(kHybrid + " --bandwidth 1mbit", "Trainer0"));
@@ -134,7 +136,7 @@ TEST_F(PredictBinary, ReplaysBucketTimingsWhenTheReportHasThem) {
 
   const Result text = run(path("buckets.json") + " --bandwidth 100mbit");
   ASSERT_EQ(text.exitCode, 0) << text.err;
-  EXPECT_TRUE(has(text.out, "1 bucket(s) replayed at their measured launch offsets")) << text.out;
+  EXPECT_TRUE(has(text.out, "1 bucket(s) replayed at their measured share of backward")) << text.out;
   report::PredictOptions options;
   options.bitsPerSecond = 100e6;
   double expected = 0;
@@ -158,6 +160,10 @@ TEST_F(PredictBinary, BadInputExitsTwoNamingTheFlag) {
       {kDdp + " --efficiency 1.5", "--efficiency"},
       {kDdp + " --world-size 0", "--world-size"},
       {kDdp + " --world-size many", "--world-size"},
+      {kDdp + " --parameter-servers 2", "--parameter-servers: only a HybridDDPRPC run"},
+      {kHybrid + " --parameter-servers 0", "--parameter-servers"},
+      {kDdp + " --link-burst lots", "--link-burst"},
+      {kDdp + " --link-burst -5", "--link-burst"},
       {kDdp + " --latency 1ms", "--latency"},
       {"--bandwidth 1gbit", "missing REPORT"},
       {kDdp + " " + kDdp, "expected one report"},
@@ -227,7 +233,8 @@ TEST_F(PredictBinary, AnUnreadableReportExitsTwo) {
 TEST_F(PredictBinary, HelpDescribesTheFlags) {
   const Result r = run("--help");
   ASSERT_EQ(r.exitCode, 0);
-  for (const char* flag : {"--bandwidth", "--rank", "--world-size", "--efficiency", "--json"}) {
+  for (const char* flag : {"--bandwidth", "--rank", "--world-size", "--parameter-servers",
+                           "--link-burst", "--efficiency", "--json"}) {
     EXPECT_TRUE(has(r.out, flag)) << flag;
   }
 }

@@ -10,17 +10,39 @@ double wireSeconds(double bytes, double bitsPerSecond, double efficiency) {
   return bytes * 8.0 / (efficiency * bitsPerSecond);
 }
 
+long long tbfBurstBytes(double bitsPerSecond) {
+  const long long oneMillisecond = std::llround(bitsPerSecond / 8.0 / 1000.0);
+  return std::max(32LL * 1024, oneMillisecond);
+}
+
+TokenBucketLink::TokenBucketLink(double bitsPerSecond, double efficiency, double burstBytes)
+    : bytesPerSecond_(std::isfinite(bitsPerSecond) ? efficiency * bitsPerSecond / 8.0
+                                                   : std::numeric_limits<double>::infinity()),
+      burst_(std::max(0.0, burstBytes)),
+      tokens_(burst_) {}
+
+double TokenBucketLink::send(double start, double bytes) {
+  if (!std::isfinite(bytesPerSecond_) || bytes <= 0) return start;
+  const double begin = std::max(start, idleSince_);
+  tokens_ = std::min(burst_, tokens_ + (begin - idleSince_) * bytesPerSecond_);
+  const double free = std::min(tokens_, bytes);
+  tokens_ -= free;
+  idleSince_ = begin + (bytes - free) / bytesPerSecond_;
+  return idleSince_;
+}
+
+double smoothMax(double a, double b) {
+  a = std::max(0.0, a);
+  b = std::max(0.0, b);
+  if (a == 0 || b == 0) return a + b;
+  return std::pow(std::pow(a, kTransitionExponent) + std::pow(b, kTransitionExponent),
+                  1.0 / kTransitionExponent);
+}
+
 double ringWireSeconds(double bytes, int ranks, double bitsPerSecond, double efficiency) {
   if (ranks < 2) return 0;
   const double share = 2.0 * (ranks - 1) / ranks;
   return share * wireSeconds(bytes, bitsPerSecond, efficiency);
-}
-
-double ringAllreduceSeconds(double bytes, int ranks, double bitsPerSecond, double efficiency,
-                            const RingCost& cost) {
-  if (ranks < 2) return 0;
-  return std::max(2.0 * (ranks - 1) * cost.alphaSeconds + bytes * cost.localSecondsPerByte,
-                  ringWireSeconds(bytes, ranks, bitsPerSecond, efficiency));
 }
 
 double slowestLink(const std::vector<double>& bitsPerSecond) {

@@ -29,8 +29,77 @@ Context::Context(const Report& report, const PredictOptions& options, double eff
     const std::string path = "local.ranks[" + std::to_string(i) + "]";
     const std::optional<int> r = wholeNumber(rank, "rank", path, 0, 2 * kMaxPredictRanks + 1);
     if (!r) continue;
-    if (const auto rate = number(rank, "linkBitsPerSecond", path)) measuredLinks_[*r] = *rate;
+    const auto rate = number(rank, "linkBitsPerSecond", path);
+    if (!rate) continue;
+    measuredLinks_[*r] = *rate;
+    // Reports before burstBytes was recorded were shaped by tbf all the same.
+    const auto burst = number(rank, "burstBytes", path);
+    measuredBursts_[*r] = burst ? std::max(0.0, *burst) : static_cast<double>(tbfBurstBytes(*rate));
   }
+}
+
+double Context::burstFor(int rank, double bitsPerSecond, bool overridden) const {
+  if (!std::isfinite(bitsPerSecond)) return 0;
+  if (!overridden) {
+    auto it = measuredBursts_.find(rank);
+    return it == measuredBursts_.end() ? 0 : it->second;
+  }
+  switch (options_.burst) {
+    case LinkBurst::Tbf:
+      return static_cast<double>(tbfBurstBytes(bitsPerSecond));
+    case LinkBurst::Bytes:
+      return options_.burstBytes;
+    case LinkBurst::None:
+      break;
+  }
+  return 0;
+}
+
+Context::LinkView Context::measuredLinkView(int first, int count) const {
+  LinkView view{slowestMeasured(first, count), 0};
+  const long long end = static_cast<long long>(first) + count;
+  for (const auto& [rank, rate] : measuredLinks_) {
+    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
+      view.burstBytes = burstFor(rank, rate, false);
+      break;
+    }
+  }
+  return view;
+}
+
+Context::LinkView Context::targetLinkView(int first, int count) const {
+  LinkView view{slowestTarget(first, count), 0};
+  if (!std::isfinite(view.bitsPerSecond)) return view;
+  const long long end = static_cast<long long>(first) + count;
+  // The slowest link is one the options set, or one left as measured.
+  for (const auto& [rank, rate] : options_.rankBitsPerSecond) {
+    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
+      view.burstBytes = burstFor(rank, rate, true);
+      return view;
+    }
+  }
+  if (options_.bitsPerSecond > 0 && options_.bitsPerSecond == view.bitsPerSecond) {
+    view.burstBytes = burstFor(first, view.bitsPerSecond, true);
+    return view;
+  }
+  for (const auto& [rank, rate] : measuredLinks_) {
+    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
+      view.burstBytes = burstFor(rank, rate, false);
+      return view;
+    }
+  }
+  return view;
+}
+
+bool Context::sharesCpus() const {
+  if (report_.device == "cuda" || report_.host.logicalCpus <= 0) return false;
+  return !report_.localJson.empty() || report_.worldSize > report_.host.logicalCpus;
+}
+
+double Context::contention(int before, int after) const {
+  if (!sharesCpus() || before == after) return 1;
+  const double cpus = report_.host.logicalCpus;
+  return std::max(1.0, after / cpus) / std::max(1.0, before / cpus);
 }
 
 double Context::measuredLink(int rank) const {
@@ -186,9 +255,25 @@ void checkOptions(const Report& report, const PredictOptions& options) {
     throw PredictOptionError("--world-size: at most " + std::to_string(kMaxPredictRanks) +
                              ", not " + std::to_string(*options.worldSize));
   }
+  if (options.parameterServers) {
+    if (report.kind != "HybridDDPRPC") {
+      throw PredictOptionError("--parameter-servers: only a HybridDDPRPC run has parameter "
+                               "servers; this is a " + report.kind + " run");
+    }
+    if (*options.parameterServers < 1 || *options.parameterServers > kMaxPredictRanks) {
+      throw PredictOptionError("--parameter-servers: must be in 1.." +
+                               std::to_string(kMaxPredictRanks) + ", not " +
+                               std::to_string(*options.parameterServers));
+    }
+  }
+  if (options.burst == LinkBurst::Bytes &&
+      !(options.burstBytes >= 0 && std::isfinite(options.burstBytes))) {
+    throw PredictOptionError("--link-burst: must be a number of bytes (0: none) or 'tbf'");
+  }
   const int trainers = options.worldSize.value_or(report.trainers);
   // Ranks: the master, then the parameter servers, then the trainers.
-  const int world = 1 + report.parameterServers + trainers;
+  const int world =
+      1 + options.parameterServers.value_or(report.parameterServers) + trainers;
   for (const auto& [rank, rate] : options.rankBitsPerSecond) {
     const std::string flag = "--rank " + std::to_string(rank);
     if (rank < 0 || rank >= world) {
@@ -209,6 +294,10 @@ Prediction predictReport(const Report& measured, const PredictOptions& options) 
   out.bitsPerSecond = options.bitsPerSecond;
   out.rankBitsPerSecond = options.rankBitsPerSecond;
   out.worldSize = options.worldSize;
+  out.parameterServers = options.parameterServers;
+  out.linkBurst = options.burst == LinkBurst::Tbf     ? "tbf"
+                  : options.burst == LinkBurst::Bytes ? std::to_string(std::llround(options.burstBytes)) + " bytes"
+                                                      : "none";
   const prediction::Context context(measured, options, out.efficiency, out.notes);
 
   web::json::value results;

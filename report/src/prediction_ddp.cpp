@@ -1,8 +1,12 @@
 // DDP: compute as measured, the gradient allreduce replayed. With bucket
-// timings (rows[].buckets) the buckets' launch offsets give the overlap with
-// backward and their durations calibrate the ring's alpha and local cost;
-// without them, one allreduce of all gradients bounds the step from both
-// sides (hidden entirely behind backward, or not at all).
+// timings (rows[].buckets) the buckets launch at their measured share of
+// backward and each moves over a token-bucket link while its own cost (a
+// calibrated time per byte, the copies and reductions) overlaps the wire;
+// that cost is the one that replays the measured wait, so at the measured
+// links the prediction is the measurement. Without them, one allreduce of
+// all gradients bounds the step from both sides (hidden entirely behind
+// backward, or not at all). Where ranks share a host's CPUs, compute and
+// the allreduce's own cost scale with the ranks computing at once.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -20,7 +24,7 @@ using web::json::value;
 constexpr int kFirstTrainer = 1;
 
 struct Bucket {
-  double bytes = 0, launched = 0, duration = 0;
+  double bytes = 0, launched = 0;
 };
 
 // distbench's bucketer (worker/src/comm/bucket_assignment.h): the first
@@ -80,28 +84,70 @@ double gradientBytesOf(double bytes, const std::string& field) {
 std::vector<Bucket> readBuckets(const value& row, const std::string& path) {
   std::vector<Bucket> out;
   if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
-  // A bucket launched while the one before it still runs waits for it
-  // (Gloo runs them in order): its own time starts when that one completes.
-  double previousCompleted = 0;
   const auto& list = row.at("buckets").as_array();
   for (size_t i = 0; i < list.size(); ++i) {
     const value& b = list.at(i);
     const std::string where = path + ".buckets[" + std::to_string(i) + "]";
     const auto bytes = number(b, "bytes", where);
     const auto launched = number(b, "launched", where);
-    const auto completed = number(b, "completed", where);
-    if (!bytes || !launched || !completed) continue;
+    if (!bytes || !launched) continue;
     gradientBytesOf(*bytes, where + ".bytes");
-    const double start = std::max(*launched, previousCompleted);
-    out.push_back({*bytes, *launched, std::max(0.0, *completed - start)});
-    previousCompleted = *completed;
+    out.push_back({*bytes, std::max(0.0, *launched)});
   }
   return out;
 }
 
+// What the bucket replay needs: each bucket's bytes and when it launched as
+// a share of backward (so a backward that takes longer launches them
+// later), and the measured backward.
+struct ReplayInputs {
+  std::vector<Bucket> buckets;  // launched: share of backward
+  double backward = 0;
+  double eta = 0;
+};
+
+std::vector<Bucket> launchShares(std::vector<Bucket> buckets, double backward) {
+  for (Bucket& b : buckets) b.launched = backward > 0 ? b.launched / backward : 0;
+  return buckets;
+}
+
+// The wait after backward for the buckets, on `ranks` ranks over `link`:
+// one bucket at a time (Gloo runs them in order), each from its launch or
+// the end of the one before, its ring share over the token bucket while its
+// own cost (perByte x bytes, scaled with compute) overlaps the wire.
+double exposedWait(const ReplayInputs& in, double perByte, int ranks,
+                   const Context::LinkView& link, double scale) {
+  if (ranks < 2) return 0;
+  const double backward = in.backward * scale;
+  const double share = 2.0 * (ranks - 1) / ranks;
+  TokenBucketLink wire(link.bitsPerSecond, in.eta, link.burstBytes);
+  double done = 0;
+  for (const Bucket& b : in.buckets) {
+    const double start = std::max(b.launched * backward, done);
+    const double bytes = share * b.bytes;
+    done = start + smoothMax(perByte * bytes * scale, wire.send(start, bytes) - start);
+  }
+  return std::max(0.0, done - backward);
+}
+
+// The allreduce's own cost per byte moved: the one that replays the
+// measured wait at the measured links (bisection; the wait grows with it).
+// 0 where the wire alone already explains the wait.
+double calibrateSecondsPerByte(const ReplayInputs& in, int ranks, const Context::LinkView& link,
+                               double wait) {
+  if (ranks < 2 || exposedWait(in, 0, ranks, link, 1) >= wait) return 0;
+  double low = 0, high = 1e-9;
+  while (exposedWait(in, high, ranks, link, 1) < wait && high < 1) high *= 4;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (exposedWait(in, mid, ranks, link, 1) < wait ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
 RowPrediction predictRow(const value& model, const std::string& modelPath, const value& row,
                          const std::string& path, std::optional<double> noDdpSeconds,
-                         const Context& context) {
+                         std::optional<double> oneRankSeconds, const Context& context) {
   RowPrediction out;
   const int seriesIndex = wholeNumber(row, "series", path, 0, INT_MAX).value_or(-1);
   const Series& series = context.series(seriesIndex, path + ".series");
@@ -128,6 +174,7 @@ RowPrediction predictRow(const value& model, const std::string& modelPath, const
     out.linkBitsPerSecond = kUnlimitedBitsPerSecond;
     out.basis = "no communication";
     classify(out, out.measuredSeconds);
+    context.setInterval(out, seriesIndex, 1, false);
     return out;
   }
   const int ranks = context.worldSize().value_or(measuredRanks);
@@ -138,36 +185,34 @@ RowPrediction predictRow(const value& model, const std::string& modelPath, const
   out.linkBitsPerSecond = link;
 
   const std::vector<Bucket> buckets = readBuckets(row, path);
-  if (!buckets.empty()) {
-    std::vector<double> bytes, durations;
-    std::vector<BucketLaunch> launches;
-    for (const Bucket& b : buckets) {
-      bytes.push_back(b.bytes);
-      durations.push_back(b.duration);
-      launches.push_back({b.bytes, b.launched});
-    }
-    const LineFit fit = fitLine(bytes, durations);
-    RingCost cost;
-    // One rank's "allreduce" is a local copy: no ring steps to calibrate.
-    cost.alphaSeconds = measuredRanks >= 2 ? fit.intercept / (2.0 * (measuredRanks - 1)) : 0;
-    // The slope holds the measured run's own wire time, if its links were
-    // shaped; what stays at any link speed is the rest.
-    cost.localSecondsPerByte =
-        std::max(0.0, fit.slope - ringWireSeconds(1, measuredRanks, measuredLink, eta));
-    auto replayedWait = [&](int p, double bps) {
-      const double done = replayBuckets(
-          launches, [&](double n) { return ringAllreduceSeconds(n, p, bps, eta, cost); });
-      return std::max(0.0, done - backward);
-    };
+  const double scale = context.contention(measuredRanks, ranks);
+  if (ranks == 1 && measuredRanks > 1) {
+    // One rank has no allreduce: the sweep's own one-rank row, where there
+    // is one, measured it.
+    out.predictedSeconds = oneRankSeconds.value_or(base * scale);
+    out.communicationSeconds = 0;
+    out.basis = oneRankSeconds ? "the run's own one-rank row" : "the step less its allreduce wait";
+  } else if (!buckets.empty()) {
+    const ReplayInputs in{launchShares(buckets, backward), backward, eta};
+    const Context::LinkView before = context.measuredLinkView(kFirstTrainer, measuredRanks);
+    const Context::LinkView after = context.targetLinkView(kFirstTrainer, ranks);
+    const double perByte = calibrateSecondsPerByte(in, measuredRanks, before, wait);
+    const double waitBefore = exposedWait(in, perByte, measuredRanks, before, 1);
+    const double waitAfter = exposedWait(in, perByte, ranks, after, scale);
     // The measured wait, moved by what the replay says changes: at the
-    // measured links the prediction is the measurement.
-    const double predictedWait = std::max(
-        0.0, wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink));
-    out.predictedSeconds = base + predictedWait;
+    // measured links and ranks the prediction is the measurement.
+    const double predictedWait = std::max(0.0, wait + waitAfter - waitBefore);
+    out.predictedSeconds = base * scale + predictedWait;
     out.communicationSeconds = predictedWait;
-    out.alphaSeconds = cost.alphaSeconds;
-    out.localSecondsPerByte = cost.localSecondsPerByte;
-    out.basis = std::to_string(buckets.size()) + " bucket(s) replayed at their measured launch offsets";
+    out.localSecondsPerByte = perByte;
+    out.basis = std::to_string(buckets.size()) +
+                " bucket(s) replayed at their measured share of backward";
+    if (scale != 1) {
+      char text[96];
+      std::snprintf(text, sizeof text, "; compute x%.2f (%d ranks on %d CPUs)", scale, ranks,
+                    context.report().host.logicalCpus);
+      out.basis += text;
+    }
   } else {
     // No bucket timings: all gradients, as the worker buckets them, arriving
     // evenly over backward. The allreduce's cost besides the wire is
@@ -192,9 +237,9 @@ RowPrediction predictRow(const value& model, const std::string& modelPath, const
     const double predictedWait =
         std::clamp(wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink),
                    lowerWait, upperWait);
-    out.upperSeconds = base + upperWait;
-    out.lowerSeconds = base + lowerWait;
-    out.predictedSeconds = base + predictedWait;
+    out.upperSeconds = base * scale + upperWait;
+    out.lowerSeconds = base * scale + lowerWait;
+    out.predictedSeconds = base * scale + predictedWait;
     out.communicationSeconds = predictedWait;
     out.basis = "no bucket timings; " + std::to_string(launches.size()) +
                 " bucket(s) as the worker cuts them, gradients arriving evenly over backward";
@@ -202,6 +247,7 @@ RowPrediction predictRow(const value& model, const std::string& modelPath, const
                  "(lower: hidden behind backward, upper: after it)");
   }
   classify(out, noDdpSeconds.value_or(base));
+  context.setInterval(out, seriesIndex, scale, ranks != measuredRanks);
   return out;
 }
 
@@ -218,19 +264,24 @@ std::vector<RowPrediction> predictDdp(const value& results, const Context& conte
     const std::string path = "results.models[" + std::to_string(m) + "]";
     if (!model.has_field("rows") || !model.at("rows").is_array()) continue;
     const auto& rows = model.at("rows").as_array();
-    // The reference for scaling efficiency: the same model on one process.
-    std::optional<double> noDdp;
+    // The reference for scaling efficiency: the same model on one process;
+    // and the same under DDP on one rank, what a world of one is.
+    std::optional<double> noDdp, oneRank;
     for (size_t r = 0; r < rows.size(); ++r) {
       const value& row = rows.at(r);
-      if (row.has_field("ddp") && row.at("ddp").is_boolean() && !row.at("ddp").as_bool()) {
-        const std::string rowPath = path + ".rows[" + std::to_string(r) + "]";
-        noDdp = context.seriesP50(wholeNumber(row, "series", rowPath, 0, INT_MAX).value_or(-1),
-                                  rowPath + ".series");
+      if (!row.has_field("ddp") || !row.at("ddp").is_boolean()) continue;
+      const std::string rowPath = path + ".rows[" + std::to_string(r) + "]";
+      const double seconds = context.seriesP50(
+          wholeNumber(row, "series", rowPath, 0, INT_MAX).value_or(-1), rowPath + ".series");
+      if (!row.at("ddp").as_bool()) {
+        noDdp = seconds;
+      } else if (wholeNumber(row, "ranks", rowPath, 1, kMaxPredictRanks) == 1) {
+        oneRank = seconds;
       }
     }
     for (size_t r = 0; r < rows.size(); ++r) {
       out.push_back(predictRow(model, path, rows.at(r), path + ".rows[" + std::to_string(r) + "]",
-                               noDdp, context));
+                               noDdp, oneRank, context));
     }
   }
   if (context.worldSize()) {

@@ -57,14 +57,19 @@ std::string formatPrediction(const Report& measured, const Prediction& p) {
       << (p.bitsPerSecond > 0 ? formatBitRate(p.bitsPerSecond) : std::string("as measured"));
   for (const auto& [rank, bps] : p.rankBitsPerSecond) out << ", rank " << rank << " " << rate(bps);
   out << ", world size "
-      << (p.worldSize ? std::to_string(*p.worldSize) : std::string("as measured")) << "\n\n";
+      << (p.worldSize ? std::to_string(*p.worldSize) : std::string("as measured"));
+  if (p.parameterServers) out << ", " << *p.parameterServers << " parameter server(s)";
+  if (p.linkBurst != "none" && !p.linkBurst.empty()) out << ", link bursts " << p.linkBurst;
+  out << "\n\n";
 
   const std::vector<std::string> header = {"group", "row", "measured p50", "predicted p50",
-                                           "bound", "efficiency"};
+                                           "interval", "bound", "efficiency"};
   std::vector<std::vector<std::string>> cells;
   for (const RowPrediction& row : p.rows) {
     cells.push_back({row.group, row.row, seconds(row.measuredSeconds),
-                     seconds(row.predictedSeconds), row.bound, percent(row.scalingEfficiency)});
+                     seconds(row.predictedSeconds),
+                     seconds(row.lowSeconds) + " .. " + seconds(row.highSeconds), row.bound,
+                     percent(row.scalingEfficiency)});
   }
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
@@ -74,7 +79,7 @@ std::string formatPrediction(const Report& measured, const Prediction& p) {
   auto line = [&](const std::vector<std::string>& fields) {
     std::string text;
     for (size_t c = 0; c < fields.size(); ++c) {
-      const bool right = c == 2 || c == 3 || c == 5;
+      const bool right = c == 2 || c == 3 || c == 4 || c == 6;
       text += (c ? "  " : "") + pad(fields[c], width[c], right);
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
@@ -103,6 +108,7 @@ std::string formatPrediction(const Report& measured, const Prediction& p) {
       out << "; bounds " << seconds(*row.lowerSeconds) << " (full overlap) .. "
           << seconds(*row.upperSeconds) << " (none)";
     }
+    if (!row.uncertainty.empty()) out << "; interval: " << row.uncertainty;
     out << "\n";
   }
   for (const std::string& note : p.notes) out << "note: " << note << "\n";
@@ -120,6 +126,9 @@ std::string predictionToJson(const Prediction& p) {
   for (const auto& [rank, bps] : p.rankBitsPerSecond) ranks[std::to_string(rank)] = number(bps);
   model["rankBitsPerSecond"] = ranks;
   model["worldSize"] = p.worldSize ? value::number(*p.worldSize) : value::null();
+  model["parameterServers"] =
+      p.parameterServers ? value::number(*p.parameterServers) : value::null();
+  model["linkBurst"] = value::string(p.linkBurst.empty() ? "none" : p.linkBurst);
   root["model"] = model;
   value rows = value::array();
   size_t i = 0;
@@ -132,6 +141,9 @@ std::string predictionToJson(const Prediction& p) {
     r["predictedSeconds"] = number(row.predictedSeconds);
     r["lowerSeconds"] = optional(row.lowerSeconds);
     r["upperSeconds"] = optional(row.upperSeconds);
+    r["lowSeconds"] = number(row.lowSeconds);
+    r["highSeconds"] = number(row.highSeconds);
+    r["uncertainty"] = value::string(row.uncertainty);
     r["bound"] = value::string(row.bound);
     r["scalingEfficiency"] = number(row.scalingEfficiency);
     r["communicationSeconds"] = number(row.communicationSeconds);

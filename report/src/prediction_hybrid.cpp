@@ -1,14 +1,20 @@
-// HybridDDPRPC: per trainer step, compute and the parameter servers'
-// service as measured; the RPC traffic (per PS: Lookup, PushGrad and Step
-// requests, two replies, each a fixed-size buffer) and the dense allreduce
-// move over the links. Every trainer talks to every PS each step (the dense
-// allreduce keeps them in step), so a PS's link carries all trainers'
-// traffic.
+// HybridDDPRPC: a trainer's step is its compute and two stages that move
+// bytes. The lookup: every PS replies to every trainer at once, so a PS's
+// link carries all trainers' replies while the trainer's own carries one
+// from each PS. The update: the gradients go to each PS while the dense
+// allreduce's ring shares the trainer's own link, and a PS's link takes in
+// every trainer's gradients. Each stage's own cost besides the wire (the
+// copies, the PS's service, waiting on the slowest trainer) is the one that
+// gives back the phase the run measured, and overlaps the stage's wire as
+// smoothMax says (alpha_beta.h). Links are token buckets followed over a
+// few steps, so a burst refilled between stages counts.
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "distbench/report/alpha_beta.h"
 #include "prediction_kinds.h"
@@ -19,40 +25,17 @@ namespace {
 using web::json::value;
 
 constexpr int kFirstParameterServer = 1;
-constexpr int kHeaderBytes = 64;  // every PS message: a 64-byte header and a fixed-size body
+constexpr int kStepsToSteadyState = 3;  // buckets drained and refilled as they will stay
 
-// Per step, of one trainer, to and from all PSs together.
-struct StepBytes {
-  double sent = 0, received = 0;
-};
+double ringShare(int ranks) { return ranks < 2 ? 0 : 2.0 * (ranks - 1) / ranks; }
 
-struct Links {
-  double trainer, ps, eta;
-};
-
-// The RPC wire time of one step: the busiest direction of the trainer's
-// link and of the PS's. Requests and replies of different trainers, and a
-// PS's service, overlap with each other's transfers (measured over tbf: a
-// link-bound step takes the busiest direction's time, not the sum of the
-// legs), so the busiest direction paces the step.
-// `ps`: what the busiest PS carries per step with `measuredTrainers`
-// (from the report, or the trainers' bytes spread evenly over the PSs); it
-// scales with the trainers.
-double rpcWireSeconds(const StepBytes& bytes, const StepBytes& ps, int measuredTrainers,
-                      int trainers, const Links& links) {
-  const double psIn = ps.sent * trainers / measuredTrainers;
-  const double psOut = ps.received * trainers / measuredTrainers;
-  return std::max({wireSeconds(bytes.sent, links.trainer, links.eta),
-                   wireSeconds(bytes.received, links.trainer, links.eta),
-                   wireSeconds(psIn, links.ps, links.eta), wireSeconds(psOut, links.ps, links.eta)});
-}
-
-// "8" or "32,relu,8": Linear widths, from the embedding width on.
-double denseBytesFromKey(const Series& series) {
+// "8" or "32,relu,8": the dense stack's bytes of gradients, from its input
+// width (parameter servers x embeddingDim) on.
+double denseBytesFromKey(const Series& series, int parameterServers) {
   auto layers = series.groupKey.find("denseLayers");
   const auto dim = keyNumber(series, "embeddingDim");
   if (layers == series.groupKey.end() || !dim) return 0;
-  double width = *dim, parameters = 0;
+  double width = *dim * parameterServers, parameters = 0;
   std::stringstream in(layers->second);
   std::string token;
   while (std::getline(in, token, ',')) {
@@ -65,6 +48,150 @@ double denseBytesFromKey(const Series& series) {
   return 4 * parameters;
 }
 
+// What moves per step, per trainer: a reply and a gradient message to and
+// from each PS, and the dense gradients of the allreduce.
+struct StepTraffic {
+  double replyBytes = 0;     // from one PS
+  double gradientBytes = 0;  // to one PS
+  double denseBytes = 0;
+};
+
+struct Topology {
+  int trainers = 1, servers = 1;
+};
+
+struct Links {
+  Context::LinkView trainer, ps, ring;
+  double eta = 0;
+};
+
+// The wire time of the lookup and of the update stage in a steady step:
+// each link direction a token bucket, compute (`compute` seconds) between
+// the stages refilling them.
+std::pair<double, double> stageWires(const StepTraffic& t, const Topology& top, const Links& l,
+                                     double compute) {
+  TokenBucketLink trainerUp(l.trainer.bitsPerSecond, l.eta, l.trainer.burstBytes);
+  TokenBucketLink trainerDown(l.trainer.bitsPerSecond, l.eta, l.trainer.burstBytes);
+  TokenBucketLink ringUp(l.ring.bitsPerSecond, l.eta, l.ring.burstBytes);
+  TokenBucketLink psUp(l.ps.bitsPerSecond, l.eta, l.ps.burstBytes);
+  TokenBucketLink psDown(l.ps.bitsPerSecond, l.eta, l.ps.burstBytes);
+  const double ring = ringShare(top.trainers) * t.denseBytes;
+  double now = 0, lookup = 0, update = 0;
+  for (int step = 0; step < kStepsToSteadyState; ++step) {
+    // A PS answers the trainers' lookups in turn: a trainer waits, on
+    // average, for its own reply and half the others'. (All of them, at
+    // every topology of the whatif sweep, overshot by up to 13 %: the late
+    // trainers' replies overlap the early ones' pushes.)
+    const double replies =
+        std::max(trainerDown.send(now, top.servers * t.replyBytes),
+                 psUp.send(now, (top.trainers + 1) / 2.0 * t.replyBytes));
+    lookup = replies - now;
+    const double start = replies + compute;
+    // The trainer's own link carries its gradients and its ring share; the
+    // ring is also paced by its slowest member's link.
+    const double done = std::max({trainerUp.send(start, top.servers * t.gradientBytes + ring),
+                                  trainerDown.send(start, ring), ringUp.send(start, ring),
+                                  psDown.send(start, top.trainers * t.gradientBytes)});
+    update = done - start;
+    now = done;
+  }
+  return {lookup, update};
+}
+
+// x with smoothMax(x, wire) = total: the stage's own cost, from its
+// measured time and the wire the model gives it at the measured links.
+double ownCost(double total, double wire) {
+  if (total <= wire) return 0;
+  if (wire <= 0) return total;
+  return std::pow(std::pow(total, kTransitionExponent) - std::pow(wire, kTransitionExponent),
+                  1.0 / kTransitionExponent);
+}
+
+// One trainer's step as calibrated on the run.
+struct TrainerStep {
+  double step = 0;     // seconds per batch, as measured
+  double compute = 0;  // the step less lookup, push and allreduceWait
+  double lookup = 0, update = 0;  // measured: lookup; push + allreduceWait
+  double updateWaitShare = 0;     // of update, the allreduce wait
+  StepTraffic traffic;
+};
+
+struct Costs {
+  double lookup = 0, update = 0;  // own costs at the measured topology
+};
+
+double modelStep(const TrainerStep& t, const Costs& own, const Topology& measured,
+                 const Topology& top, const Links& links, double scale, double denseScale) {
+  StepTraffic traffic = t.traffic;
+  traffic.denseBytes *= denseScale;
+  const auto [lookupWire, updateWire] = stageWires(traffic, top, links, t.compute * scale);
+  // The allreduce's share of the update's own cost goes with the ring.
+  double update = own.update;
+  if (measured.trainers > 1) {
+    update *= (1 - t.updateWaitShare) +
+              t.updateWaitShare * ringShare(top.trainers) / ringShare(measured.trainers);
+  }
+  return t.compute * scale * denseScale + smoothMax(own.lookup * scale, lookupWire) +
+         smoothMax(update * scale, updateWire);
+}
+
+TrainerStep readTrainer(const value& trainer, const std::string& path, const Series& series,
+                        double batches, int servers, const Context& context) {
+  TrainerStep t;
+  t.step = context.seriesP50(wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1),
+                             path + ".series") /
+           batches;
+  const value phases = trainer.has_field("phases") ? trainer.at("phases") : value::object();
+  const std::string where = path + ".phases";
+  t.lookup = p50(phases, "lookup", where).value_or(0);
+  const double push = p50(phases, "push", where).value_or(0);
+  const double wait = p50(phases, "allreduceWait", where).value_or(0);
+  t.update = push + wait;
+  t.updateWaitShare = t.update > 0 ? wait / t.update : 0;
+  t.compute = std::max(0.0, t.step - t.lookup - t.update);
+  if (trainer.has_field("bytesPerStep")) {
+    const std::string bytes = path + ".bytesPerStep";
+    t.traffic.replyBytes =
+        number(trainer.at("bytesPerStep"), "received", bytes).value_or(0) / servers;
+    t.traffic.gradientBytes = number(trainer.at("bytesPerStep"), "sent", bytes).value_or(0) / servers;
+  } else {
+    // Older reports: a reply of every bag's row, gradients as large.
+    const double m = keyNumber(series, "maxBagIndices").value_or(0);
+    const double dim = keyNumber(series, "embeddingDim").value_or(0);
+    t.traffic.replyBytes = t.traffic.gradientBytes = 4 * m * dim;
+    context.note("hybrid trainers without bytesPerStep: messages of maxBagIndices x embeddingDim "
+                 "floats each way per PS and step");
+  }
+  t.traffic.denseBytes = number(trainer, "denseGradientBytes", path).value_or(0);
+  if (t.traffic.denseBytes <= 0) {
+    t.traffic.denseBytes = denseBytesFromKey(series, servers);
+    context.note("hybrid trainers without denseGradientBytes: dense gradient bytes from "
+                 "denseLayers and embeddingDim");
+  }
+  return t;
+}
+
+// A PS serves one lookup, push and step of every trainer each step: the
+// largest service time per trainer over the PSs, where the report has it.
+std::optional<double> serviceSecondsPerTrainer(const value& results) {
+  if (!results.has_field("parameterServers") || !results.at("parameterServers").is_array()) {
+    return std::nullopt;
+  }
+  std::optional<double> most;
+  const auto& list = results.at("parameterServers").as_array();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const value& ps = list.at(i);
+    if (!ps.has_field("service")) continue;
+    const std::string where = "results.parameterServers[" + std::to_string(i) + "].service";
+    const value& service = ps.at("service");
+    const double sum = p50(service, "lookup", where).value_or(0) +
+                       p50(service, "pushGrad", where).value_or(0) +
+                       p50(service, "step", where).value_or(0);
+    most = std::max(most.value_or(0), sum);
+  }
+  return most;
+}
+
 }  // namespace
 
 std::vector<RowPrediction> predictHybrid(const value& results, const Context& context) {
@@ -72,119 +199,90 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
   if (!results.has_field("trainers") || !results.at("trainers").is_array()) {
     throw ReportError("results.trainers: missing; not a HybridDDPRPC report");
   }
-  const int servers = std::max(1, report.parameterServers);
-  const int measuredTrainers = std::max(1, report.trainers);
-  const int trainers = context.worldSize().value_or(measuredTrainers);
-  const double eta = context.efficiency();
-  const int firstTrainer = kFirstParameterServer + report.parameterServers;
+  const Topology measured{std::max(1, report.trainers), std::max(1, report.parameterServers)};
+  const Topology top{context.worldSize().value_or(measured.trainers),
+                     context.parameterServers().value_or(measured.servers)};
+  const int firstTrainerBefore = kFirstParameterServer + measured.servers;
+  const int firstTrainerAfter = kFirstParameterServer + top.servers;
+  const double scale = context.contention(measured.trainers, top.trainers);
+  const std::optional<double> service = serviceSecondsPerTrainer(results);
 
-  // The PSs: their links, and (if the report has them) their service times.
-  const double psMeasured = context.slowestMeasured(kFirstParameterServer, servers);
-  const double psTarget = context.slowestTarget(kFirstParameterServer, servers);
-  std::optional<double> psServicePerTrainer;
-  // What the busiest PS took in and sent per step, where the report says.
-  std::optional<StepBytes> psBytes;
-  if (results.has_field("parameterServers") && results.at("parameterServers").is_array()) {
-    const auto& list = results.at("parameterServers").as_array();
+  // Trainers that share the host's CPUs slow each other unevenly (with the
+  // PSs and the kernel's network work): with fewer of them, a trainer
+  // computes as the least slowed one did. Two trainers on 2 CPUs computed
+  // 19.1 and 19.5 ms a step (CPU time) beside a PS's 3.2 ms; one alone, 17 ms.
+  const auto& list = results.at("trainers").as_array();
+  std::optional<double> leastCompute;
+  if (top.trainers < measured.trainers && context.sharesCpus()) {
     for (size_t i = 0; i < list.size(); ++i) {
-      const value& ps = list.at(i);
-      const std::string path = "results.parameterServers[" + std::to_string(i) + "]";
-      if (ps.has_field("bytesPerStep")) {
-        StepBytes b = psBytes.value_or(StepBytes{});
-        const std::string where = path + ".bytesPerStep";
-        // A PS receives what trainers send it, and the other way round.
-        b.sent = std::max(b.sent, number(ps.at("bytesPerStep"), "received", where).value_or(0));
-        b.received = std::max(b.received, number(ps.at("bytesPerStep"), "sent", where).value_or(0));
-        psBytes = b;
-      }
-      if (!ps.has_field("service")) continue;
-      const value& service = ps.at("service");
-      const std::string where = path + ".service";
-      const double sum = p50(service, "lookup", where).value_or(0) +
-                         p50(service, "pushGrad", where).value_or(0) +
-                         p50(service, "step", where).value_or(0);
-      psServicePerTrainer = std::max(psServicePerTrainer.value_or(0), sum);
+      const std::string path = "results.trainers[" + std::to_string(i) + "]";
+      const Series& series = context.series(
+          wholeNumber(list.at(i), "series", path, 0, INT_MAX).value_or(-1), path + ".series");
+      const TrainerStep t = readTrainer(list.at(i), path, series,
+                                        keyNumber(series, "batchesPerEpoch").value_or(1),
+                                        measured.servers, context);
+      leastCompute = std::min(leastCompute.value_or(t.compute), t.compute);
     }
   }
 
   std::vector<RowPrediction> out;
   std::vector<double> deltas;
-  const auto& list = results.at("trainers").as_array();
   for (size_t i = 0; i < list.size(); ++i) {
     const value& trainer = list.at(i);
     const std::string path = "results.trainers[" + std::to_string(i) + "]";
     const int seriesIndex = wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1);
     const Series& series = context.series(seriesIndex, path + ".series");
+    const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
     RowPrediction row;
     row.group = series.group;
     row.row = series.row;
     row.sampleOf = series.sampleOf;
     row.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
-    const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
-    const int rank =
-        wholeNumber(trainer, "rank", path, 0, INT_MAX).value_or(firstTrainer + static_cast<int>(i));
+    const int rank = wholeNumber(trainer, "rank", path, 0, INT_MAX)
+                         .value_or(firstTrainerBefore + static_cast<int>(i));
+    const TrainerStep t = readTrainer(trainer, path, series, batches, measured.servers, context);
 
-    StepBytes bytes;
-    if (trainer.has_field("bytesPerStep")) {
-      bytes.sent = number(trainer.at("bytesPerStep"), "sent", path + ".bytesPerStep").value_or(0);
-      bytes.received =
-          number(trainer.at("bytesPerStep"), "received", path + ".bytesPerStep").value_or(0);
-    } else {
-      const double m = keyNumber(series, "maxBagIndices").value_or(0);
-      const double dim = keyNumber(series, "embeddingDim").value_or(0);
-      const double request = kHeaderBytes + std::max(16 * m, 4 * m * dim);
-      const double reply = kHeaderBytes + 4 * m * dim;
-      bytes.sent = servers * 3 * request;
-      bytes.received = servers * 2 * reply;
-      context.note("hybrid trainers without bytesPerStep: PS message sizes from maxBagIndices "
-                   "and embeddingDim (3 requests and 2 replies per PS per step)");
+    const int index = rank - firstTrainerBefore;
+    const Links before{context.measuredLinkView(rank, 1),
+                       context.measuredLinkView(kFirstParameterServer, measured.servers),
+                       context.measuredLinkView(firstTrainerBefore, measured.trainers),
+                       context.efficiency()};
+    const Links after{context.targetLinkView(firstTrainerAfter + index, 1),
+                      context.targetLinkView(kFirstParameterServer, top.servers),
+                      context.targetLinkView(firstTrainerAfter, top.trainers),
+                      context.efficiency()};
+    // More PSs widen the dense stack's input: its bytes and its compute.
+    double denseScale = 1;
+    if (top.servers != measured.servers) {
+      const double from = denseBytesFromKey(series, measured.servers);
+      const double to = denseBytesFromKey(series, top.servers);
+      if (from > 0 && to > 0) denseScale = to / from;
+      context.note("--parameter-servers: each PS's table and service as measured; the dense "
+                   "stack's input widens with the PSs (its compute and allreduce scaled by its "
+                   "parameters); a PS's memory is not modelled");
     }
-    double denseBytes = number(trainer, "denseGradientBytes", path).value_or(0);
-    if (denseBytes <= 0) {
-      denseBytes = denseBytesFromKey(series);
-      context.note("hybrid trainers without denseGradientBytes: dense gradient bytes from "
-                   "denseLayers and embeddingDim");
-    }
-
-    const Links before{context.measuredLink(rank), psMeasured, eta};
-    const Links after{context.targetLink(rank), psTarget, eta};
-    const StepBytes ps = psBytes.value_or(StepBytes{bytes.sent * measuredTrainers / servers,
-                                                    bytes.received * measuredTrainers / servers});
-    const double wireBefore = rpcWireSeconds(bytes, ps, measuredTrainers, measuredTrainers, before);
-    const double wireAfter = rpcWireSeconds(bytes, ps, measuredTrainers, trainers, after);
-    const double ringBefore = context.slowestMeasured(firstTrainer, measuredTrainers);
-    const double ringAfter = context.slowestTarget(firstTrainer, trainers);
-
-    const value phases = trainer.has_field("phases") ? trainer.at("phases") : value::object();
-    const std::string where = path + ".phases";
-    const double rpc =
-        p50(phases, "lookup", where).value_or(0) + p50(phases, "push", where).value_or(0);
-    const double wait = p50(phases, "allreduceWait", where).value_or(0);
-    // What the RPCs cost besides the wire (copies, the PS's service) runs
-    // while the bytes move: the step takes the longer of the two.
-    const double rpcAfter = std::max(std::max(0.0, rpc - wireBefore), wireAfter);
-    // The dense allreduce, as alpha_beta.h's ring: the slower of its own
-    // cost and the wire.
-    const double waitAfter =
-        std::max(std::max(0.0, wait - ringWireSeconds(denseBytes, measuredTrainers, ringBefore, eta)),
-                 ringWireSeconds(denseBytes, trainers, ringAfter, eta));
-
-    const double stepBefore = row.measuredSeconds / batches;
-    double stepAfter = stepBefore + (rpcAfter - rpc) + (waitAfter - wait);
-    row.basis = "PS traffic per step and a dense allreduce of " +
-                std::to_string(static_cast<long long>(denseBytes)) + " bytes";
-    // A PS serves one lookup, push and step of every trainer each step.
-    if (psServicePerTrainer && trainers * *psServicePerTrainer > stepAfter) {
-      stepAfter = trainers * *psServicePerTrainer;
+    const auto [lookupWire, updateWire] = stageWires(t.traffic, measured, before, t.compute);
+    const Costs own{ownCost(t.lookup, lookupWire), ownCost(t.update, updateWire)};
+    const double stepModelBefore = modelStep(t, own, measured, measured, before, 1, 1);
+    TrainerStep fewer = t;
+    if (leastCompute) fewer.compute = *leastCompute;
+    double stepAfter =
+        t.step + modelStep(fewer, own, measured, top, after, scale, denseScale) - stepModelBefore;
+    row.basis = "lookup and update stages over token-bucket links";
+    if (service && top.trainers * *service > stepAfter) {
+      stepAfter = top.trainers * *service;
       row.basis += "; bound by the PS's service time";
     }
-    const double comm = rpcAfter + waitAfter;
-    row.predictedSeconds = row.measuredSeconds + batches * (stepAfter - stepBefore);
-    row.communicationSeconds = batches * comm;
-    row.ranks = trainers;
-    row.linkBitsPerSecond = std::min({after.trainer, after.ps, ringAfter});
+    const double computeAfter = fewer.compute * scale * denseScale;
+    row.predictedSeconds = batches * stepAfter;
+    row.communicationSeconds = batches * std::max(0.0, stepAfter - computeAfter);
+    row.ranks = top.trainers;
+    row.linkBitsPerSecond = std::min({after.trainer.bitsPerSecond, after.ps.bitsPerSecond,
+                                      after.ring.bitsPerSecond});
     deltas.push_back(row.predictedSeconds - row.measuredSeconds);
-    classify(row, std::max(0.0, row.predictedSeconds - row.communicationSeconds));
+    classify(row, batches * computeAfter);
+    context.setInterval(row, seriesIndex, scale,
+                        top.trainers != measured.trainers || top.servers != measured.servers);
     out.push_back(row);
   }
 
@@ -204,10 +302,12 @@ std::vector<RowPrediction> predictHybrid(const value& results, const Context& co
       }
       all.predictedSeconds = all.measuredSeconds + delta;
       all.communicationSeconds = comm;
-      all.ranks = trainers;
+      all.ranks = top.trainers;
       all.linkBitsPerSecond = out.front().linkBitsPerSecond;
       all.basis = "the trainers' mean change";
       classify(all, std::max(0.0, all.predictedSeconds - comm));
+      context.setInterval(all, static_cast<int>(*index), scale,
+                          top.trainers != measured.trainers || top.servers != measured.servers);
       out.push_back(all);
     }
   }

@@ -23,6 +23,7 @@ class Context {
   const Report& report() const { return report_; }
   double efficiency() const { return efficiency_; }
   std::optional<int> worldSize() const { return worldSize_; }
+  std::optional<int> parameterServers() const { return options_.parameterServers; }
   // A rank's link in the measured run (the report's `local` block; an
   // unlisted or unshaped rank: unlimited) and as the options predict it.
   double measuredLink(int rank) const;
@@ -30,6 +31,27 @@ class Context {
   // The slowest of ranks first..first+count-1.
   double slowestMeasured(int first, int count) const;
   double slowestTarget(int first, int count) const;
+  // The slowest of those links as the model sends over it: its rate and its
+  // token bucket. Measured: the bucket the report's `local` block gives (a
+  // shaped link of an older report: tbf's); target: the options' burst for
+  // a link they set, the measured one's for a link left as measured.
+  struct LinkView {
+    double bitsPerSecond = 0;
+    double burstBytes = 0;
+  };
+  LinkView measuredLinkView(int first, int count) const;
+  LinkView targetLinkView(int first, int count) const;
+
+  // Whether the run's ranks shared one host's CPUs: a local run (the
+  // `local` block), or a CPU run with more ranks than the host has CPUs.
+  bool sharesCpus() const;
+  // How much longer a rank's compute takes with `after` busy ranks on the
+  // host than with `before`: max(1, after / CPUs) / max(1, before / CPUs)
+  // where ranks share CPUs, else 1.
+  double contention(int before, int after) const;
+  // Sets row.lowSeconds, highSeconds and uncertainty (prediction_interval.cpp).
+  void setInterval(RowPrediction& row, int seriesIndex, double contention,
+                   bool worldSizeChanged) const;
   // p50 of series[index] (ReportError naming `path` if there is none).
   double seriesP50(int index, const std::string& path) const;
   const Series& series(int index, const std::string& path) const;
@@ -41,6 +63,8 @@ class Context {
   double efficiency_;
   std::optional<int> worldSize_;
   std::map<int, double> measuredLinks_;
+  std::map<int, double> measuredBursts_;  // bytes, where `local` records them
+  double burstFor(int rank, double bitsPerSecond, bool overridden) const;
   std::vector<std::string>& notes_;
 };
 

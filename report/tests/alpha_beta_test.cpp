@@ -1,6 +1,6 @@
-// The link model against what was measured on the CI VM (docs/performance.md,
-// "Prediction"): Gloo's ring allreduce between two ranks in network
-// namespaces, one link shaped to 100mbit with tbf.
+// The link model's parts (docs/performance.md, "Prediction"): wire time, the
+// ring's share, tbf's bucket as a fluid, the overlap of a transfer's own
+// cost with its wire, the fit and the bucket replay.
 #include "distbench/report/alpha_beta.h"
 
 #include <gtest/gtest.h>
@@ -18,49 +18,47 @@ TEST(WireSeconds, BytesOverTheRateTheLinkReallyGives) {
   EXPECT_EQ(wireSeconds(1e6, kUnlimitedBitsPerSecond, 0.87), 0);
 }
 
-// Unshaped p50 and the p50 at 100mbit of one allreduce on 2 ranks
-// (/work/notes/issue22-design.md §3, measured with the real worker).
-struct Measured {
-  double bytes, unshaped, at100mbit, tolerance;
-};
-
-TEST(RingAllreduce, PredictsTheMeasuredShapedAllreduceFromTheUnshapedOne) {
-  // The unshaped time stands for the local copy and reduce cost, which
-  // overlaps the wire's 2(p-1)/p·n/(eta·B) at 100mbit: the larger paces it.
-  // Every size lands within 10 % (64 KiB +10 %, 512 KiB +5 %, 4 MiB -3 %).
-  const Measured table[] = {
-      {64 * 1024, 0.37e-3, 5.48e-3, 0.10},
-      {512 * 1024, 1.77e-3, 46.1e-3, 0.10},
-      {4 * 1024 * 1024, 6.09e-3, 397e-3, 0.10},
-  };
-  for (const Measured& m : table) {
-    RingCost cost;
-    cost.localSecondsPerByte = m.unshaped / m.bytes;
-    const double predicted =
-        ringAllreduceSeconds(m.bytes, 2, k100Mbit, kDefaultLinkEfficiency, cost);
-    EXPECT_NEAR(predicted / m.at100mbit, 1.0, m.tolerance) << m.bytes << " bytes";
-  }
-}
-
-TEST(RingAllreduce, OneRankCostsNothing) {
-  EXPECT_EQ(ringAllreduceSeconds(1e6, 1, k100Mbit, 0.87, {1e-3, 1e-9}), 0);
-}
-
-TEST(RingAllreduce, MoreRanksSendMoreOfTheBufferAndPayMoreSteps) {
+TEST(RingWire, MoreRanksSendMoreOfTheBufferAndOneRankNone) {
   const double n = 1e6;
   // 2(p-1)/p: 1 at p=2, 1.5 at p=4, 1.875 at p=16.
   EXPECT_NEAR(ringWireSeconds(n, 4, k100Mbit, 1) / ringWireSeconds(n, 2, k100Mbit, 1), 1.5, 1e-12);
   EXPECT_NEAR(ringWireSeconds(n, 16, k100Mbit, 1) / ringWireSeconds(n, 2, k100Mbit, 1), 1.875,
               1e-12);
-  const RingCost alphaOnly{1e-3, 0};
-  EXPECT_NEAR(ringAllreduceSeconds(0, 4, k100Mbit, 1, alphaOnly), 6e-3, 1e-12);
+  EXPECT_EQ(ringWireSeconds(n, 1, k100Mbit, 1), 0);
 }
 
-TEST(RingAllreduce, TheSlowerOfCopyingAndTheWirePacesIt) {
-  const RingCost cost{1e-3, 1e-9};  // 2 ms of steps and 1 ms per MB on 2 ranks
-  // Unshaped: the copies. 100mbit: 80 ms of wire hide them.
-  EXPECT_NEAR(ringAllreduceSeconds(1e6, 2, kUnlimitedBitsPerSecond, 1, cost), 3e-3, 1e-12);
-  EXPECT_NEAR(ringAllreduceSeconds(1e6, 2, k100Mbit, 1, cost), 0.08, 1e-12);
+TEST(TbfBurst, AMillisecondOfTheRateAndAtLeast32KiB) {
+  EXPECT_EQ(tbfBurstBytes(100e6), 32768);  // 12.5 KB in 1 ms: the floor
+  EXPECT_EQ(tbfBurstBytes(1e9), 125000);
+  EXPECT_EQ(tbfBurstBytes(5e9), 625000);
+}
+
+TEST(TokenBucketLink, ABurstPassesAtOnceThenTheRatePaces) {
+  // 8 Mbit/s, eta 1: a byte per us. 1000 bytes of bucket.
+  TokenBucketLink link(8e6, 1.0, 1000);
+  EXPECT_NEAR(link.send(0, 500), 0, 1e-12);             // from the bucket
+  EXPECT_NEAR(link.send(0, 1500), 1000e-6, 1e-12);      // 500 left, then 1000 at the rate
+  EXPECT_NEAR(link.send(0, 100), 1100e-6, 1e-12);       // queued behind, bucket empty
+  // Idle for 2 ms: the bucket refills to its 1000, no further.
+  EXPECT_NEAR(link.send(3.1e-3, 3000), 3.1e-3 + 2000e-6, 1e-12);
+}
+
+TEST(TokenBucketLink, WithoutABucketItIsThePlainLinkAndUnlimitedCostsNothing) {
+  TokenBucketLink plain(8e6, 0.5, 0);
+  EXPECT_NEAR(plain.send(1, 1000), 1 + 2000e-6, 1e-12);
+  TokenBucketLink none(kUnlimitedBitsPerSecond, 0.87, 0);
+  EXPECT_EQ(none.send(2, 1e9), 2);
+}
+
+TEST(SmoothMax, BetweenTheLargerAndTheSum) {
+  EXPECT_EQ(smoothMax(0, 3), 3);
+  EXPECT_EQ(smoothMax(2, 0), 2);
+  const double m = smoothMax(1, 1);
+  EXPECT_GT(m, 1);
+  EXPECT_LT(m, 2);
+  EXPECT_NEAR(m, std::pow(2.0, 1 / kTransitionExponent), 1e-12);
+  // Far apart, the larger alone.
+  EXPECT_NEAR(smoothMax(1, 1000) / 1000, 1, 1e-4);
 }
 
 TEST(SlowestLink, PacesTheRing) {

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "distbench/report/alpha_beta.h"
+
 namespace distbench::cli {
 
 const RankSandbox* SandboxPlan::find(int rank) const {
@@ -55,16 +57,11 @@ SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankPro
   return plan;
 }
 
-long long tbfBurstBytes(double bitsPerSecond) {
-  const long long oneMillisecond = std::llround(bitsPerSecond / 8.0 / 1000.0);
-  return std::max(32LL * 1024, oneMillisecond);
-}
-
 std::string tbfLine(const std::string& device, double bitsPerSecond) {
   // 50 ms of queue never dropped a packet in the measurements behind this.
   return "qdisc add dev " + device + " root tbf rate " +
          std::to_string(std::llround(bitsPerSecond)) + "bit burst " +
-         std::to_string(tbfBurstBytes(bitsPerSecond)) + " latency 50ms";
+         std::to_string(report::tbfBurstBytes(bitsPerSecond)) + " latency 50ms";
 }
 
 std::string pairClassId(int peer) {
@@ -80,7 +77,7 @@ namespace {
 std::string htbClassLine(const std::string& device, const std::string& classId,
                          double bitsPerSecond) {
   const std::string rate = std::to_string(std::llround(bitsPerSecond)) + "bit";
-  const std::string burst = std::to_string(tbfBurstBytes(bitsPerSecond));
+  const std::string burst = std::to_string(report::tbfBurstBytes(bitsPerSecond));
   // No class borrows (all hang off the root), so the quantum only has to be
   // one htb accepts without a warning at any rate.
   return "class add dev " + device + " parent 1: classid " + classId + " htb rate " + rate +
@@ -136,7 +133,9 @@ std::vector<std::string> rankIpLines(const SandboxPlan& plan, const RankSandbox&
   return {"link set lo up",
           "addr add " + rank.address + "/" + std::to_string(kRankPrefixLength) + " dev " +
               kRankDevice,
-          std::string("link set ") + kRankDevice + " up"};
+          std::string("link set ") + kRankDevice + " up",
+          std::string("link set ") + kRankDevice + " gso_max_size " +
+              std::to_string(kRankGsoMaxBytes)};
 }
 
 std::vector<std::string> hubTcLines(const SandboxPlan& plan) {

@@ -54,10 +54,15 @@ SandboxPlan planSandbox(const std::string& runId, const std::vector<api::RankPro
 std::string rankAddress(int rank);
 inline constexpr int kRankPrefixLength = 16;
 
-// tbf's bucket: too small a burst silently caps high rates (5gbit with 32 KiB
-// reached 2.46 Gbit/s here), so max(32 KiB, one millisecond at the rate).
-long long tbfBurstBytes(double bitsPerSecond);
-// "qdisc add dev DEV root tbf rate Nbit burst B latency 50ms" (a tc batch line)
+// Every rank's eth0 builds TCP segments of at most this many bytes. tbf
+// splits, in software, any GSO packet larger than its bucket (32 KiB at
+// the least, report::tbfBurstBytes) into MTU-sized packets: 64 KiB GSO
+// packets cost the 2-vCPU CI VM about 0.4 of a CPU per 200 Mbit/s, taken
+// from the ranks' compute (a DDP backward 40 % slower than unshaped).
+// Segments that fit the bucket pass whole.
+inline constexpr int kRankGsoMaxBytes = 30000;
+// "qdisc add dev DEV root tbf rate Nbit burst B latency 50ms" (a tc batch line);
+// B is report::tbfBurstBytes
 std::string tbfLine(const std::string& device, double bitsPerSecond);
 
 // A rank in a pair gets htb instead of tbf on both of its devices: class

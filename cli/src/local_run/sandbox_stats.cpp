@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "distbench/report/alpha_beta.h"
+
 namespace distbench::cli {
 namespace {
 
@@ -78,6 +80,10 @@ std::string localBlockJson(const SandboxPlan& plan, const std::string& links,
     entry["name"] = value::string(rank.label);
     entry["address"] = rank.address.empty() ? value::null() : value::string(rank.address);
     entry["linkBitsPerSecond"] = optionalNumber(rank.linkBitsPerSecond);
+    entry["burstBytes"] =
+        rank.linkBitsPerSecond
+            ? value::number(static_cast<double>(report::tbfBurstBytes(*rank.linkBitsPerSecond)))
+            : value::null();
     entry["cpuLimit"] = optionalNumber(rank.cpuLimit);
     const auto it = counters.find(rank.rank);
     const RankCounters none;

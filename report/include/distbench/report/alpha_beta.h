@@ -16,41 +16,59 @@ namespace distbench::report {
 
 // The share of a link's nominal rate Gloo's ring allreduce reached over a
 // tbf-shaped 100mbit veth on the 2-vCPU CI VM: 0.96 at 64 KiB, 0.91 at
-// 512 KiB, 0.85 at 4 MiB (docs/performance.md). 0.87 puts each of those
-// within 10 %, and the DDP and hybrid runs of benchmarks/whatif.py within
-// 15 %.
+// 512 KiB, 0.85 at 4 MiB (docs/performance.md). With 0.87 the DDP and
+// hybrid points of benchmarks/whatif.py, 50mbit to 3200mbit, land within
+// 6 % at the measured world size (0.91 was as good at 2 trainers and worse
+// at 4).
 inline constexpr double kDefaultLinkEfficiency = 0.87;
 
 // A rate that does not limit anything: an unshaped link.
 inline constexpr double kUnlimitedBitsPerSecond = std::numeric_limits<double>::infinity();
 
+// The bucket of the token-bucket filter `distbench run --links` shapes a link
+// with (tbf, or htb for pair links): max(32 KiB, one millisecond at the
+// rate). Too small a bucket silently caps high rates (5gbit with 32 KiB
+// reached 2.46 Gbit/s on the 2-vCPU CI VM); the price is that a link idle
+// for a millisecond passes that many bytes at once. A real NIC has no such
+// burst: `distbench predict` applies it only when asked (--link-burst tbf).
+long long tbfBurstBytes(double bitsPerSecond);
+
+// One direction of a link shaped by a token bucket, followed through a step
+// as a fluid: tokens refill at the rate while the link is idle, up to
+// `burstBytes`, and bytes pass at once while tokens last, then at the rate.
+// burstBytes 0 is a plain link of that rate. Unlimited rate: every send
+// costs nothing.
+class TokenBucketLink {
+ public:
+  TokenBucketLink(double bitsPerSecond, double efficiency, double burstBytes);
+  // Bytes handed to the link at `start` (seconds; sends are taken in the
+  // order they are made, each after the one before it): when the last byte
+  // has left.
+  double send(double start, double bytes);
+
+ private:
+  double bytesPerSecond_;
+  double burst_;
+  double tokens_;
+  double idleSince_ = 0;
+};
+
+// The transition between two costs that overlap imperfectly (a link and the
+// CPU work of moving its bytes, a step's compute and its exposed
+// communication): (a^k + b^k)^(1/k) with k = kTransitionExponent. k = 1 is
+// their sum, k -> infinity the larger alone; 1.5 was fit on the DDP
+// two-trainer sweep of benchmarks/whatif.py and held out on the other
+// topologies (docs/performance.md, "Prediction").
+inline constexpr double kTransitionExponent = 1.5;
+double smoothMax(double a, double b);
+
 // Seconds to move `bytes` over a link of `bitsPerSecond` at `efficiency`;
 // 0 for an unlimited link.
 double wireSeconds(double bytes, double bitsPerSecond, double efficiency);
 
-// What one allreduce of n bytes costs on p ranks, besides the wire:
-// `alphaSeconds` per ring step, and `localSecondsPerByte` of copying and
-// reducing (the slope of the calibration fit, less any wire time the
-// calibration run itself had).
-struct RingCost {
-  double alphaSeconds = 0;
-  double localSecondsPerByte = 0;
-};
-
-// Ring allreduce (reduce-scatter, then allgather): 2(p-1) steps, each rank
-// sends and receives 2(p-1)/p of the buffer. On the slowest link of the
-// ring, `bitsPerSecond`:
-//   T(n) = max(2(p-1)·alpha + n·local, 2(p-1)/p · n·8/(eta·B))
-// The slower of the two paces it: Gloo pipelines the ring in chunks, so
-// copying and reducing one chunk overlaps moving the next (measured over
-// tbf: the sum overshot the 64 KiB and 512 KiB allreduces by 17 % and 8 %,
-// the larger term alone lands within 10 % at every size; and an unshaped
-// calibration run's CPU contention, which inflates alpha and local, does not
-// add to a link-bound run's time). One rank (p = 1) costs nothing.
-double ringAllreduceSeconds(double bytes, int ranks, double bitsPerSecond, double efficiency,
-                            const RingCost& cost);
-
-// The wire share alone: 2(p-1)/p · n·8/(eta·B).
+// Ring allreduce (reduce-scatter, then allgather) on p ranks: each rank
+// sends and receives 2(p-1)/p of the buffer, on the ring's slowest link:
+// 2(p-1)/p · n·8/(eta·B). One rank (p = 1) moves nothing.
 double ringWireSeconds(double bytes, int ranks, double bitsPerSecond, double efficiency);
 
 // A ring moves at the pace of its slowest link (unlimited if `rates` is

@@ -1,11 +1,14 @@
 // `distbench predict`: from one measured run, the p50 step time of each row
-// at another link speed or world size (docs/performance.md, "Prediction").
-// Compute comes from the run as measured; communication from the bytes the
-// run moved, through the alpha-beta link model (alpha_beta.h): DDP replays
-// its gradient buckets with their measured launch offsets, so overlap with
-// backward is as measured; HybridDDPRPC adds the parameter servers' traffic
-// per step; Collectives the ring or tree share of each op. Nothing assumes a
-// CPU: on a GPU run the same phases and bucket times are the device's.
+// at another link speed or world size, with an interval (docs/performance.md,
+// "Prediction"). Compute comes from the run as measured (scaled where ranks
+// would share a host's CPUs differently); communication from the bytes the
+// run moved, over token-bucket links (alpha_beta.h): DDP replays its gradient
+// buckets at their measured launch offsets, so overlap with backward is as
+// measured, and the allreduce's own cost per byte is calibrated so that the
+// model gives back the measured wait; HybridDDPRPC follows a step's lookup
+// and update stages over the trainers' and the parameter servers' links;
+// Collectives the ring or tree share of each op. Nothing assumes a CPU: on a
+// GPU run the same phases and bucket times are the device's.
 #pragma once
 
 #include <map>
@@ -26,11 +29,19 @@ inline constexpr int kMaxPredictRanks = 65536;  // ranks of a row, trainers, PSs
 inline constexpr double kMaxPredictGradientBytes = 1125899906842624.0;  // 2^50: 1 PiB
 inline constexpr double kMaxPredictBuckets = 1e6;  // gradients / bucketCapMB, per DDP row
 
+// The bucket of the predicted links (alpha_beta.h, TokenBucketLink). A
+// real NIC has none; `distbench run --links` shapes with tbf, whose bucket
+// passes a millisecond of the rate at once (tbfBurstBytes).
+enum class LinkBurst { None, Tbf, Bytes };
+
 struct PredictOptions {
   double bitsPerSecond = 0;                 // every rank's link; 0: as measured
   std::map<int, double> rankBitsPerSecond;  // global rank -> its link, over the above
   std::optional<int> worldSize;             // trainers (DDP, hybrid) or ranks (Collectives)
+  std::optional<int> parameterServers;      // HybridDDPRPC only
   double efficiency = 0;                    // eta; 0: kDefaultLinkEfficiency
+  LinkBurst burst = LinkBurst::None;        // of the links the options set
+  double burstBytes = 0;                    // with LinkBurst::Bytes
 };
 
 // Options that cannot be predicted for; the message begins with the flag
@@ -62,6 +73,13 @@ struct RowPrediction {
   std::optional<double> alphaSeconds;         // calibrated per ring step
   std::optional<double> localSecondsPerByte;  // calibrated copy + reduce cost
   std::string basis;  // how it was predicted, in words
+
+  // The prediction interval: the calibration row's own spread (a bootstrap
+  // of its p50) and the model's error measured by benchmarks/whatif.py for
+  // this kind of prediction (same layout, other world size, CPUs shared
+  // differently), combined in quadrature. `uncertainty` says which.
+  double lowSeconds = 0, highSeconds = 0;
+  std::string uncertainty;
 };
 
 struct Prediction {
@@ -70,6 +88,8 @@ struct Prediction {
   double bitsPerSecond = 0;  // --bandwidth (0: as measured)
   std::map<int, double> rankBitsPerSecond;
   std::optional<int> worldSize;
+  std::optional<int> parameterServers;
+  std::string linkBurst;  // "none", "tbf" or "<n> bytes"
   std::vector<std::string> notes;  // assumptions and fallbacks the rows took
 };
 

@@ -158,6 +158,16 @@ double Context::seriesP50(int index, const std::string& path) const {
   return summarize(s.samples).p50;
 }
 
+RowPrediction Context::rowFor(int index, const std::string& path) const {
+  const Series& s = series(index, path);
+  RowPrediction row;
+  row.group = s.group;
+  row.row = s.row;
+  row.sampleOf = s.sampleOf;
+  row.measuredSeconds = seriesP50(index, path);
+  return row;
+}
+
 void Context::note(const std::string& text) const {
   for (const std::string& n : notes_) {
     if (n == text) return;

@@ -88,6 +88,7 @@ std::vector<RowPrediction> predictCollectives(const Context& context) {
       row.basis = op + ": " + share + " x bytes over the slowest link";
       row.bound = "communication";
       row.scalingEfficiency = std::numeric_limits<double>::quiet_NaN();
+      context.setInterval(row, indices[k], 1, ranks != measuredRanks);
       out.push_back(row);
     }
   }

@@ -145,109 +145,125 @@ double calibrateSecondsPerByte(const ReplayInputs& in, int ranks, const Context:
   return (low + high) / 2;
 }
 
+// One DDP row as measured: what each way of predicting it reads.
+struct DdpRow {
+  const value& json;
+  std::string path;
+  int seriesIndex = -1;
+  int measuredRanks = 1, ranks = 1;  // before and after
+  double wait = 0, backward = 0;
+  double base = 0;   // the step less its exposed allreduce: all as measured
+  double scale = 1;  // contention(), measuredRanks -> ranks
+};
+
+// With bucket timings: the buckets replayed, their own cost per byte
+// calibrated on the measured wait.
+void replayBucketTimings(const DdpRow& r, const std::vector<Bucket>& buckets,
+                         const Context& context, RowPrediction& out) {
+  const ReplayInputs in{launchShares(buckets, r.backward), r.backward, context.efficiency()};
+  const Context::LinkView before = context.measuredLinkView(kFirstTrainer, r.measuredRanks);
+  const Context::LinkView after = context.targetLinkView(kFirstTrainer, r.ranks);
+  const double perByte = calibrateSecondsPerByte(in, r.measuredRanks, before, r.wait);
+  const double waitBefore = exposedWait(in, perByte, r.measuredRanks, before, 1);
+  const double waitAfter = exposedWait(in, perByte, r.ranks, after, r.scale);
+  // The measured wait, moved by what the replay says changes: at the
+  // measured links and ranks the prediction is the measurement.
+  const double predictedWait = std::max(0.0, r.wait + waitAfter - waitBefore);
+  out.predictedSeconds = r.base * r.scale + predictedWait;
+  out.communicationSeconds = predictedWait;
+  out.localSecondsPerByte = perByte;
+  out.basis = std::to_string(buckets.size()) +
+              " bucket(s) replayed at their measured share of backward";
+  if (r.scale != 1) {
+    char text[96];
+    std::snprintf(text, sizeof text, "; compute x%.2f (%d ranks on %d CPUs)", r.scale, r.ranks,
+                  context.report().host.logicalCpus);
+    out.basis += text;
+  }
+}
+
+// No bucket timings: all gradients, as the worker buckets them, arriving
+// evenly over backward. The allreduce's cost besides the wire is unknown,
+// so the measured wait stands for it: the prediction is the measured wait
+// plus the change in replayed wire time, between both bounds.
+void boundWithoutBucketTimings(const DdpRow& r, const value& model, const std::string& modelPath,
+                               const Context& context, RowPrediction& out) {
+  const double eta = context.efficiency();
+  const double measuredLink = context.slowestMeasured(kFirstTrainer, r.measuredRanks);
+  const double link = context.slowestTarget(kFirstTrainer, r.ranks);
+  double gradientBytes =
+      gradientBytesOf(number(r.json, "gradientBytes", r.path).value_or(0), r.path + ".gradientBytes");
+  if (gradientBytes <= 0) {
+    gradientBytes = gradientBytesOf(4.0 * number(model, "parameters", modelPath).value_or(0),
+                                    modelPath + ".parameters (x 4 bytes)");
+    context.note("DDP rows without gradientBytes: 4 bytes per model parameter (float32)");
+  }
+  const std::vector<BucketLaunch> launches =
+      evenArrival(gradientBytes, context.report().bucketCapMB, r.backward, r.path);
+  auto replayedWait = [&](int p, double bps) {
+    const double done =
+        replayBuckets(launches, [&](double n) { return ringWireSeconds(n, p, bps, eta); });
+    return std::max(0.0, done - r.backward);
+  };
+  const double wireBefore = ringWireSeconds(gradientBytes, r.measuredRanks, measuredLink, eta);
+  const double wireAfter = ringWireSeconds(gradientBytes, r.ranks, link, eta);
+  const double upperWait = std::max(0.0, r.wait - wireBefore) + wireAfter;
+  const double lowerWait = std::max(0.0, upperWait - r.backward);
+  const double predictedWait =
+      std::clamp(r.wait + replayedWait(r.ranks, link) - replayedWait(r.measuredRanks, measuredLink),
+                 lowerWait, upperWait);
+  const double compute = r.base * r.scale;
+  out.upperSeconds = compute + upperWait;
+  out.lowerSeconds = compute + lowerWait;
+  out.predictedSeconds = compute + predictedWait;
+  out.communicationSeconds = predictedWait;
+  out.basis = "no bucket timings; " + std::to_string(launches.size()) +
+              " bucket(s) as the worker cuts them, gradients arriving evenly over backward";
+  context.note("DDP rows without bucket timings: bounds from one allreduce of all gradients "
+               "(lower: hidden behind backward, upper: after it)");
+}
+
 RowPrediction predictRow(const value& model, const std::string& modelPath, const value& row,
                          const std::string& path, std::optional<double> noDdpSeconds,
                          std::optional<double> oneRankSeconds, const Context& context) {
-  RowPrediction out;
-  const int seriesIndex = wholeNumber(row, "series", path, 0, INT_MAX).value_or(-1);
-  const Series& series = context.series(seriesIndex, path + ".series");
-  out.group = series.group;
-  out.row = series.row;
-  out.sampleOf = series.sampleOf;
-  out.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
-
+  DdpRow r{row, path};
+  r.seriesIndex = wholeNumber(row, "series", path, 0, INT_MAX).value_or(-1);
+  RowPrediction out = context.rowFor(r.seriesIndex, path + ".series");
   const bool ddp = row.has_field("ddp") && row.at("ddp").is_boolean() && row.at("ddp").as_bool();
-  const int measuredRanks =
-      wholeNumber(row, "ranks", path, 1, kMaxPredictRanks).value_or(series.ranks);
-  const value phases = row.has_field("phases") ? row.at("phases") : value::object();
-  const double wait = p50(phases, "allreduceWait", path + ".phases").value_or(0);
-  const double backward = p50(phases, "backward", path + ".phases").value_or(0);
-  double gradientBytes =
-      gradientBytesOf(number(row, "gradientBytes", path).value_or(0), path + ".gradientBytes");
-  // The step without its exposed allreduce: forward, backward, optimizer
-  // step and whatever else the iteration spends, all as measured.
-  const double base = std::max(0.0, out.measuredSeconds - wait);
-
   if (!ddp) {
     out.predictedSeconds = out.measuredSeconds;
     out.ranks = 1;
     out.linkBitsPerSecond = kUnlimitedBitsPerSecond;
     out.basis = "no communication";
     classify(out, out.measuredSeconds);
-    context.setInterval(out, seriesIndex, 1, false);
+    context.setInterval(out, r.seriesIndex, 1, false);
     return out;
   }
-  const int ranks = context.worldSize().value_or(measuredRanks);
-  const double eta = context.efficiency();
-  const double measuredLink = context.slowestMeasured(kFirstTrainer, measuredRanks);
-  const double link = context.slowestTarget(kFirstTrainer, ranks);
-  out.ranks = ranks;
-  out.linkBitsPerSecond = link;
+  r.measuredRanks = wholeNumber(row, "ranks", path, 1, kMaxPredictRanks)
+                        .value_or(context.series(r.seriesIndex, path + ".series").ranks);
+  r.ranks = context.worldSize().value_or(r.measuredRanks);
+  const value phases = row.has_field("phases") ? row.at("phases") : value::object();
+  r.wait = p50(phases, "allreduceWait", path + ".phases").value_or(0);
+  r.backward = p50(phases, "backward", path + ".phases").value_or(0);
+  r.base = std::max(0.0, out.measuredSeconds - r.wait);
+  r.scale = context.contention(r.measuredRanks, r.ranks);
+  out.ranks = r.ranks;
+  out.linkBitsPerSecond = context.slowestTarget(kFirstTrainer, r.ranks);
 
   const std::vector<Bucket> buckets = readBuckets(row, path);
-  const double scale = context.contention(measuredRanks, ranks);
-  if (ranks == 1 && measuredRanks > 1) {
+  if (r.ranks == 1 && r.measuredRanks > 1) {
     // One rank has no allreduce: the sweep's own one-rank row, where there
     // is one, measured it.
-    out.predictedSeconds = oneRankSeconds.value_or(base * scale);
+    out.predictedSeconds = oneRankSeconds.value_or(r.base * r.scale);
     out.communicationSeconds = 0;
     out.basis = oneRankSeconds ? "the run's own one-rank row" : "the step less its allreduce wait";
   } else if (!buckets.empty()) {
-    const ReplayInputs in{launchShares(buckets, backward), backward, eta};
-    const Context::LinkView before = context.measuredLinkView(kFirstTrainer, measuredRanks);
-    const Context::LinkView after = context.targetLinkView(kFirstTrainer, ranks);
-    const double perByte = calibrateSecondsPerByte(in, measuredRanks, before, wait);
-    const double waitBefore = exposedWait(in, perByte, measuredRanks, before, 1);
-    const double waitAfter = exposedWait(in, perByte, ranks, after, scale);
-    // The measured wait, moved by what the replay says changes: at the
-    // measured links and ranks the prediction is the measurement.
-    const double predictedWait = std::max(0.0, wait + waitAfter - waitBefore);
-    out.predictedSeconds = base * scale + predictedWait;
-    out.communicationSeconds = predictedWait;
-    out.localSecondsPerByte = perByte;
-    out.basis = std::to_string(buckets.size()) +
-                " bucket(s) replayed at their measured share of backward";
-    if (scale != 1) {
-      char text[96];
-      std::snprintf(text, sizeof text, "; compute x%.2f (%d ranks on %d CPUs)", scale, ranks,
-                    context.report().host.logicalCpus);
-      out.basis += text;
-    }
+    replayBucketTimings(r, buckets, context, out);
   } else {
-    // No bucket timings: all gradients, as the worker buckets them, arriving
-    // evenly over backward. The allreduce's cost besides the wire is
-    // unknown, so the measured wait stands for it: the prediction is the
-    // measured wait plus the change in replayed wire time.
-    if (gradientBytes <= 0) {
-      gradientBytes = gradientBytesOf(4.0 * number(model, "parameters", modelPath).value_or(0),
-                                      modelPath + ".parameters (x 4 bytes)");
-      context.note("DDP rows without gradientBytes: 4 bytes per model parameter (float32)");
-    }
-    const std::vector<BucketLaunch> launches =
-        evenArrival(gradientBytes, context.report().bucketCapMB, backward, path);
-    auto replayedWait = [&](int p, double bps) {
-      const double done = replayBuckets(
-          launches, [&](double n) { return ringWireSeconds(n, p, bps, eta); });
-      return std::max(0.0, done - backward);
-    };
-    const double wireBefore = ringWireSeconds(gradientBytes, measuredRanks, measuredLink, eta);
-    const double wireAfter = ringWireSeconds(gradientBytes, ranks, link, eta);
-    const double upperWait = std::max(0.0, wait - wireBefore) + wireAfter;
-    const double lowerWait = std::max(0.0, upperWait - backward);
-    const double predictedWait =
-        std::clamp(wait + replayedWait(ranks, link) - replayedWait(measuredRanks, measuredLink),
-                   lowerWait, upperWait);
-    out.upperSeconds = base * scale + upperWait;
-    out.lowerSeconds = base * scale + lowerWait;
-    out.predictedSeconds = base * scale + predictedWait;
-    out.communicationSeconds = predictedWait;
-    out.basis = "no bucket timings; " + std::to_string(launches.size()) +
-                " bucket(s) as the worker cuts them, gradients arriving evenly over backward";
-    context.note("DDP rows without bucket timings: bounds from one allreduce of all gradients "
-                 "(lower: hidden behind backward, upper: after it)");
+    boundWithoutBucketTimings(r, model, modelPath, context, out);
   }
-  classify(out, noDdpSeconds.value_or(base));
-  context.setInterval(out, seriesIndex, scale, ranks != measuredRanks);
+  classify(out, noDdpSeconds.value_or(r.base));
+  context.setInterval(out, r.seriesIndex, r.scale, r.ranks != r.measuredRanks);
   return out;
 }
 

@@ -13,8 +13,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "distbench/report/alpha_beta.h"
 #include "prediction_kinds.h"
@@ -192,125 +195,151 @@ std::optional<double> serviceSecondsPerTrainer(const value& results) {
   return most;
 }
 
+// What every trainer's prediction shares: the topology before and after,
+// where the trainers' ranks start, the compute scale and the bounds.
+struct HybridPlan {
+  Topology measured, top;
+  int firstTrainerBefore = 0, firstTrainerAfter = 0;
+  double scale = 1;                     // contention(), trainers before -> after
+  bool otherWorld = false;              // trainers or PSs changed
+  std::optional<double> service;        // a PS's service per trainer and step
+  std::optional<double> leastCompute;   // fewer trainers sharing CPUs: theirs
+};
+
+std::string trainerPath(size_t i) { return "results.trainers[" + std::to_string(i) + "]"; }
+
+TrainerStep readTrainerAt(const value& list, size_t i, int servers, const Context& context) {
+  const std::string path = trainerPath(i);
+  const value& trainer = list.at(i);
+  const Series& series = context.series(
+      wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1), path + ".series");
+  return readTrainer(trainer, path, series, keyNumber(series, "batchesPerEpoch").value_or(1),
+                     servers, context);
+}
+
+// Trainers that share the host's CPUs slow each other unevenly (with the
+// PSs and the kernel's network work): with fewer of them, a trainer
+// computes as the least slowed one did. Two trainers on 2 CPUs computed
+// 19.1 and 19.5 ms a step (CPU time) beside a PS's 3.2 ms; one alone, 17 ms.
+std::optional<double> leastSlowedCompute(const value& list, const HybridPlan& plan,
+                                         const Context& context) {
+  if (plan.top.trainers >= plan.measured.trainers || !context.sharesCpus()) return std::nullopt;
+  std::optional<double> least;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const double compute = readTrainerAt(list, i, plan.measured.servers, context).compute;
+    least = std::min(least.value_or(compute), compute);
+  }
+  return least;
+}
+
+HybridPlan planHybrid(const value& results, const Context& context) {
+  const Report& report = context.report();
+  HybridPlan plan;
+  plan.measured = {std::max(1, report.trainers), std::max(1, report.parameterServers)};
+  plan.top = {context.worldSize().value_or(plan.measured.trainers),
+              context.parameterServers().value_or(plan.measured.servers)};
+  plan.firstTrainerBefore = kFirstParameterServer + plan.measured.servers;
+  plan.firstTrainerAfter = kFirstParameterServer + plan.top.servers;
+  plan.scale = context.contention(plan.measured.trainers, plan.top.trainers);
+  plan.otherWorld = plan.top.trainers != plan.measured.trainers ||
+                    plan.top.servers != plan.measured.servers;
+  plan.service = serviceSecondsPerTrainer(results);
+  plan.leastCompute = leastSlowedCompute(results.at("trainers"), plan, context);
+  return plan;
+}
+
+// More PSs widen the dense stack's input: its bytes and its compute.
+double denseScaleFor(const Series& series, const HybridPlan& plan, const Context& context) {
+  if (plan.top.servers == plan.measured.servers) return 1;
+  context.note("--parameter-servers: each PS's table and service as measured; the dense "
+               "stack's input widens with the PSs (its compute and allreduce scaled by its "
+               "parameters); a PS's memory is not modelled");
+  const double from = denseBytesFromKey(series, plan.measured.servers);
+  const double to = denseBytesFromKey(series, plan.top.servers);
+  return from > 0 && to > 0 ? to / from : 1;
+}
+
+RowPrediction predictTrainer(const value& list, size_t i, const HybridPlan& plan,
+                             const Context& context) {
+  const std::string path = trainerPath(i);
+  const value& trainer = list.at(i);
+  const int seriesIndex = wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1);
+  RowPrediction row = context.rowFor(seriesIndex, path + ".series");
+  const Series& series = context.series(seriesIndex, path + ".series");
+  const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
+  const int rank = wholeNumber(trainer, "rank", path, 0, INT_MAX)
+                       .value_or(plan.firstTrainerBefore + static_cast<int>(i));
+  const TrainerStep t = readTrainerAt(list, i, plan.measured.servers, context);
+
+  const int index = rank - plan.firstTrainerBefore;
+  const Links before{context.measuredLinkView(rank, 1),
+                     context.measuredLinkView(kFirstParameterServer, plan.measured.servers),
+                     context.measuredLinkView(plan.firstTrainerBefore, plan.measured.trainers),
+                     context.efficiency()};
+  const Links after{context.targetLinkView(plan.firstTrainerAfter + index, 1),
+                    context.targetLinkView(kFirstParameterServer, plan.top.servers),
+                    context.targetLinkView(plan.firstTrainerAfter, plan.top.trainers),
+                    context.efficiency()};
+  const double denseScale = denseScaleFor(series, plan, context);
+  const auto [lookupWire, updateWire] = stageWires(t.traffic, plan.measured, before, t.compute);
+  const Costs own{ownCost(t.lookup, lookupWire), ownCost(t.update, updateWire)};
+  TrainerStep fewer = t;
+  if (plan.leastCompute) fewer.compute = *plan.leastCompute;
+  double stepAfter = t.step +
+                     modelStep(fewer, own, plan.measured, plan.top, after, plan.scale, denseScale) -
+                     modelStep(t, own, plan.measured, plan.measured, before, 1, 1);
+  row.basis = "lookup and update stages over token-bucket links";
+  if (plan.service && plan.top.trainers * *plan.service > stepAfter) {
+    stepAfter = plan.top.trainers * *plan.service;
+    row.basis += "; bound by the PS's service time";
+  }
+  const double computeAfter = fewer.compute * plan.scale * denseScale;
+  row.predictedSeconds = batches * stepAfter;
+  row.communicationSeconds = batches * std::max(0.0, stepAfter - computeAfter);
+  row.ranks = plan.top.trainers;
+  row.linkBitsPerSecond =
+      std::min({after.trainer.bitsPerSecond, after.ps.bitsPerSecond, after.ring.bitsPerSecond});
+  classify(row, batches * computeAfter);
+  context.setInterval(row, seriesIndex, plan.scale, plan.otherWorld);
+  return row;
+}
+
+// The pooled row moves with the trainers' mean change.
+std::optional<RowPrediction> predictPooled(const value& results,
+                                           const std::vector<RowPrediction>& trainers,
+                                           const HybridPlan& plan, const Context& context) {
+  if (!results.has_field("all") || trainers.empty()) return std::nullopt;
+  const auto index = wholeNumber(results.at("all"), "series", "results.all", 0, INT_MAX);
+  if (!index) return std::nullopt;
+  RowPrediction all = context.rowFor(*index, "results.all.series");
+  double delta = 0, comm = 0;
+  for (const RowPrediction& t : trainers) {
+    delta += (t.predictedSeconds - t.measuredSeconds) / trainers.size();
+    comm += t.communicationSeconds / trainers.size();
+  }
+  all.predictedSeconds = all.measuredSeconds + delta;
+  all.communicationSeconds = comm;
+  all.ranks = plan.top.trainers;
+  all.linkBitsPerSecond = trainers.front().linkBitsPerSecond;
+  all.basis = "the trainers' mean change";
+  classify(all, std::max(0.0, all.predictedSeconds - comm));
+  context.setInterval(all, *index, plan.scale, plan.otherWorld);
+  return all;
+}
+
 }  // namespace
 
 std::vector<RowPrediction> predictHybrid(const value& results, const Context& context) {
-  const Report& report = context.report();
   if (!results.has_field("trainers") || !results.at("trainers").is_array()) {
     throw ReportError("results.trainers: missing; not a HybridDDPRPC report");
   }
-  const Topology measured{std::max(1, report.trainers), std::max(1, report.parameterServers)};
-  const Topology top{context.worldSize().value_or(measured.trainers),
-                     context.parameterServers().value_or(measured.servers)};
-  const int firstTrainerBefore = kFirstParameterServer + measured.servers;
-  const int firstTrainerAfter = kFirstParameterServer + top.servers;
-  const double scale = context.contention(measured.trainers, top.trainers);
-  const std::optional<double> service = serviceSecondsPerTrainer(results);
-
-  // Trainers that share the host's CPUs slow each other unevenly (with the
-  // PSs and the kernel's network work): with fewer of them, a trainer
-  // computes as the least slowed one did. Two trainers on 2 CPUs computed
-  // 19.1 and 19.5 ms a step (CPU time) beside a PS's 3.2 ms; one alone, 17 ms.
-  const auto& list = results.at("trainers").as_array();
-  std::optional<double> leastCompute;
-  if (top.trainers < measured.trainers && context.sharesCpus()) {
-    for (size_t i = 0; i < list.size(); ++i) {
-      const std::string path = "results.trainers[" + std::to_string(i) + "]";
-      const Series& series = context.series(
-          wholeNumber(list.at(i), "series", path, 0, INT_MAX).value_or(-1), path + ".series");
-      const TrainerStep t = readTrainer(list.at(i), path, series,
-                                        keyNumber(series, "batchesPerEpoch").value_or(1),
-                                        measured.servers, context);
-      leastCompute = std::min(leastCompute.value_or(t.compute), t.compute);
-    }
-  }
-
+  const HybridPlan plan = planHybrid(results, context);
+  const value& list = results.at("trainers");
   std::vector<RowPrediction> out;
-  std::vector<double> deltas;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const value& trainer = list.at(i);
-    const std::string path = "results.trainers[" + std::to_string(i) + "]";
-    const int seriesIndex = wholeNumber(trainer, "series", path, 0, INT_MAX).value_or(-1);
-    const Series& series = context.series(seriesIndex, path + ".series");
-    const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
-    RowPrediction row;
-    row.group = series.group;
-    row.row = series.row;
-    row.sampleOf = series.sampleOf;
-    row.measuredSeconds = context.seriesP50(seriesIndex, path + ".series");
-    const int rank = wholeNumber(trainer, "rank", path, 0, INT_MAX)
-                         .value_or(firstTrainerBefore + static_cast<int>(i));
-    const TrainerStep t = readTrainer(trainer, path, series, batches, measured.servers, context);
-
-    const int index = rank - firstTrainerBefore;
-    const Links before{context.measuredLinkView(rank, 1),
-                       context.measuredLinkView(kFirstParameterServer, measured.servers),
-                       context.measuredLinkView(firstTrainerBefore, measured.trainers),
-                       context.efficiency()};
-    const Links after{context.targetLinkView(firstTrainerAfter + index, 1),
-                      context.targetLinkView(kFirstParameterServer, top.servers),
-                      context.targetLinkView(firstTrainerAfter, top.trainers),
-                      context.efficiency()};
-    // More PSs widen the dense stack's input: its bytes and its compute.
-    double denseScale = 1;
-    if (top.servers != measured.servers) {
-      const double from = denseBytesFromKey(series, measured.servers);
-      const double to = denseBytesFromKey(series, top.servers);
-      if (from > 0 && to > 0) denseScale = to / from;
-      context.note("--parameter-servers: each PS's table and service as measured; the dense "
-                   "stack's input widens with the PSs (its compute and allreduce scaled by its "
-                   "parameters); a PS's memory is not modelled");
-    }
-    const auto [lookupWire, updateWire] = stageWires(t.traffic, measured, before, t.compute);
-    const Costs own{ownCost(t.lookup, lookupWire), ownCost(t.update, updateWire)};
-    const double stepModelBefore = modelStep(t, own, measured, measured, before, 1, 1);
-    TrainerStep fewer = t;
-    if (leastCompute) fewer.compute = *leastCompute;
-    double stepAfter =
-        t.step + modelStep(fewer, own, measured, top, after, scale, denseScale) - stepModelBefore;
-    row.basis = "lookup and update stages over token-bucket links";
-    if (service && top.trainers * *service > stepAfter) {
-      stepAfter = top.trainers * *service;
-      row.basis += "; bound by the PS's service time";
-    }
-    const double computeAfter = fewer.compute * scale * denseScale;
-    row.predictedSeconds = batches * stepAfter;
-    row.communicationSeconds = batches * std::max(0.0, stepAfter - computeAfter);
-    row.ranks = top.trainers;
-    row.linkBitsPerSecond = std::min({after.trainer.bitsPerSecond, after.ps.bitsPerSecond,
-                                      after.ring.bitsPerSecond});
-    deltas.push_back(row.predictedSeconds - row.measuredSeconds);
-    classify(row, batches * computeAfter);
-    context.setInterval(row, seriesIndex, scale,
-                        top.trainers != measured.trainers || top.servers != measured.servers);
-    out.push_back(row);
+  for (size_t i = 0; i < list.as_array().size(); ++i) {
+    out.push_back(predictTrainer(list, i, plan, context));
   }
-
-  // The pooled row moves with the trainers' mean.
-  if (results.has_field("all") && !deltas.empty()) {
-    if (const auto index = wholeNumber(results.at("all"), "series", "results.all", 0, INT_MAX)) {
-      const Series& series = context.series(static_cast<int>(*index), "results.all.series");
-      RowPrediction all;
-      all.group = series.group;
-      all.row = series.row;
-      all.sampleOf = series.sampleOf;
-      all.measuredSeconds = context.seriesP50(static_cast<int>(*index), "results.all.series");
-      double delta = 0, comm = 0;
-      for (size_t i = 0; i < deltas.size(); ++i) {
-        delta += deltas[i] / deltas.size();
-        comm += out[i].communicationSeconds / deltas.size();
-      }
-      all.predictedSeconds = all.measuredSeconds + delta;
-      all.communicationSeconds = comm;
-      all.ranks = top.trainers;
-      all.linkBitsPerSecond = out.front().linkBitsPerSecond;
-      all.basis = "the trainers' mean change";
-      classify(all, std::max(0.0, all.predictedSeconds - comm));
-      context.setInterval(all, static_cast<int>(*index), scale,
-                          top.trainers != measured.trainers || top.servers != measured.servers);
-      out.push_back(all);
-    }
-  }
+  if (auto all = predictPooled(results, out, plan, context)) out.push_back(*all);
   return out;
 }
 

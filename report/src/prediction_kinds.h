@@ -52,6 +52,8 @@ class Context {
   // Sets row.lowSeconds, highSeconds and uncertainty (prediction_interval.cpp).
   void setInterval(RowPrediction& row, int seriesIndex, double contention,
                    bool worldSizeChanged) const;
+  // A row named as series[index] is, with its measured p50.
+  RowPrediction rowFor(int index, const std::string& path) const;
   // p50 of series[index] (ReportError naming `path` if there is none).
   double seriesP50(int index, const std::string& path) const;
   const Series& series(int index, const std::string& path) const;

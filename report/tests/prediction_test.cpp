@@ -440,6 +440,8 @@ TEST(PredictCollectives, TheDesignTableThroughTheWholeModel) {
     EXPECT_NEAR(rows[i].predictedSeconds / shaped[i], 1.0, tolerance[i]) << rows[i].row;
     EXPECT_EQ(rows[i].bound, "communication");
     EXPECT_TRUE(std::isnan(rows[i].scalingEfficiency));
+    EXPECT_LT(rows[i].lowSeconds, rows[i].predictedSeconds);
+    EXPECT_GT(rows[i].highSeconds, rows[i].predictedSeconds);
   }
 }
 

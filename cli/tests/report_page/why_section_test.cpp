@@ -9,7 +9,7 @@
 #include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/testing/report/attribution_test_reports.h"
 #include "distbench/testing/report/straggler_test_reports.h"
-#include "report_page_test_util.h"
+#include "report_page/report_page_test_util.h"
 
 namespace distbench::cli {
 namespace {

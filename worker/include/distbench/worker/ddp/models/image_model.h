@@ -1,16 +1,12 @@
-// The image classifiers the DDP benchmark trains, chosen by name from the spec. Callers only see
-// this interface, so adding a model touches the factory and nothing that trains it.
+// The interface of the image classifiers the DDP benchmark trains. Callers only see this
+// interface, so adding a model touches the factory (model_factory.h) and nothing that trains it;
+// each model (resnet.h, small_cnn.h) implements it and the factory names them all.
 #pragma once
 
 // Not torch/torch.h: every file that picks a model includes this, and the full header costs
 // seconds of compile time per file on a 2-core builder.
 #include <ATen/core/Tensor.h>
 #include <torch/nn/module.h>
-
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace distbench::worker {
 
@@ -20,13 +16,5 @@ class ImageModel : public torch::nn::Module {
   // before the classifier, so H and W are free (ResNets downsample 32x, smallcnn 8x).
   virtual at::Tensor forward(const at::Tensor& images) = 0;
 };
-
-// Names as torchvision spells them (plus "smallcnn"), in the order help text should list them.
-std::vector<std::string> imageModelNames();
-
-// A freshly initialised model (torchvision's init, from the global torch RNG: seed it first for
-// reproducible weights). Throws std::invalid_argument for an unknown name, listing the known
-// ones, or for numClasses < 1.
-std::shared_ptr<ImageModel> makeImageModel(const std::string& name, int64_t numClasses);
 
 }  // namespace distbench::worker

@@ -17,7 +17,7 @@
 #                                  or ~/.cache/distbench/chart-libraries)
 #
 # distbench_chart_libraries_source(VAR) sets VAR to the source file that
-# defines chartLibraries() (cli/src/report_page/chart_libraries.h) for this
+# defines chartLibraries() (cli/include/distbench/cli/report_page/chart_libraries.h) for this
 # build.
 option(DISTBENCH_REPORT_HTML
   "distbench report writes HTML pages: embed the chart libraries (scripts/install-chart-libraries.sh)" ON)

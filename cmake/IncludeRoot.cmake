@@ -1,13 +1,14 @@
 # One include style for every part: a header is included as
 # "distbench/<part>/<path in the part>", whatever part it lives in, so an
-# include line says whose header it is. Libraries with an installed-style
-# include/ tree (api, report, kube) already have that path on disk. For the
-# other parts the path is made here: ${CMAKE_BINARY_DIR}/include/distbench/<part>
-# is a symbolic link to the part's source folder, and that include root is
-# the only one their targets add (no target adds a part's src/ itself, so a
-# bare "x.h" of another folder does not compile). Headers private to one
-# library (api/src, report/src) and a test folder's own helpers are the exceptions:
-# they are included by their path beside the includer.
+# include line says whose header it is. Every part but the operator has that
+# path on disk: <part>/include/distbench/<part>/ (api, report, process,
+# worker, cli, testing, benchmarks, and operator/kube's include/distbench/kube).
+# For operator/src, whose headers still sit beside its sources, the path is
+# made here: ${CMAKE_BINARY_DIR}/include/distbench/operator is a symbolic link
+# to that folder, and that include root is the only one the target adds.
+# Headers private to one library (api/src, report/src) and a test folder's own
+# helpers are the exceptions: they are included by their path beside the
+# includer.
 set(DISTBENCH_INCLUDE_ROOT ${CMAKE_BINARY_DIR}/include)
 
 function(distbench_include_root target scope part dir)

@@ -36,7 +36,7 @@ TEST_PACKAGES=(
   # scraping /metrics by hand
   curl
   # drawing `distbench report` pages offline in the browser test
-  # (cli/tests/report_browser_test.sh) and for docs/images
+  # (cli/tests/report_page/report_browser_test.sh) and for docs/images
   # (scripts/report-screenshots.sh); DejaVu so the text has a font
   chromium fonts-dejavu-core
 )

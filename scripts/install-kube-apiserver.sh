@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver and kube-controller-manager (Kubernetes 1.20.2, from
 # Debian's source package) for the operator tests, which start a real API
-# server and etcd on loopback (testing/kube/kube_test_cluster.h).
+# server and etcd on loopback (testing/include/distbench/testing/kube/kube_test_cluster.h).
 #
 #   DISTBENCH_KUBE_CACHE  where the sources and binaries live
 #                         (default: ~/.cache/distbench/kube); the binaries

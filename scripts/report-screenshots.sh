@@ -11,7 +11,7 @@
 #                                            a few epochs and iterations of each
 #                                            kind (under a minute of benchmark),
 #                                            into DIR: what ctest runs
-#                                            (cli/tests/report_browser_test.sh),
+#                                            (cli/tests/report_page/report_browser_test.sh),
 #                                            so this script cannot rot
 #
 #   DISTBENCH_BIN  the directory holding distbench and distbench-worker

@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/report/bit_rate.h"
 
 namespace distbench::api {

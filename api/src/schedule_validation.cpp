@@ -7,34 +7,21 @@
 #include "distbench/api/cron_schedule.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_validation.h"
+#include "field_errors.h"
 #include "object_name_rules.h"
 
 namespace distbench::api {
 namespace {
 
+using detail::checkNamespace;
+using detail::checkTypeMeta;
+using detail::FieldErrors;
 using detail::isDns1123Label;
 using detail::isQualifiedName;
 using detail::isQualifiedNamePart;
 
-class Errors {
- public:
-  void fail(std::string field, std::string message) {
-    errors_.push_back({std::move(field), std::move(message)});
-  }
-  void range(const std::string& field, int64_t value, int64_t min, int64_t max) {
-    if (value < min || value > max) {
-      fail(field, "must be in " + std::to_string(min) + ".." + std::to_string(max));
-    }
-  }
-  std::vector<FieldError> take() { return std::move(errors_); }
-
- private:
-  std::vector<FieldError> errors_;
-};
-
-void checkMetadata(const DistBenchmarkSchedule& s, Errors& e) {
-  if (s.apiVersion != kApiVersion) e.fail("apiVersion", std::string("must be ") + kApiVersion);
-  if (s.kind != kScheduleKind) e.fail("kind", std::string("must be ") + kScheduleKind);
+void checkMetadata(const DistBenchmarkSchedule& s, FieldErrors& e) {
+  checkTypeMeta(s.apiVersion, s.kind, kScheduleKind, e);
   const std::string& name = s.metadata.name;
   if (name.empty()) {
     e.fail("metadata.name", "required");
@@ -43,14 +30,10 @@ void checkMetadata(const DistBenchmarkSchedule& s, Errors& e) {
            "must be a DNS-1123 label starting with a letter: at most 63 lowercase letters, "
            "digits and '-'; it prefixes its runs' names");
   }
-  if (!isDns1123Label(s.metadata.namespace_)) {
-    e.fail("metadata.namespace",
-           "must be a DNS-1123 label: at most 63 lowercase letters, digits and '-', "
-           "starting and ending with a letter or digit");
-  }
+  checkNamespace(s.metadata.namespace_, e);
 }
 
-void checkSchedule(const ScheduleSpec& spec, Errors& e) {
+void checkSchedule(const ScheduleSpec& spec, FieldErrors& e) {
   std::optional<TimeZone> zone;
   try {
     zone = TimeZone::load(spec.timeZone);
@@ -68,22 +51,22 @@ void checkSchedule(const ScheduleSpec& spec, Errors& e) {
   }
 }
 
-void checkPolicies(const ScheduleSpec& spec, Errors& e) {
+void checkPolicies(const ScheduleSpec& spec, FieldErrors& e) {
   if (spec.startingDeadlineSeconds) {
-    e.range("spec.startingDeadlineSeconds", *spec.startingDeadlineSeconds, 0,
-            kMaxStartingDeadlineSeconds);
+    e.between<int64_t>("spec.startingDeadlineSeconds", *spec.startingDeadlineSeconds, 0,
+                      kMaxStartingDeadlineSeconds);
   }
-  e.range("spec.successfulRunsHistoryLimit", spec.successfulRunsHistoryLimit, 0,
-          kMaxRunsHistoryLimit);
-  e.range("spec.failedRunsHistoryLimit", spec.failedRunsHistoryLimit, 0, kMaxRunsHistoryLimit);
-  e.range("spec.baseline.runs", spec.baseline.runs, 1, kMaxBaselineRuns);
+  e.between("spec.successfulRunsHistoryLimit", spec.successfulRunsHistoryLimit, 0,
+            kMaxRunsHistoryLimit);
+  e.between("spec.failedRunsHistoryLimit", spec.failedRunsHistoryLimit, 0, kMaxRunsHistoryLimit);
+  e.between("spec.baseline.runs", spec.baseline.runs, 1, kMaxBaselineRuns);
   const double threshold = spec.baseline.thresholdPercent;
   if (!(threshold > 0 && threshold <= kMaxBaselineThresholdPercent)) {
     e.fail("spec.baseline.thresholdPercent", "must be > 0 and ≤ 1000");
   }
 }
 
-void checkTemplateMetadata(const RunTemplateMetadata& m, Errors& e) {
+void checkTemplateMetadata(const RunTemplateMetadata& m, FieldErrors& e) {
   const std::string labels = "spec.template.metadata.labels.";
   for (const auto& [key, value] : m.labels) {
     if (key == kScheduleLabel) {
@@ -110,7 +93,7 @@ void checkTemplateMetadata(const RunTemplateMetadata& m, Errors& e) {
 
 // The template as the run with the longest name, its errors under the
 // schedule's paths.
-void checkTemplateSpec(const DistBenchmarkSchedule& s, bool nameOk, Errors& e) {
+void checkTemplateSpec(const DistBenchmarkSchedule& s, bool nameOk, FieldErrors& e) {
   if (s.spec.template_.spec.baseline) {
     e.fail("spec.template.spec.baseline",
            "set by the schedule (spec.baseline: the pooled recent runs); remove it");
@@ -133,7 +116,7 @@ void checkTemplateSpec(const DistBenchmarkSchedule& s, bool nameOk, Errors& e) {
 }  // namespace
 
 std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule) {
-  Errors e;
+  FieldErrors e;
   checkMetadata(schedule, e);
   const bool nameOk = isDns1123Label(schedule.metadata.name) && schedule.metadata.name.front() >= 'a' &&
                       schedule.metadata.name.front() <= 'z';

@@ -1,41 +1,34 @@
-// Reads a DistBenchmarkSchedule document with the strict reader of
-// DistBenchmark (spec_reader.h); the template's spec is read by the same
-// code as a DistBenchmark's, under spec.template.spec.
+// Reads a DistBenchmarkSchedule document with the document reader and the
+// strict reader of DistBenchmark (document_reader.h, spec_reader.h): its
+// metadata by the same reader as a DistBenchmark's plus the fields the
+// controller keeps, and the template's spec by the same code as a
+// DistBenchmark's spec, under spec.template.spec.
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-#include <stdexcept>
-#include <utility>
+#include <optional>
+#include <string>
 
 #include "distbench/api/schedule_spec.h"
+#include "document_reader.h"
 #include "spec_reader.h"
 #include "text_file.h"
 
 namespace distbench::api {
 namespace {
 
-using detail::kDocument;
 using detail::Reader;
 using Node = YAML::Node;
 using Path = std::string;
 
 void readScheduleMetadata(Reader& r, const Node& node, const Path& path, ScheduleMetadata& m) {
-  r.object(
-      node, path,
+  detail::readMetadata(
+      r, node, path, m,
       {
-          {"name", [&](const Node& v, const Path& p) { r.string(v, p, m.name); }},
-          {"namespace", [&](const Node& v, const Path& p) { r.string(v, p, m.namespace_); }},
           {"uid", [&](const Node& v, const Path& p) { r.string(v, p, m.uid); }},
           {"generation", [&](const Node& v, const Path& p) { r.integer(v, p, m.generation); }},
           {"creationTimestamp",
            [&](const Node& v, const Path& p) { r.string(v, p, m.creationTimestamp); }},
-          {"labels", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.labels); }},
-          {"annotations", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.annotations); }},
-      },
-      Reader::UnknownFields::Ignore);
+      });
 }
 
 void readConcurrencyPolicy(Reader& r, const Node& node, const Path& path, ConcurrencyPolicy& out) {
@@ -107,63 +100,15 @@ void readScheduleSpec(Reader& r, const Node& node, const Path& path, ScheduleSpe
 }
 
 DistBenchmarkSchedule parseDocument(const std::string& text, const std::string& documentName) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    throw SpecError({{documentName, detail::describe(e)}});
-  }
-  if (documents.size() != 1) {
-    throw SpecError({{documentName, "expected one DistBenchmarkSchedule document, found " +
-                                        std::to_string(documents.size())}});
-  }
-  const YAML::Node& root = documents.front();
-  if (!root.IsMap()) throw SpecError({{documentName, "must be a DistBenchmarkSchedule object"}});
-
-  DistBenchmarkSchedule schedule;
-  Reader r;
-  bool sawApiVersion = false, sawKind = false, sawSpec = false;
-  r.object(root, "",
-           {
-               {"apiVersion",
-                [&](const Node& v, const Path& p) {
-                  sawApiVersion = true;
-                  r.string(v, p, schedule.apiVersion);
-                }},
-               {"kind",
-                [&](const Node& v, const Path& p) {
-                  sawKind = true;
-                  r.string(v, p, schedule.kind);
-                }},
-               {"metadata",
-                [&](const Node& v, const Path& p) {
-                  readScheduleMetadata(r, v, p, schedule.metadata);
-                }},
-               {"spec",
-                [&](const Node& v, const Path& p) {
-                  sawSpec = true;
-                  readScheduleSpec(r, v, p, schedule.spec);
-                }},
-               {"status", [](const Node&, const Path&) {}},
-           });
-  if (!sawApiVersion) r.fail("apiVersion", "required");
-  if (!sawKind) r.fail("kind", "required");
-  if (!sawSpec) r.fail("spec", "required");
-
-  std::vector<FieldError>& errors = r.errors();
-  // Without a spec, validation would only repeat "required" for its fields.
-  if (sawSpec) detail::appendValidationErrors(errors, validate(schedule));
-  for (FieldError& e : errors) {
-    if (e.field == kDocument) e.field = documentName;
-  }
-  if (!errors.empty()) throw SpecError(std::move(errors));
-  return schedule;
+  return detail::readDocument<DistBenchmarkSchedule>(text, documentName, kScheduleKind,
+                                                     detail::SpecField::Required,
+                                                     readScheduleMetadata, readScheduleSpec);
 }
 
 }  // namespace
 
 DistBenchmarkSchedule parseDistBenchmarkSchedule(const std::string& yamlOrJsonText) {
-  return parseDocument(yamlOrJsonText, kDocument);
+  return parseDocument(yamlOrJsonText, detail::kDocument);
 }
 
 DistBenchmarkSchedule loadDistBenchmarkScheduleFile(const std::string& path) {

@@ -10,6 +10,7 @@
 // lists of objects.
 #include "spec_reader.h"
 
+#include <iterator>
 #include <type_traits>
 
 #include "distbench/api/local_spec.h"
@@ -86,16 +87,17 @@ class TableFields {
 
 }  // namespace
 
-void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m) {
-  r.object(
-      node, path,
-      {
-          {"name", [&](const Node& v, const Path& p) { r.string(v, p, m.name); }},
-          {"namespace", [&](const Node& v, const Path& p) { r.string(v, p, m.namespace_); }},
-          {"labels", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.labels); }},
-          {"annotations", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.annotations); }},
-      },
-      Reader::UnknownFields::Ignore);
+void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m,
+                  std::vector<Reader::Field> more) {
+  std::vector<Reader::Field> fields = {
+      {"name", [&](const Node& v, const Path& p) { r.string(v, p, m.name); }},
+      {"namespace", [&](const Node& v, const Path& p) { r.string(v, p, m.namespace_); }},
+      {"labels", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.labels); }},
+      {"annotations", [&](const Node& v, const Path& p) { r.stringMap(v, p, m.annotations); }},
+  };
+  fields.insert(fields.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  r.object(node, path, fields, Reader::UnknownFields::Ignore);
 }
 
 namespace {

@@ -341,9 +341,11 @@ class Reader {
   std::vector<FieldError> errors_;
 };
 
-// metadata's name, namespace, labels and annotations; other metadata fields
+// metadata's name, namespace, labels and annotations, and the `more` fields
+// a resource keeps besides (a schedule's uid); other metadata fields
 // (Kubernetes') are ignored.
-void readMetadata(Reader& r, const YAML::Node& node, const std::string& path, ObjectMeta& m);
+void readMetadata(Reader& r, const YAML::Node& node, const std::string& path, ObjectMeta& m,
+                  std::vector<Reader::Field> more = {});
 // A DistBenchmark spec at `path` ("spec", "spec.template.spec").
 void readSpec(Reader& r, const YAML::Node& node, const std::string& path, DistBenchmarkSpec& s);
 // A YAML exception with its line and column.

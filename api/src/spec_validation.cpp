@@ -12,11 +12,15 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/role.h"
 #include "distbench/api/spec_limits.h"
+#include "field_errors.h"
 #include "object_name_rules.h"
 
 namespace distbench::api {
 namespace {
 
+using detail::checkNamespace;
+using detail::checkTypeMeta;
+using detail::FieldErrors;
 using detail::isDns1123Label;
 using detail::isDns1123Subdomain;
 using detail::kMaxLabelLength;
@@ -62,39 +66,8 @@ bool isQuantity(const std::string& s) {
   return end > e && end == s.size();
 }
 
-class Checker {
- public:
-  void fail(std::string field, std::string message) {
-    errors_.push_back({std::move(field), std::move(message)});
-  }
-  template <typename T>
-  void between(const std::string& field, T value, T minimum, T maximum) {
-    if (value < minimum || value > maximum)
-      fail(field, "must be in " + std::to_string(minimum) + ".." + std::to_string(maximum));
-  }
-  template <typename T>
-  void atMost(const std::string& field, T value, T maximum) {
-    if (value > maximum) fail(field, "must be ≤ " + std::to_string(maximum));
-  }
-  template <typename T>
-  void atLeast(const std::string& field, T value, T minimum) {
-    if (value < minimum) fail(field, "must be ≥ " + std::to_string(minimum));
-  }
-  void positive(const std::string& field, double value) {
-    if (!(value > 0) || !std::isfinite(value)) fail(field, "must be > 0");
-  }
-  void port(const std::string& field, int value) {
-    if (value < 1 || value > 65535) fail(field, "must be in 1..65535");
-  }
-  std::vector<FieldError> take() { return std::move(errors_); }
-
- private:
-  std::vector<FieldError> errors_;
-};
-
-void checkMetadata(const DistBenchmark& b, Checker& c) {
-  if (b.apiVersion != kApiVersion) c.fail("apiVersion", std::string("must be ") + kApiVersion);
-  if (b.kind != kKind) c.fail("kind", std::string("must be ") + kKind);
+void checkMetadata(const DistBenchmark& b, FieldErrors& c) {
+  checkTypeMeta(b.apiVersion, b.kind, kKind, c);
 
   const std::string& name = b.metadata.name;
   if (name.empty()) {
@@ -127,14 +100,10 @@ void checkMetadata(const DistBenchmark& b, Checker& c) {
     }
   }
 
-  if (!isDns1123Label(b.metadata.namespace_)) {
-    c.fail("metadata.namespace",
-           "must be a DNS-1123 label: at most 63 lowercase letters, digits and '-', "
-           "starting and ending with a letter or digit");
-  }
+  checkNamespace(b.metadata.namespace_, c);
 }
 
-void checkDenseLayers(const std::vector<std::string>& tokens, Checker& c) {
+void checkDenseLayers(const std::vector<std::string>& tokens, FieldErrors& c) {
   const std::string field = "spec.benchmark.hybridDDPRPC.denseLayers";
   if (tokens.empty()) {
     c.fail(field, "must not be empty: the last entry is the class count");
@@ -152,7 +121,7 @@ void checkDenseLayers(const std::vector<std::string>& tokens, Checker& c) {
   }
 }
 
-void checkHybrid(const HybridDDPRPCSpec& h, Checker& c) {
+void checkHybrid(const HybridDDPRPCSpec& h, FieldErrors& c) {
   const std::string hp = "spec.benchmark.hybridDDPRPC.";
   c.atLeast<int64_t>(hp + "numEmbeddings", h.numEmbeddings, 1);
   c.atMost<int64_t>(hp + "numEmbeddings", h.numEmbeddings, kMaxNumEmbeddings);
@@ -183,7 +152,7 @@ void checkHybrid(const HybridDDPRPCSpec& h, Checker& c) {
 }
 
 template <typename T>
-void checkNoDuplicates(const std::string& field, const std::vector<T>& values, Checker& c) {
+void checkNoDuplicates(const std::string& field, const std::vector<T>& values, FieldErrors& c) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (std::find(values.begin(), values.begin() + i, values[i]) != values.begin() + i) {
       c.fail(field + "[" + std::to_string(i) + "]", "duplicate entry");
@@ -191,7 +160,7 @@ void checkNoDuplicates(const std::string& field, const std::vector<T>& values, C
   }
 }
 
-void checkDDP(const DistBenchmarkSpec& s, Checker& c) {
+void checkDDP(const DistBenchmarkSpec& s, FieldErrors& c) {
   const DDPSpec& d = s.benchmark.ddp;
   const std::string dp = "spec.benchmark.ddp.";
   if (d.models.empty()) c.fail(dp + "models", "must name at least one model");
@@ -223,7 +192,7 @@ void checkDDP(const DistBenchmarkSpec& s, Checker& c) {
   }
 }
 
-void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
+void checkCollectives(const DistBenchmarkSpec& s, FieldErrors& c) {
   const CollectivesSpec& k = s.benchmark.collectives;
   const std::string cp = "spec.benchmark.collectives.";
   if (k.ops.empty()) c.fail(cp + "ops", "must name at least one operation");
@@ -253,7 +222,7 @@ void checkCollectives(const DistBenchmarkSpec& s, Checker& c) {
   c.atLeast(cp + "iterations", k.iterations, 1);
 }
 
-void checkFabric(const DistBenchmarkSpec& s, Checker& c) {
+void checkFabric(const DistBenchmarkSpec& s, FieldErrors& c) {
   const FabricSpec& f = s.benchmark.fabric;
   const std::string fp = "spec.benchmark.fabric.";
   // A pair is the least there is to measure.
@@ -292,7 +261,7 @@ void checkFabric(const DistBenchmarkSpec& s, Checker& c) {
   checkNoDuplicates(fp + "nodes", f.nodes, c);
 }
 
-void checkRunPolicy(const RunPolicy& rp, Checker& c) {
+void checkRunPolicy(const RunPolicy& rp, FieldErrors& c) {
   const std::string rpp = "spec.runPolicy.";
   c.atLeast(rpp + "backoffLimit", rp.backoffLimit, 0);
   if (rp.activeDeadlineSeconds) {
@@ -303,7 +272,7 @@ void checkRunPolicy(const RunPolicy& rp, Checker& c) {
   }
 }
 
-void checkBaseline(const DistBenchmark& b, Checker& c) {
+void checkBaseline(const DistBenchmark& b, FieldErrors& c) {
   if (!b.spec.baseline) return;
   const Baseline& base = *b.spec.baseline;
   const std::string bp = "spec.baseline.";
@@ -339,7 +308,7 @@ void checkBaseline(const DistBenchmark& b, Checker& c) {
 }
 
 void checkQuantities(const std::string& field, const std::map<std::string, std::string>& values,
-                     Checker& c) {
+                     FieldErrors& c) {
   for (const auto& [name, quantity] : values) {
     if (name.empty()) {
       c.fail(field, "resource names must not be empty");
@@ -352,7 +321,7 @@ void checkQuantities(const std::string& field, const std::map<std::string, std::
 
 // What core/v1 requires of a pod's toleration, so that pods built from it are
 // not refused by the API server.
-void checkToleration(const std::string& field, const Toleration& t, Checker& c) {
+void checkToleration(const std::string& field, const Toleration& t, FieldErrors& c) {
   const std::string op = t.operator_;
   if (op != "Equal" && op != "Exists") {
     c.fail(field + ".operator", "must be one of Equal, Exists");
@@ -377,7 +346,7 @@ bool isCapabilityName(const std::string& s) {
   return true;
 }
 
-void checkSecurity(const std::string& field, const PodTemplate& t, Checker& c) {
+void checkSecurity(const std::string& field, const PodTemplate& t, FieldErrors& c) {
   const PodSecurityOverrides& p = t.podSecurityContext;
   const std::string pp = field + ".podSecurityContext.";
   if (p.runAsUser) c.between<int64_t>(pp + "runAsUser", *p.runAsUser, 0, 2147483647);
@@ -411,7 +380,7 @@ void checkSecurity(const std::string& field, const PodTemplate& t, Checker& c) {
   }
 }
 
-void checkPodTemplate(const std::string& field, const PodTemplate& t, Checker& c) {
+void checkPodTemplate(const std::string& field, const PodTemplate& t, FieldErrors& c) {
   checkSecurity(field, t, c);
   checkQuantities(field + ".resources.requests", t.requests, c);
   checkQuantities(field + ".resources.limits", t.limits, c);
@@ -421,7 +390,7 @@ void checkPodTemplate(const std::string& field, const PodTemplate& t, Checker& c
   }
 }
 
-void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
+void checkSpec(const DistBenchmarkSpec& s, FieldErrors& c) {
   c.atLeast("spec.topology.trainers", s.topology.trainers, 1);
   c.atMost<int64_t>("spec.topology.trainers", s.topology.trainers, kMaxWorldSize - 1);
   c.atMost<int64_t>("spec.topology.parameterServers", s.topology.parameterServers, kMaxWorldSize - 1);
@@ -490,7 +459,7 @@ void checkSpec(const DistBenchmarkSpec& s, Checker& c) {
 }  // namespace
 
 std::vector<FieldError> validate(const DistBenchmark& benchmark) {
-  Checker checker;
+  FieldErrors checker;
   checkMetadata(benchmark, checker);
   checkSpec(benchmark.spec, checker);
   checkBaseline(benchmark, checker);

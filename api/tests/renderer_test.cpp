@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "distbench/api/presets.h"
+#include "distbench/api/rank_layout.h"
 #include "test_util.h"
 
 namespace distbench::api {

@@ -20,7 +20,7 @@
 #include "distbench/process/child_process.h"
 #include "distbench/process/eventually.h"
 #include "distbench/process/temp_dir.h"
-#include "launcher_test_util.h"
+#include "local_run/launcher_test_util.h"
 
 namespace distbench::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include "distbench/process/binary_runner.h"
 #include "distbench/process/temp_dir.h"
 #include "distbench/report/report_json.h"
-#include "report_page_test_util.h"
+#include "report_page/report_page_test_util.h"
 
 namespace distbench::cli {
 namespace {

@@ -27,7 +27,7 @@ struct Bucket {
   double bytes = 0, launched = 0;
 };
 
-// distbench's bucketer (worker/src/comm/bucket_assignment.h): the first
+// distbench's bucketer (worker/include/distbench/worker/comm/bucket_assignment.h): the first
 // bucket holds at most 1 MiB, the others bucketCapMB, and a last bucket over
 // 1 MiB has its trailing 1 MiB split off. Kept in step with it by hand: the
 // report library cannot see the worker.

@@ -1,5 +1,5 @@
 // Attribution on synthetic reports shaped as the worker and `distbench run`
-// write them (testing/report/attribution_test_reports.h): the bound and
+// write them (testing/include/distbench/testing/report/attribution_test_reports.h): the bound and
 // shares, the straggler and its excess, the slow link from `local`'s
 // counters, the what-if, and that absent figures degrade to saying so.
 #include "distbench/report/attribution.h"

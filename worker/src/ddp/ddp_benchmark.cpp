@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/worker/comm/ddp_bucketer.h"
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/comm/rendezvous.h"
@@ -10,7 +10,7 @@
 #include "distbench/worker/ddp/bucket_summary.h"
 #include "distbench/worker/ddp/ddp_metrics.h"
 #include "distbench/worker/ddp/ddp_row.h"
-#include "distbench/worker/ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/model_factory.h"
 
 namespace distbench::worker {
 namespace {

@@ -12,7 +12,7 @@
 #include "distbench/worker/comm/ddp_bucketer.h"
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/common/training_metrics.h"
-#include "distbench/worker/ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/model_factory.h"
 #include "distbench/worker/gpu/compute_device.h"
 #include "distbench/worker/gpu/step_clock.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/api/resource_estimate.h"
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/comm/run_control.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <iostream>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/worker/comm/peer_error.h"
 #include "distbench/worker/hybrid/wire.h"
 #include "distbench/worker/hybrid/wire_buffer.h"

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/worker/comm/peer_error.h"
 
 namespace distbench::worker {

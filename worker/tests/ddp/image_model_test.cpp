@@ -1,4 +1,4 @@
-#include "distbench/worker/ddp/models/image_model.h"
+#include "distbench/worker/ddp/models/model_factory.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

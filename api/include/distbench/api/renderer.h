@@ -67,10 +67,4 @@ struct RenderedBenchmark {
 
 RenderedBenchmark render(const DistBenchmark& benchmark, const RenderOptions& options = {});
 
-// Global rank layout, shared by the renderer and the worker.
-int masterRank();
-int parameterServerRank(int psIndex);
-int trainerRank(const TopologySpec& topology, int trainerIndex);
-std::string rankLabel(const TopologySpec& topology, int globalRank);
-
 }  // namespace distbench::api

@@ -77,16 +77,12 @@ struct ScheduleSpec {
   RunTemplate template_;
 };
 
-// metadata as read from a document or the API server; only what the
-// controller needs.
-struct ScheduleMetadata {
-  std::string name;
-  std::string namespace_ = "default";
+// metadata as read from a document or the API server: a DistBenchmark's,
+// and what the controller needs besides.
+struct ScheduleMetadata : ObjectMeta {
   std::string uid;
   int64_t generation = 0;
   std::string creationTimestamp;  // RFC 3339, as the API server writes it
-  std::map<std::string, std::string> labels;
-  std::map<std::string, std::string> annotations;
 };
 
 struct DistBenchmarkSchedule {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "distbench/report/fabric.h"
-#include "sandbox_run_support.h"
+#include "local_run/sandbox_run_support.h"
 
 namespace distbench::cli {
 namespace {

@@ -15,7 +15,7 @@
 # Exit 77 (skipped) without chromium, except under CI=true, where that fails.
 set -euo pipefail
 bin=$1
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 log() { echo "report-browser [$((SECONDS))s]: $*"; }
 chromium=${CHROMIUM:-chromium}
 if ! command -v "$chromium" >/dev/null; then

@@ -22,7 +22,7 @@
 
 #include "distbench/cli/local_run/net_sandbox.h"
 #include "distbench/cli/local_run/sandbox_plan.h"
-#include "sandbox_run_support.h"
+#include "local_run/sandbox_run_support.h"
 
 namespace distbench::cli {
 namespace {

@@ -4,7 +4,8 @@
 
 #include <string>
 
-#include "distbench/api/renderer.h"
+#include "distbench/api/rank_layout.h"
+#include "distbench/api/role.h"
 
 namespace distbench::worker {
 

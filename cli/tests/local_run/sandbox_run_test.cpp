@@ -10,7 +10,7 @@
 #include <string>
 
 #include "distbench/process/process_gone.h"
-#include "sandbox_run_support.h"
+#include "local_run/sandbox_run_support.h"
 
 namespace distbench::cli {
 namespace {

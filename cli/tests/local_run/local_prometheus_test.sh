@@ -10,7 +10,7 @@
 # Exit 77 (skipped) without prometheus, except under CI=true, where that fails.
 set -euo pipefail
 bin=$1
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 log() { echo "local-prometheus [$((SECONDS))s]: $*"; }
 if ! command -v prometheus >/dev/null; then
   [[ ${CI:-} == true ]] && { log "FAILED: no prometheus (scripts/install-e2e-deps.sh installs Debian's)"; exit 1; }

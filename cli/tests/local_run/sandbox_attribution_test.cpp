@@ -6,7 +6,7 @@
 // other suites for the cores).
 #include <string>
 
-#include "sandbox_run_support.h"
+#include "local_run/sandbox_run_support.h"
 
 namespace distbench::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "distbench/process/temp_dir.h"
-#include "launcher_test_util.h"
+#include "local_run/launcher_test_util.h"
 
 namespace distbench::cli {
 namespace {

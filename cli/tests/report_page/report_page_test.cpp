@@ -16,7 +16,7 @@
 #include "distbench/report/fabric_simulate.h"
 #include "distbench/report/percentiles.h"
 #include "distbench/report/report_diff.h"
-#include "report_page_test_util.h"
+#include "report_page/report_page_test_util.h"
 
 namespace distbench::cli {
 namespace {

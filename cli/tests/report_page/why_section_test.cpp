@@ -1,6 +1,6 @@
 // The report page's Why section: the attribution of each row (bound,
 // shares, straggler, link, what-if), on synthetic reports shaped as the
-// worker writes them (testing/report/attribution_test_reports.h) and on the
+// worker writes them (testing/include/distbench/testing/report/attribution_test_reports.h) and on the
 // real runs in testing/fixtures/report.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "distbench/cli/report_page/report_page_sections.h"
 #include "distbench/testing/report/attribution_test_reports.h"
 #include "distbench/testing/report/straggler_test_reports.h"
-#include "report_page_test_util.h"
+#include "report_page/report_page_test_util.h"
 
 namespace distbench::cli {
 namespace {

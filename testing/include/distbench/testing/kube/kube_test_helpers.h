@@ -15,7 +15,7 @@
 
 namespace distbench::kubetest {
 
-// Polls instead of sleeping a guessed time (process/src/eventually.h).
+// Polls instead of sleeping a guessed time (process/include/distbench/process/eventually.h).
 using process::eventually;
 
 // Creates namespace `name` (existing is fine) and, with `forPods`, its

@@ -28,8 +28,8 @@ void trimPod(value& pod) {
       value k = value::object();
       for (const char* field : {"name", "image"})
         if (c.has_field(field)) k[field] = c.at(field);
-      if (const value* r = fieldOf(c, "resources"); r != nullptr) {
-        if (const value* l = fieldOf(*r, "limits"); l != nullptr && l->has_field("memory"))
+      if (const value* r = kube::fieldOf(c, "resources"); r != nullptr) {
+        if (const value* l = kube::fieldOf(*r, "limits"); l != nullptr && l->has_field("memory"))
           k["resources"]["limits"]["memory"] = l->at("memory");
       }
       containers[containers.size()] = k;
@@ -58,20 +58,20 @@ void trimConfigMap(value& cm) {
 
 }  // namespace
 
-Controller::Controller(KubeClient& client, ControllerOptions options)
+Controller::Controller(kube::KubeClient& client, ControllerOptions options)
     : client_(client), options_(std::move(options)), queue_(options_.queue) {
   const std::string& ns = options_.ns;
-  const Informer::Options& o = options_.informer;
-  benchmarks_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kPlural), "",
-                                           withTransform(o, trimBenchmark));
-  pods_ = std::make_unique<Informer>(client_, corePath(ns, "pods"), kBenchmarkLabel,
-                                     withTransform(o, trimPod));
-  services_ = std::make_unique<Informer>(client_, corePath(ns, "services"), kBenchmarkLabel,
-                                         withTransform(o, trimMetadata));
-  configMaps_ = std::make_unique<Informer>(client_, corePath(ns, "configmaps"), kBenchmarkLabel,
-                                           withTransform(o, trimConfigMap));
-  networkPolicies_ = std::make_unique<Informer>(
-      client_, groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), kBenchmarkLabel,
+  const kube::Informer::Options& o = options_.informer;
+  benchmarks_ = std::make_unique<kube::Informer>(
+      client_, kube::groupPath(kGroup, kVersion, ns, kPlural), "", withTransform(o, trimBenchmark));
+  pods_ = std::make_unique<kube::Informer>(client_, kube::corePath(ns, "pods"), kBenchmarkLabel,
+                                           withTransform(o, trimPod));
+  services_ = std::make_unique<kube::Informer>(client_, kube::corePath(ns, "services"),
+                                               kBenchmarkLabel, withTransform(o, trimMetadata));
+  configMaps_ = std::make_unique<kube::Informer>(client_, kube::corePath(ns, "configmaps"),
+                                                 kBenchmarkLabel, withTransform(o, trimConfigMap));
+  networkPolicies_ = std::make_unique<kube::Informer>(
+      client_, kube::groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), kBenchmarkLabel,
       withTransform(o, trimMetadata));
   benchmarks_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
   auto owner = [this](const std::string& key, const value& object, bool) {
@@ -104,8 +104,8 @@ void Controller::enqueueOwner(const std::string& key, const value& object) {
   if (meta.has_field("ownerReferences")) {
     for (const value& ref : meta.at("ownerReferences").as_array()) {
       if (ref.has_field("controller") && ref.at("controller").as_bool() &&
-          stringField(ref, "kind") == "DistBenchmark") {
-        queue_.add(ns + "/" + stringField(ref, "name"));
+          kube::stringField(ref, "kind") == "DistBenchmark") {
+        queue_.add(ns + "/" + kube::stringField(ref, "name"));
         return;
       }
     }
@@ -117,15 +117,15 @@ void Controller::enqueueOwner(const std::string& key, const value& object) {
 }
 
 void Controller::startInformers() {
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                       networkPolicies_.get()})
+  for (kube::Informer* i :
+       {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(), networkPolicies_.get()})
     i->start();
 }
 
 bool Controller::waitForSync(std::chrono::milliseconds timeout) const {
-  return op::waitForSync({benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                          networkPolicies_.get()},
-                         timeout);
+  return kube::waitForSync(
+      {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(), networkPolicies_.get()},
+      timeout);
 }
 
 bool Controller::synced() const {
@@ -137,17 +137,17 @@ void Controller::startWorkers() {
   std::lock_guard<std::mutex> lock(workersMutex_);
   if (stopped_) return;
   if (pool_) {
-    for (const value& b : benchmarks_->list()) queue_.add(objectKey(b));
+    for (const value& b : benchmarks_->list()) queue_.add(kube::objectKey(b));
     pool_->start();
     return;
   }
-  WorkerPool::Options o;
+  kube::WorkerPool::Options o;
   o.workers = options_.workers;
   o.mayReconcile = options_.mayReconcile;
   auto reconcile = timedReconcile(
       [this](const std::string& key) { return reconciler_->reconcile(key); },
       options_.onReconciled);
-  pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
+  pool_ = std::make_unique<kube::WorkerPool>(queue_, reconcile, o);
   pool_->start();
 }
 
@@ -166,8 +166,9 @@ bool Controller::stop(std::chrono::steady_clock::duration timeout) {
   } else {
     queue_.shutDown();
   }
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                       networkPolicies_.get()}) i->stop();
+  for (kube::Informer* i :
+       {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(), networkPolicies_.get()})
+    i->stop();
   return drained;
 }
 

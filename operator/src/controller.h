@@ -27,8 +27,8 @@ namespace distbench::op {
 struct ControllerOptions {
   std::string ns;  // empty: every namespace
   int workers = 4;
-  WorkQueueOptions queue;
-  Informer::Options informer;
+  kube::WorkQueueOptions queue;
+  kube::Informer::Options informer;
   Reconciler::EventSink onEvent;
   // Every reconcile, with how it ended.
   OnReconciled onReconciled;
@@ -45,7 +45,7 @@ struct ControllerOptions {
 class Controller {
  public:
   // `client` must outlive the controller.
-  Controller(KubeClient& client, ControllerOptions options);
+  Controller(kube::KubeClient& client, ControllerOptions options);
   ~Controller();  // stop()
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
@@ -66,23 +66,23 @@ class Controller {
   // then stops the informers. False when a reconcile was still running.
   bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
 
-  const Informer& benchmarks() const { return *benchmarks_; }
-  const Informer& pods() const { return *pods_; }
-  const Informer& services() const { return *services_; }
-  const Informer& configMaps() const { return *configMaps_; }
-  const Informer& networkPolicies() const { return *networkPolicies_; }
+  const kube::Informer& benchmarks() const { return *benchmarks_; }
+  const kube::Informer& pods() const { return *pods_; }
+  const kube::Informer& services() const { return *services_; }
+  const kube::Informer& configMaps() const { return *configMaps_; }
+  const kube::Informer& networkPolicies() const { return *networkPolicies_; }
   // DistBenchmarks in the cache by status.phase ("Pending" when unset).
   std::map<std::string, int> phaseCounts() const;
 
  private:
   void enqueueOwner(const std::string& key, const web::json::value& object);
 
-  KubeClient& client_;
+  kube::KubeClient& client_;
   ControllerOptions options_;
-  std::unique_ptr<Informer> benchmarks_, pods_, services_, configMaps_, networkPolicies_;
-  WorkQueue queue_;
+  std::unique_ptr<kube::Informer> benchmarks_, pods_, services_, configMaps_, networkPolicies_;
+  kube::WorkQueue queue_;
   std::unique_ptr<Reconciler> reconciler_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<kube::WorkerPool> pool_;
   // Start, pause and stop come from the election thread and the main thread.
   std::mutex workersMutex_;
   bool stopped_ = false;

@@ -41,37 +41,38 @@ void trimRun(value& b) {
 
 }  // namespace
 
-bool schedulesServed(KubeClient& client, const std::string& ns) {
+bool schedulesServed(kube::KubeClient& client, const std::string& ns) {
   // A list of one rather than the discovery document: it needs only the
   // right the controller holds anyway (list), and answers 404 exactly when
   // the resource is not served.
   try {
-    client.get(groupPath(kGroup, kVersion, ns, kSchedulePlural) + "?limit=1");
+    client.get(kube::groupPath(kGroup, kVersion, ns, kSchedulePlural) + "?limit=1");
     return true;
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (e.notFound()) return false;
     throw;
   }
 }
 
-ScheduleController::ScheduleController(KubeClient& client, ScheduleControllerOptions options)
+ScheduleController::ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options)
     : client_(client), options_(std::move(options)), queue_(options_.queue) {
   const std::string& ns = options_.ns;
-  schedules_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kSchedulePlural),
-                                          "", withTransform(options_.informer, trimSchedule));
-  runs_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kPlural),
-                                     api::kScheduleLabel,
-                                     withTransform(options_.informer, trimRun));
+  schedules_ = std::make_unique<kube::Informer>(
+      client_, kube::groupPath(kGroup, kVersion, ns, kSchedulePlural), "",
+      withTransform(options_.informer, trimSchedule));
+  runs_ = std::make_unique<kube::Informer>(client_, kube::groupPath(kGroup, kVersion, ns, kPlural),
+                                           api::kScheduleLabel,
+                                           withTransform(options_.informer, trimRun));
   schedules_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
   runs_->onChange([this](const std::string& key, const value& run, bool) {
     const std::string ns = key.substr(0, key.find('/'));
-    const value* refs = fieldOf(run.at("metadata"), "ownerReferences");
+    const value* refs = kube::fieldOf(run.at("metadata"), "ownerReferences");
     if (refs == nullptr || !refs->is_array()) return;
     for (const value& ref : refs->as_array()) {
-      const value* controller = fieldOf(ref, "controller");
+      const value* controller = kube::fieldOf(ref, "controller");
       if (controller != nullptr && controller->is_boolean() && controller->as_bool() &&
-          stringField(ref, "kind") == api::kScheduleKind) {
-        queue_.add(ns + "/" + stringField(ref, "name"));
+          kube::stringField(ref, "kind") == api::kScheduleKind) {
+        queue_.add(ns + "/" + kube::stringField(ref, "name"));
         return;
       }
     }
@@ -87,7 +88,7 @@ void ScheduleController::startInformers() {
 }
 
 bool ScheduleController::waitForSync(std::chrono::milliseconds timeout) const {
-  return op::waitForSync({schedules_.get(), runs_.get()}, timeout);
+  return kube::waitForSync({schedules_.get(), runs_.get()}, timeout);
 }
 
 bool ScheduleController::synced() const { return schedules_->hasSynced() && runs_->hasSynced(); }
@@ -100,13 +101,13 @@ void ScheduleController::startWorkers() {
     pool_->start();
     return;
   }
-  WorkerPool::Options o;
+  kube::WorkerPool::Options o;
   o.workers = options_.workers;
   o.mayReconcile = options_.mayReconcile;
   auto reconcile = timedReconcile(
       [this](const std::string& key) { return reconciler_->reconcile(key); },
       options_.onReconciled);
-  pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
+  pool_ = std::make_unique<kube::WorkerPool>(queue_, reconcile, o);
   pool_->start();
 }
 
@@ -131,7 +132,7 @@ bool ScheduleController::stop(std::chrono::steady_clock::duration timeout) {
 }
 
 void ScheduleController::enqueueAll() {
-  for (const value& s : schedules_->list()) queue_.add(objectKey(s));
+  for (const value& s : schedules_->list()) queue_.add(kube::objectKey(s));
 }
 
 }  // namespace distbench::op

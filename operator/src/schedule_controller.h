@@ -27,8 +27,8 @@ namespace distbench::op {
 struct ScheduleControllerOptions {
   std::string ns;  // empty: every namespace
   int workers = 1;
-  WorkQueueOptions queue;
-  Informer::Options informer;
+  kube::WorkQueueOptions queue;
+  kube::Informer::Options informer;
   ScheduleReconciler::Options reconciler;
   OnReconciled onReconciled;
   std::function<bool()> mayReconcile;  // as ControllerOptions
@@ -36,7 +36,7 @@ struct ScheduleControllerOptions {
 
 class ScheduleController {
  public:
-  ScheduleController(KubeClient& client, ScheduleControllerOptions options);
+  ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options);
   ~ScheduleController();
   ScheduleController(const ScheduleController&) = delete;
   ScheduleController& operator=(const ScheduleController&) = delete;
@@ -53,22 +53,22 @@ class ScheduleController {
   // the reconciler's clock), each looks again at once.
   void enqueueAll();
 
-  const Informer& schedules() const { return *schedules_; }
-  const Informer& runs() const { return *runs_; }
+  const kube::Informer& schedules() const { return *schedules_; }
+  const kube::Informer& runs() const { return *runs_; }
 
  private:
-  KubeClient& client_;
+  kube::KubeClient& client_;
   ScheduleControllerOptions options_;
-  std::unique_ptr<Informer> schedules_, runs_;
-  WorkQueue queue_;
+  std::unique_ptr<kube::Informer> schedules_, runs_;
+  kube::WorkQueue queue_;
   std::unique_ptr<ScheduleReconciler> reconciler_;
-  std::unique_ptr<WorkerPool> pool_;
+  std::unique_ptr<kube::WorkerPool> pool_;
   std::mutex workersMutex_;
   bool stopped_ = false;
 };
 
 // Whether the API server serves DistBenchmarkSchedules (in namespace `ns`,
 // or all when empty). Throws KubeApiError when it cannot tell.
-bool schedulesServed(KubeClient& client, const std::string& ns);
+bool schedulesServed(kube::KubeClient& client, const std::string& ns);
 
 }  // namespace distbench::op

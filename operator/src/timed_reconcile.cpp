@@ -4,19 +4,19 @@
 
 namespace distbench::op {
 
-std::function<Result(const std::string&)> timedReconcile(
-    std::function<Result(const std::string&)> reconcile, OnReconciled onReconciled) {
+std::function<kube::Result(const std::string&)> timedReconcile(
+    std::function<kube::Result(const std::string&)> reconcile, OnReconciled onReconciled) {
   return [reconcile = std::move(reconcile),
           onReconciled = std::move(onReconciled)](const std::string& key) {
     const auto start = std::chrono::steady_clock::now();
     try {
-      Result r = reconcile(key);
+      kube::Result r = reconcile(key);
       if (onReconciled) onReconciled(key, std::chrono::steady_clock::now() - start, r, nullptr);
       return r;
     } catch (const std::exception& e) {
       const std::string error = e.what();
       if (onReconciled)
-        onReconciled(key, std::chrono::steady_clock::now() - start, Result{}, &error);
+        onReconciled(key, std::chrono::steady_clock::now() - start, kube::Result{}, &error);
       throw;
     }
   };

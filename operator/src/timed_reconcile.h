@@ -13,11 +13,11 @@ namespace distbench::op {
 
 // `error` is null when the reconcile returned.
 using OnReconciled = std::function<void(const std::string& key, std::chrono::duration<double> took,
-                                        const Result& result, const std::string* error)>;
+                                        const kube::Result& result, const std::string* error)>;
 
 // `reconcile` wrapped: each call is reported to `onReconciled` (when set),
 // and an exception still reaches the caller (the pool retries the key).
-std::function<Result(const std::string&)> timedReconcile(
-    std::function<Result(const std::string&)> reconcile, OnReconciled onReconciled);
+std::function<kube::Result(const std::string&)> timedReconcile(
+    std::function<kube::Result(const std::string&)> reconcile, OnReconciled onReconciled);
 
 }  // namespace distbench::op

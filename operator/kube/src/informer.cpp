@@ -6,7 +6,7 @@
 
 #include "distbench/kube/json_fields.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 using web::json::value;
 
@@ -289,4 +289,4 @@ bool waitForSync(std::initializer_list<const Informer*> informers,
   return true;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

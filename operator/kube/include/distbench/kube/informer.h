@@ -27,7 +27,7 @@
 
 #include "distbench/kube/kube_client.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // The cache key: "namespace/name", or "name" for cluster-scoped objects
 // (client-go's MetaNamespaceKeyFunc), so keys match the work queue's.
@@ -146,4 +146,4 @@ class Informer {
 bool waitForSync(std::initializer_list<const Informer*> informers,
                  std::chrono::milliseconds timeout);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

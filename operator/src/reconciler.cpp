@@ -45,18 +45,10 @@ std::string networkPoliciesPath(const std::string& ns, const std::string& name =
 
 }  // namespace
 
-struct Reconciler::Context {
-  std::string ns, name, key;
-  std::string uid;
-  int64_t generation = 0;
-  value object;
-  value original;  // status as read
-  value status;    // status to write
+// The status context (kube/status_context.h) with the spec as parsed.
+struct Reconciler::Context : kube::StatusContext {
   api::DistBenchmark benchmark;
   bool specValid = false;
-  kube::SystemTime now;
-  std::string nowText;
-  std::vector<StatusEvent> events;  // sent once the status write lands
 
   std::string phase() const { return kube::stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
@@ -97,27 +89,15 @@ Reconciler::Reconciler(kube::KubeClient& client, const kube::Informer& pods,
 
 kube::Result Reconciler::reconcile(const std::string& key) {
   Context ctx;
-  ctx.key = key;
-  const auto slash = key.find('/');
-  ctx.ns = slash == std::string::npos ? "default" : key.substr(0, slash);
-  ctx.name = slash == std::string::npos ? key : key.substr(slash + 1);
-  try {
-    ctx.object = client_.get(kube::groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
-  } catch (const kube::KubeApiError& e) {
-    if (!e.notFound()) throw;
+  if (!ctx.open(client_, key, [](const std::string& ns, const std::string& name) {
+        return kube::groupPath(kGroup, kVersion, ns, kPlural, name);
+      })) {
     deleteOrphans(ctx.ns, ctx.name);
     return kube::Result::awaitChange();
   }
   // The garbage collector removes the children; nothing to decide.
-  if (isDeleting(ctx.object)) return kube::Result::awaitChange();
-  const value& meta = ctx.object.at("metadata");
-  ctx.uid = meta.at("uid").as_string();
-  ctx.generation = kube::intField(meta, "generation", 0);
-  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
-  ctx.status = ctx.original;
-  ctx.now = options_.now();
-  ctx.nowText = kube::formatRfc3339(ctx.now);
-  ctx.status["observedGeneration"] = value::number(ctx.generation);
+  if (ctx.deleting()) return kube::Result::awaitChange();
+  ctx.stamp(options_.now());
   try {
     ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
     if (!options_.cluster.allowPrivilegedOverrides) api::requireRestrictedProfile(ctx.benchmark);
@@ -684,29 +664,16 @@ void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished)
 }
 
 bool Reconciler::writeStatus(Context& ctx) {
-  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+  if (std::optional<kube::StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
     ctx.events.push_back(*dropped);
+  // Unchanged: nothing is written, and its Events are not sent.
   if (ctx.status == ctx.original) return true;
-  value body = ctx.object;
-  body["status"] = ctx.status;
-  try {
-    ctx.object = client_.replace(
-        kube::groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name) + "/status", body);
-  } catch (const kube::KubeApiError& e) {
-    // Someone wrote since our read (resourceVersion mismatch): start over
-    // from the fresh object rather than overwrite what they wrote.
-    if (e.conflict()) return false;
-    throw;
-  }
-  ctx.original = ctx.status;
-  for (const auto& e : ctx.events) event(ctx, e.warning, e.reason, e.message);
-  ctx.events.clear();
+  if (!ctx.replaceStatus(client_)) return false;
+  ctx.flushEvents([this](const value& object, bool warning, const std::string& reason,
+                         const std::string& message) {
+    if (options_.onEvent) options_.onEvent(object, warning, reason, statusMessage(message));
+  });
   return true;
-}
-
-void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
-                       const std::string& message) const {
-  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, statusMessage(message));
 }
 
 }  // namespace distbench::op

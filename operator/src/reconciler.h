@@ -28,6 +28,7 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/kube/reconcile_result.h"
+#include "distbench/kube/status_context.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/gang_plan.h"
 #include "distbench/operator/gang_state.h"
@@ -44,12 +45,8 @@ inline constexpr const char* kPlural = "distbenchmarks";
 
 class Reconciler {
  public:
-  // An Event on the resource: `warning` false is Normal.
-  using EventSink = std::function<void(const web::json::value& object, bool warning,
-                                       const std::string& reason, const std::string& message)>;
-
   struct Options {
-    EventSink onEvent;
+    kube::EventSink onEvent;
     std::function<kube::SystemTime()> now = [] { return std::chrono::system_clock::now(); };
     // Concurrent creates and deletes per reconcile: the default gang (17
     // pods) goes up in one round trip instead of 17.
@@ -152,8 +149,6 @@ class Reconciler {
   kube::Result finished(Context& ctx);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
-  void event(const Context& ctx, bool warning, const std::string& reason,
-             const std::string& message) const;
 
   kube::KubeClient& client_;
   const kube::Informer& pods_;

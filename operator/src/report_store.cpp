@@ -107,17 +107,17 @@ void ReportStore::judgeFabric(ReportContext& ctx, const report::Report& run,
     return;
   }
   ctx.status["fabric"] = outcome.status;
-  for (StatusEvent& e : outcome.events) ctx.events.push_back(std::move(e));
+  for (kube::StatusEvent& e : outcome.events) ctx.events.push_back(std::move(e));
   const std::string benchmark = ctx.ns + "/" + ctx.name;
   for (const SuspectNodeMark& mark : outcome.marks) {
     if (suspectNodes_ == SuspectNodeAction::None) break;
     const std::string refused = markSuspectNode(client_, mark, suspectNodes_, benchmark);
     ctx.events.push_back(refused.empty()
-                             ? StatusEvent{false, "NodeMarked",
-                                           std::string(toString(suspectNodes_)) + " " +
-                                               kSuspectNodeKey + "=" + mark.what + " on node " +
-                                               mark.node}
-                             : StatusEvent{true, "NodeNotMarked", refused});
+                             ? kube::StatusEvent{false, "NodeMarked",
+                                                 std::string(toString(suspectNodes_)) + " " +
+                                                     kSuspectNodeKey + "=" + mark.what +
+                                                     " on node " + mark.node}
+                             : kube::StatusEvent{true, "NodeNotMarked", refused});
   }
 }
 

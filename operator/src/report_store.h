@@ -18,6 +18,7 @@
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/kube/status_context.h"
 #include "distbench/operator/status_conditions.h"
 #include "distbench/operator/suspect_node_marks.h"
 #include "distbench/report/report.h"
@@ -34,7 +35,7 @@ struct ReportContext {
   kube::SystemTime now;
   const std::string& nowText;
   web::json::value& status;
-  std::vector<StatusEvent>& events;
+  std::vector<kube::StatusEvent>& events;
 };
 
 class ReportStore {

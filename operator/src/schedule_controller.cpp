@@ -3,7 +3,6 @@
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/cache_trim.h"
-#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
@@ -54,85 +53,30 @@ bool schedulesServed(kube::KubeClient& client, const std::string& ns) {
   }
 }
 
+namespace {
+
+kube::ControllerOptions runtimeOptions(const ScheduleControllerOptions& o) {
+  kube::ControllerOptions r;
+  r.workers = o.workers;
+  r.queue = o.queue;
+  r.onReconciled = o.onReconciled;
+  r.mayReconcile = o.mayReconcile;
+  return r;
+}
+
+}  // namespace
+
 ScheduleController::ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options)
-    : client_(client), options_(std::move(options)), queue_(options_.queue) {
-  const std::string& ns = options_.ns;
-  schedules_ = std::make_unique<kube::Informer>(
-      client_, kube::groupPath(kGroup, kVersion, ns, kSchedulePlural), "",
-      withTransform(options_.informer, trimSchedule));
-  runs_ = std::make_unique<kube::Informer>(client_, kube::groupPath(kGroup, kVersion, ns, kPlural),
-                                           api::kScheduleLabel,
-                                           withTransform(options_.informer, trimRun));
-  schedules_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
-  runs_->onChange([this](const std::string& key, const value& run, bool) {
-    const std::string ns = key.substr(0, key.find('/'));
-    const value* refs = kube::fieldOf(run.at("metadata"), "ownerReferences");
-    if (refs == nullptr || !refs->is_array()) return;
-    for (const value& ref : refs->as_array()) {
-      const value* controller = kube::fieldOf(ref, "controller");
-      if (controller != nullptr && controller->is_boolean() && controller->as_bool() &&
-          kube::stringField(ref, "kind") == api::kScheduleKind) {
-        queue_.add(ns + "/" + kube::stringField(ref, "name"));
-        return;
-      }
-    }
-  });
-  reconciler_ = std::make_unique<ScheduleReconciler>(client_, *runs_, options_.reconciler);
+    : runtime_(client, runtimeOptions(options)) {
+  const std::string& ns = options.ns;
+  schedules_ = &runtime_.watch(kube::groupPath(kGroup, kVersion, ns, kSchedulePlural), "",
+                               withTransform(options.informer, trimSchedule));
+  runs_ = &runtime_.own(kube::groupPath(kGroup, kVersion, ns, kPlural), api::kScheduleLabel,
+                        withTransform(options.informer, trimRun), api::kScheduleKind);
+  reconciler_ = std::make_unique<ScheduleReconciler>(client, *runs_, options.reconciler);
+  runtime_.reconcileWith([this](const std::string& key) { return reconciler_->reconcile(key); });
 }
 
 ScheduleController::~ScheduleController() { stop(); }
-
-void ScheduleController::startInformers() {
-  schedules_->start();
-  runs_->start();
-}
-
-bool ScheduleController::waitForSync(std::chrono::milliseconds timeout) const {
-  return kube::waitForSync({schedules_.get(), runs_.get()}, timeout);
-}
-
-bool ScheduleController::synced() const { return schedules_->hasSynced() && runs_->hasSynced(); }
-
-void ScheduleController::startWorkers() {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return;
-  if (pool_) {
-    enqueueAll();
-    pool_->start();
-    return;
-  }
-  kube::WorkerPool::Options o;
-  o.workers = options_.workers;
-  o.mayReconcile = options_.mayReconcile;
-  auto reconcile = timedReconcile(
-      [this](const std::string& key) { return reconciler_->reconcile(key); },
-      options_.onReconciled);
-  pool_ = std::make_unique<kube::WorkerPool>(queue_, reconcile, o);
-  pool_->start();
-}
-
-bool ScheduleController::pauseWorkers(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  return !pool_ || stopped_ || pool_->pause(timeout);
-}
-
-bool ScheduleController::stop(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return true;
-  stopped_ = true;
-  bool drained = true;
-  if (pool_) {
-    drained = pool_->stop(timeout);
-  } else {
-    queue_.shutDown();
-  }
-  schedules_->stop();
-  runs_->stop();
-  return drained;
-}
-
-void ScheduleController::enqueueAll() {
-  for (const value& s : schedules_->list()) queue_.add(kube::objectKey(s));
-}
 
 }  // namespace distbench::op

@@ -47,22 +47,16 @@ value stringMap(const std::map<std::string, std::string>& m) {
 
 }  // namespace
 
-struct ScheduleReconciler::Context {
-  std::string ns, name, key, uid;
+// The status context (kube/status_context.h) with what a schedule's
+// reconcile adds.
+struct ScheduleReconciler::Context : kube::StatusContext {
   // The runs this schedule created and has not seen go (status.runs and
   // created_).
   std::vector<RunRecord> recorded;
   // The server refused the status (writeStatus): look again within
   // kStatusRetry.
   bool statusRefused = false;
-  int64_t generation = 0;
-  value object;
-  value original;
-  value status;
   api::DistBenchmarkSchedule schedule;
-  kube::SystemTime now;
-  std::string nowText;
-  std::vector<StatusEvent> events;
   // The pool, read once when first needed (readPool). poolConfigMap stays
   // null when the server refused to create it.
   bool poolRead = false;
@@ -115,29 +109,17 @@ kube::SystemTime accountedUpTo(const value& status) {
 
 kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   Context ctx;
-  ctx.key = key;
-  const auto slash = key.find('/');
-  ctx.ns = key.substr(0, slash);
-  ctx.name = key.substr(slash + 1);
-  try {
-    ctx.object = client_.get(schedulePath(ctx.ns, ctx.name));
-  } catch (const kube::KubeApiError& e) {
-    if (!e.notFound()) throw;
+  if (!ctx.open(client_, key, [](const std::string& ns, const std::string& name) {
+        return schedulePath(ns, name);
+      })) {
     // Its runs and pool go with it (the garbage collector).
     std::lock_guard<std::mutex> lock(memoMutex_);
     memos_.erase(key);
     created_.erase(key);
     return kube::Result::awaitChange();
   }
-  if (isDeleting(ctx.object)) return kube::Result::awaitChange();
-  const value& meta = ctx.object.at("metadata");
-  ctx.uid = kube::stringField(meta, "uid");
-  ctx.generation = kube::intField(meta, "generation", 0);
-  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
-  ctx.status = ctx.original;
-  ctx.now = options_.now();
-  ctx.nowText = kube::formatRfc3339(ctx.now);
-  ctx.status["observedGeneration"] = value::number(ctx.generation);
+  if (ctx.deleting()) return kube::Result::awaitChange();
+  ctx.stamp(options_.now());
   ctx.recorded = runRecords(ctx.original);
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
@@ -191,7 +173,8 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   ctx.status["active"] = activeJson;
 
   const kube::SystemTime created =
-      kube::parseRfc3339(kube::stringField(meta, "creationTimestamp")).value_or(ctx.now);
+      kube::parseRfc3339(kube::stringField(ctx.object.at("metadata"), "creationTimestamp"))
+          .value_or(ctx.now);
   const kube::SystemTime since =
       kube::parseRfc3339(kube::stringField(ctx.status, "lastScheduleTime")).value_or(created);
   const api::ScheduleSpec& spec = ctx.schedule.spec;
@@ -560,21 +543,18 @@ void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at,
 bool ScheduleReconciler::writeStatus(Context& ctx) {
   // The rows' times come from reports the parser bounded; this catches
   // whatever slips past (finite_status.h).
-  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+  if (std::optional<kube::StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
     ctx.events.push_back(*dropped);
   if (ctx.status == ctx.original) {
     // Some Events carry no status change (a skipped firing): they are
     // remembered (firstTime) rather than recorded in status.
-    sendEvents(ctx);
+    ctx.flushEvents(options_.onEvent);
     return true;
   }
-  value body = ctx.object;
-  body["status"] = ctx.status;
   std::string refusal;
   try {
-    ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
+    if (!ctx.replaceStatus(client_)) return false;
   } catch (const kube::KubeApiError& e) {
-    if (e.conflict()) return false;
     // No answer: the API server is away; tried again with backoff.
     if (e.code() == 0) throw;
     refusal = std::to_string(e.code()) + ": " + e.what();
@@ -587,16 +567,14 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
     value* lastRun = ctx.status.has_field("lastRun") ? &ctx.status["lastRun"] : nullptr;
     if (lastRun != nullptr && lastRun->has_field("rows")) {
       lastRun->erase("rows");
-      body["status"] = ctx.status;
       try {
-        ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
+        if (!ctx.replaceStatus(client_)) return false;
         ctx.events.push_back(
             {true, "StatusRefused",
              kube::boundedMessage("the API server refused the schedule's status (" + refusal +
                                   "); it is written without lastRun.rows")});
         refusal.clear();
       } catch (const kube::KubeApiError& e) {
-        if (e.conflict()) return false;
         if (e.code() == 0) throw;
       }
     }
@@ -625,14 +603,8 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
                                  [&](const RunRecord& r) { return holds(written, r.uid); }),
                   created.end());
   }
-  sendEvents(ctx);
+  ctx.flushEvents(options_.onEvent);
   return true;
-}
-
-void ScheduleReconciler::sendEvents(Context& ctx) {
-  for (const StatusEvent& e : ctx.events)
-    if (options_.onEvent) options_.onEvent(ctx.object, e.warning, e.reason, e.message);
-  ctx.events.clear();
 }
 
 }  // namespace distbench::op

@@ -39,7 +39,7 @@ inline constexpr const char* kCondBaselineStored = "BaselineStored";
 class ScheduleReconciler {
  public:
   struct Options {
-    Reconciler::EventSink onEvent;
+    kube::EventSink onEvent;
     std::function<kube::SystemTime()> now = [] { return std::chrono::system_clock::now(); };
     // As for benchmarks: a template relaxing Pod Security "restricted" is
     // refused unless the operator allows it.
@@ -80,7 +80,6 @@ class ScheduleReconciler {
   // The pool could not take a run: the condition, and a Warning.
   void poolNotStored(Context& ctx, const std::string& reason, const std::string& event,
                      const std::string& message);
-  void sendEvents(Context& ctx);
   // An Event once per schedule and `memo` (a missed or skipped firing).
   bool firstTime(const Context& ctx, const std::string& memo);
 

@@ -278,8 +278,7 @@ void Informer::run() {
   }
 }
 
-bool waitForSync(std::initializer_list<const Informer*> informers,
-                 std::chrono::milliseconds timeout) {
+bool waitForSync(const std::vector<const Informer*>& informers, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (const Informer* i : informers) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -143,7 +143,6 @@ class Informer {
 
 // Every informer of `informers` has synced, all within one `timeout`;
 // false when the time ran out (or one stopped) first.
-bool waitForSync(std::initializer_list<const Informer*> informers,
-                 std::chrono::milliseconds timeout);
+bool waitForSync(const std::vector<const Informer*>& informers, std::chrono::milliseconds timeout);
 
 }  // namespace distbench::kube

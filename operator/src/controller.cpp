@@ -3,6 +3,7 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/cache_trim.h"
+#include "distbench/operator/crd_names.h"
 
 namespace distbench::op {
 
@@ -76,7 +77,7 @@ Controller::Controller(kube::KubeClient& client, ControllerOptions options)
   const kube::Informer::Options& o = options.informer;
   auto owned = [&](std::string path, std::function<void(value&)> trim) {
     return &runtime_.own(std::move(path), kBenchmarkLabel, withTransform(o, std::move(trim)),
-                         "DistBenchmark", kBenchmarkLabel);
+                         api::kKind, kBenchmarkLabel);
   };
   benchmarks_ = &runtime_.watch(kube::groupPath(kGroup, kVersion, ns, kPlural), "",
                                 withTransform(o, trimBenchmark));

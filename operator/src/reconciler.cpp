@@ -14,6 +14,7 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"

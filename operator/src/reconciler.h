@@ -29,6 +29,7 @@
 #include "distbench/kube/parallel_for.h"
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/kube/status_context.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/gang_plan.h"
 #include "distbench/operator/gang_state.h"
@@ -38,10 +39,6 @@
 #include "distbench/report/report.h"
 
 namespace distbench::op {
-
-inline constexpr const char* kGroup = "distbench.io";
-inline constexpr const char* kVersion = "v1alpha1";
-inline constexpr const char* kPlural = "distbenchmarks";
 
 class Reconciler {
  public:

@@ -3,6 +3,7 @@
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/cache_trim.h"
+#include "distbench/operator/crd_names.h"
 
 namespace distbench::op {
 

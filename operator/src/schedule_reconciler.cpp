@@ -12,6 +12,7 @@
 #include "distbench/api/time_zone.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/schedule_baseline.h"

@@ -22,13 +22,12 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/reconciler.h"
 #include "distbench/operator/schedule_runs.h"
 #include "distbench/report/baseline_pool.h"
 
 namespace distbench::op {
-
-inline constexpr const char* kSchedulePlural = "distbenchmarkschedules";
 
 // Condition on a schedule: whether its spec can be run (False: InvalidSpec).
 inline constexpr const char* kCondValid = "Valid";

@@ -19,7 +19,7 @@ namespace {
 using web::json::value;
 
 std::string networkPolicies(const std::string& ns) {
-  return op::groupPath("networking.k8s.io", "v1", ns, "networkpolicies");
+  return kube::groupPath("networking.k8s.io", "v1", ns, "networkpolicies");
 }
 
 value defaultBenchmark(const std::string& name) {
@@ -33,11 +33,11 @@ value defaultBenchmark(const std::string& name) {
 
 }  // namespace
 
-BareClient::BareClient(op::KubeClient& client, std::string ns, int parallelism, int helpers)
+BareClient::BareClient(kube::KubeClient& client, std::string ns, int parallelism, int helpers)
     : client_(client), ns_(std::move(ns)), parallelism_(parallelism), helpers_(helpers) {}
 
 void BareClient::create(const std::string& name) {
-  const value created = client_.create(op::groupPath(op::kGroup, op::kVersion, ns_, op::kPlural),
+  const value created = client_.create(kube::groupPath(op::kGroup, op::kVersion, ns_, op::kPlural),
                                        defaultBenchmark(name));
   // As the operator reads it: the object as the server has it, defaults and all.
   const api::DistBenchmark b = api::parseDistBenchmark(created.serialize());
@@ -46,34 +46,36 @@ void BareClient::create(const std::string& name) {
   std::string masterAddr;
   const std::vector<std::function<void()>> shared = {
       [&] {
-        client_.create(op::corePath(ns_, "secrets"),
+        client_.create(kube::corePath(ns_, "secrets"),
                        op::desiredRunKeySecret(b, owner, api::newRunKey()));
       },
-      [&] { client_.create(op::corePath(ns_, "configmaps"), op::desiredConfigMap(b, owner)); },
-      [&] { client_.create(op::corePath(ns_, "services"), op::desiredHeadlessService(b, owner)); },
+      [&] { client_.create(kube::corePath(ns_, "configmaps"), op::desiredConfigMap(b, owner)); },
+      [&] {
+        client_.create(kube::corePath(ns_, "services"), op::desiredHeadlessService(b, owner));
+      },
       [&] { client_.create(networkPolicies(ns_), op::desiredNetworkPolicy(b, owner, cluster)); },
       [&] {
         const value svc =
-            client_.create(op::corePath(ns_, "services"), op::desiredMasterService(b, owner));
-        masterAddr = op::stringField(svc.at("spec"), "clusterIP");
+            client_.create(kube::corePath(ns_, "services"), op::desiredMasterService(b, owner));
+        masterAddr = kube::stringField(svc.at("spec"), "clusterIP");
       },
   };
-  op::parallelForEach(
+  kube::parallelForEach(
       shared, static_cast<int>(shared.size()), [](const std::function<void()>& f) { f(); },
       &helpers_);
   const std::vector<value> pods = op::desiredPods(b, owner, masterAddr, 0, cluster);
-  op::parallelForEach(
-      pods, parallelism_, [&](const value& pod) { client_.create(op::corePath(ns_, "pods"), pod); },
-      &helpers_);
+  kube::parallelForEach(
+      pods, parallelism_,
+      [&](const value& pod) { client_.create(kube::corePath(ns_, "pods"), pod); }, &helpers_);
   std::vector<std::string> paths = {
-      op::corePath(ns_, "secrets", api::runKeySecretName(name)),
-      op::corePath(ns_, "configmaps", api::configMapName(name)),
-      op::corePath(ns_, "services", api::workersServiceName(name)),
-      op::corePath(ns_, "services", api::masterServiceName(name)),
+      kube::corePath(ns_, "secrets", api::runKeySecretName(name)),
+      kube::corePath(ns_, "configmaps", api::configMapName(name)),
+      kube::corePath(ns_, "services", api::workersServiceName(name)),
+      kube::corePath(ns_, "services", api::masterServiceName(name)),
       networkPolicies(ns_) + "/" + api::networkPolicyName(name),
   };
   for (const value& pod : pods)
-    paths.push_back(op::corePath(ns_, "pods", op::stringField(pod.at("metadata"), "name")));
+    paths.push_back(kube::corePath(ns_, "pods", kube::stringField(pod.at("metadata"), "name")));
   std::lock_guard<std::mutex> lock(mutex_);
   made_[name] = std::move(paths);
 }
@@ -88,10 +90,10 @@ void BareClient::remove(const std::string& name) {
       made_.erase(it);
     }
   }
-  paths.push_back(op::groupPath(op::kGroup, op::kVersion, ns_, op::kPlural, name));
-  op::parallelForEach(paths, parallelism_, [&](const std::string& path) {
+  paths.push_back(kube::groupPath(op::kGroup, op::kVersion, ns_, op::kPlural, name));
+  kube::parallelForEach(paths, parallelism_, [&](const std::string& path) {
     // Unscheduled pods go at once.
-    client_.remove(path, op::DeleteOptions{0, ""});
+    client_.remove(path, kube::DeleteOptions{0, ""});
   });
 }
 

@@ -22,7 +22,7 @@ class BareClient {
   // `ns` must be a namespace no operator watches. `client` must outlive it.
   // `parallelism` and `helpers`: the operator's createParallelism and
   // requestHelpers (reconciler.h), so that both send as much at once.
-  BareClient(op::KubeClient& client, std::string ns, int parallelism, int helpers);
+  BareClient(kube::KubeClient& client, std::string ns, int parallelism, int helpers);
 
   // POSTs the DistBenchmark `name` (the default spec), then its children.
   void create(const std::string& name);
@@ -31,10 +31,10 @@ class BareClient {
   void remove(const std::string& name);
 
  private:
-  op::KubeClient& client_;
+  kube::KubeClient& client_;
   std::string ns_;
   int parallelism_;
-  op::HelperBudget helpers_;
+  kube::HelperBudget helpers_;
   std::mutex mutex_;
   std::map<std::string, std::vector<std::string>> made_;  // name -> children's paths
 };

@@ -116,19 +116,19 @@ value yamlToJson(const YAML::Node& n) {
   return value::string(s);
 }
 
-void installCrd(op::KubeClient& client) {
+void installCrd(kube::KubeClient& client) {
   const value crd = yamlToJson(YAML::Load(readFile(DISTBENCH_CRD_FILE)));
   try {
     client.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
-  } catch (const op::KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (!e.alreadyExists()) throw;
   }
   const auto end = Clock::now() + 60s;
   while (Clock::now() < end) {
     try {
-      client.get(op::groupPath(op::kGroup, op::kVersion, "default", op::kPlural));
+      client.get(kube::groupPath(op::kGroup, op::kVersion, "default", op::kPlural));
       return;
-    } catch (const op::KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       std::this_thread::sleep_for(200ms);
     }
   }
@@ -258,7 +258,7 @@ long rssKb(int pid, const char* field) {
 
 // A namespace and its default ServiceAccount (pods need one; the bench's
 // cluster runs no controller-manager to make it).
-void makeNamespace(op::KubeClient& client, const std::string& name) {
+void makeNamespace(kube::KubeClient& client, const std::string& name) {
   value nsObject = value::object();
   nsObject["apiVersion"] = value::string("v1");
   nsObject["kind"] = value::string("Namespace");
@@ -268,7 +268,7 @@ void makeNamespace(op::KubeClient& client, const std::string& name) {
   sa["apiVersion"] = value::string("v1");
   sa["kind"] = value::string("ServiceAccount");
   sa["metadata"]["name"] = value::string("default");
-  client.create(op::corePath(name, "serviceaccounts"), sa);
+  client.create(kube::corePath(name, "serviceaccounts"), sa);
 }
 
 }  // namespace
@@ -298,19 +298,19 @@ int main(int argc, char** argv) {
   kubetest::KubeTestCluster cluster;
   const std::string dir = cluster.directory();
   cluster.writeKubeconfig(dir + "/bench-kubeconfig");
-  op::KubeClient client(op::loadKubeconfig(dir + "/bench-kubeconfig"));
+  kube::KubeClient client(kube::loadKubeconfig(dir + "/bench-kubeconfig"));
   installCrd(client);
   const std::string ns = "bench", bareNs = "bench-bare";
   for (const std::string& n : {ns, bareNs}) makeNamespace(client, n);
 
   ChildTracker tracker;
-  std::vector<std::unique_ptr<op::Informer>> watches;
+  std::vector<std::unique_ptr<kube::Informer>> watches;
   for (const std::string& n : {ns, bareNs}) {
     for (const std::string& collection :
-         {op::corePath(n, "pods"), op::corePath(n, "services"), op::corePath(n, "configmaps"),
-          op::corePath(n, "secrets"),
-          op::groupPath("networking.k8s.io", "v1", n, "networkpolicies")}) {
-      watches.push_back(std::make_unique<op::Informer>(client, collection, op::kBenchmarkLabel));
+         {kube::corePath(n, "pods"), kube::corePath(n, "services"), kube::corePath(n, "configmaps"),
+          kube::corePath(n, "secrets"),
+          kube::groupPath("networking.k8s.io", "v1", n, "networkpolicies")}) {
+      watches.push_back(std::make_unique<kube::Informer>(client, collection, op::kBenchmarkLabel));
       watches.back()->onChange(
           [&tracker, n](const std::string& key, const value& object, bool deleted) {
             tracker.seen(
@@ -338,7 +338,7 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(50ms);
   }
   const long idleRss = rssKb(operatorProcess.pid(), "VmRSS:");
-  const std::string benchmarks = op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural);
+  const std::string benchmarks = kube::groupPath(op::kGroup, op::kVersion, ns, op::kPlural);
   const op::Reconciler::Options operatorDefaults;
   bench::BareClient bare(client, bareNs, operatorDefaults.createParallelism,
                          operatorDefaults.requestHelpers);
@@ -365,7 +365,7 @@ int main(int argc, char** argv) {
     bareLatencies.push_back(std::chrono::duration<double, std::milli>(
                                 tracker.completedAt(bareNs + "/" + name) - bareStart)
                                 .count());
-    client.remove(op::groupPath(op::kGroup, op::kVersion, ns, op::kPlural, name));
+    client.remove(kube::groupPath(op::kGroup, op::kVersion, ns, op::kPlural, name));
     bare.remove(name);
     // The operator deletes the children of a deleted resource itself.
     if (!tracker.waitGone(ns + "/" + name, 30s) || !tracker.waitGone(bareNs + "/" + name, 30s)) {
@@ -414,7 +414,7 @@ int main(int argc, char** argv) {
   {
     std::vector<std::string> names;
     for (int i = 0; i < burst; ++i) names.push_back("burst-" + std::to_string(i));
-    op::parallelForEach(names, 8, [&](const std::string& name) { bare.remove(name); });
+    kube::parallelForEach(names, 8, [&](const std::string& name) { bare.remove(name); });
     for (const std::string& name : names) {
       if (!tracker.waitGone(bareNs + "/" + name, 60s)) {
         std::fprintf(stderr, "bare %s: children not deleted within 60 s\n", name.c_str());

@@ -11,8 +11,8 @@ void trimMetadata(web::json::value& object) {
     meta["annotations"].erase("kubectl.kubernetes.io/last-applied-configuration");
 }
 
-Informer::Options withTransform(Informer::Options options,
-                                std::function<void(web::json::value&)> transform) {
+kube::Informer::Options withTransform(kube::Informer::Options options,
+                                      std::function<void(web::json::value&)> transform) {
   options.transform = std::move(transform);
   return options;
 }

@@ -16,7 +16,7 @@ namespace distbench::op {
 void trimMetadata(web::json::value& object);
 
 // `options` with `transform` as its transform.
-Informer::Options withTransform(Informer::Options options,
-                                std::function<void(web::json::value&)> transform);
+kube::Informer::Options withTransform(kube::Informer::Options options,
+                                      std::function<void(web::json::value&)> transform);
 
 }  // namespace distbench::op

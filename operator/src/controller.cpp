@@ -3,7 +3,7 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/benchmark_label.h"
 #include "distbench/operator/cache_trim.h"
-#include "distbench/operator/timed_reconcile.h"
+#include "distbench/operator/crd_names.h"
 
 namespace distbench::op {
 
@@ -28,8 +28,8 @@ void trimPod(value& pod) {
       value k = value::object();
       for (const char* field : {"name", "image"})
         if (c.has_field(field)) k[field] = c.at(field);
-      if (const value* r = fieldOf(c, "resources"); r != nullptr) {
-        if (const value* l = fieldOf(*r, "limits"); l != nullptr && l->has_field("memory"))
+      if (const value* r = kube::fieldOf(c, "resources"); r != nullptr) {
+        if (const value* l = kube::fieldOf(*r, "limits"); l != nullptr && l->has_field("memory"))
           k["resources"]["limits"]["memory"] = l->at("memory");
       }
       containers[containers.size()] = k;
@@ -58,118 +58,48 @@ void trimConfigMap(value& cm) {
 
 }  // namespace
 
-Controller::Controller(KubeClient& client, ControllerOptions options)
-    : client_(client), options_(std::move(options)), queue_(options_.queue) {
-  const std::string& ns = options_.ns;
-  const Informer::Options& o = options_.informer;
-  benchmarks_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kPlural), "",
-                                           withTransform(o, trimBenchmark));
-  pods_ = std::make_unique<Informer>(client_, corePath(ns, "pods"), kBenchmarkLabel,
-                                     withTransform(o, trimPod));
-  services_ = std::make_unique<Informer>(client_, corePath(ns, "services"), kBenchmarkLabel,
-                                         withTransform(o, trimMetadata));
-  configMaps_ = std::make_unique<Informer>(client_, corePath(ns, "configmaps"), kBenchmarkLabel,
-                                           withTransform(o, trimConfigMap));
-  networkPolicies_ = std::make_unique<Informer>(
-      client_, groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), kBenchmarkLabel,
-      withTransform(o, trimMetadata));
-  benchmarks_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
-  auto owner = [this](const std::string& key, const value& object, bool) {
-    enqueueOwner(key, object);
+namespace {
+
+kube::ControllerOptions runtimeOptions(const ControllerOptions& o) {
+  kube::ControllerOptions r;
+  r.workers = o.workers;
+  r.queue = o.queue;
+  r.onReconciled = o.onReconciled;
+  r.mayReconcile = o.mayReconcile;
+  return r;
+}
+
+}  // namespace
+
+Controller::Controller(kube::KubeClient& client, ControllerOptions options)
+    : runtime_(client, runtimeOptions(options)) {
+  const std::string& ns = options.ns;
+  const kube::Informer::Options& o = options.informer;
+  auto owned = [&](std::string path, std::function<void(value&)> trim) {
+    return &runtime_.own(std::move(path), kBenchmarkLabel, withTransform(o, std::move(trim)),
+                         api::kKind, kBenchmarkLabel);
   };
-  pods_->onChange(owner);
-  services_->onChange(owner);
-  configMaps_->onChange(owner);
-  networkPolicies_->onChange(owner);
+  benchmarks_ = &runtime_.watch(kube::groupPath(kGroup, kVersion, ns, kPlural), "",
+                                withTransform(o, trimBenchmark));
+  pods_ = owned(kube::corePath(ns, "pods"), trimPod);
+  services_ = owned(kube::corePath(ns, "services"), trimMetadata);
+  configMaps_ = owned(kube::corePath(ns, "configmaps"), trimConfigMap);
+  networkPolicies_ =
+      owned(kube::groupPath("networking.k8s.io", "v1", ns, "networkpolicies"), trimMetadata);
 
   Reconciler::Options r;
-  r.onEvent = options_.onEvent;
-  r.createParallelism = options_.createParallelism;
-  r.createFailureTimeout = options_.createFailureTimeout;
-  r.reportFetchTimeout = options_.reportFetchTimeout;
-  r.suspectNodes = options_.suspectNodes;
-  r.cluster = options_.cluster;
-  reconciler_ = std::make_unique<Reconciler>(client_, *pods_, *services_, *configMaps_,
-                                             *networkPolicies_, r);
+  r.onEvent = options.onEvent;
+  r.createParallelism = options.createParallelism;
+  r.createFailureTimeout = options.createFailureTimeout;
+  r.reportFetchTimeout = options.reportFetchTimeout;
+  r.suspectNodes = options.suspectNodes;
+  r.cluster = options.cluster;
+  reconciler_ =
+      std::make_unique<Reconciler>(client, *pods_, *services_, *configMaps_, *networkPolicies_, r);
+  runtime_.reconcileWith([this](const std::string& key) { return reconciler_->reconcile(key); });
 }
 
 Controller::~Controller() { stop(); }
-
-void Controller::enqueueOwner(const std::string& key, const value& object) {
-  const std::string ns = key.substr(0, key.find('/'));
-  const value& meta = object.at("metadata");
-  // The controlling DistBenchmark first (as client-go's GetControllerOf):
-  // a child whose label was removed reaches a filtered watch as DELETED,
-  // without the label, and its benchmark must still hear of it.
-  if (meta.has_field("ownerReferences")) {
-    for (const value& ref : meta.at("ownerReferences").as_array()) {
-      if (ref.has_field("controller") && ref.at("controller").as_bool() &&
-          stringField(ref, "kind") == "DistBenchmark") {
-        queue_.add(ns + "/" + stringField(ref, "name"));
-        return;
-      }
-    }
-  }
-  // A child an earlier benchmark of that name left (or one made by hand)
-  // still carries the label.
-  if (meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel))
-    queue_.add(ns + "/" + meta.at("labels").at(kBenchmarkLabel).as_string());
-}
-
-void Controller::startInformers() {
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                       networkPolicies_.get()})
-    i->start();
-}
-
-bool Controller::waitForSync(std::chrono::milliseconds timeout) const {
-  return op::waitForSync({benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                          networkPolicies_.get()},
-                         timeout);
-}
-
-bool Controller::synced() const {
-  return benchmarks_->hasSynced() && pods_->hasSynced() && services_->hasSynced() &&
-         configMaps_->hasSynced() && networkPolicies_->hasSynced();
-}
-
-void Controller::startWorkers() {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return;
-  if (pool_) {
-    for (const value& b : benchmarks_->list()) queue_.add(objectKey(b));
-    pool_->start();
-    return;
-  }
-  WorkerPool::Options o;
-  o.workers = options_.workers;
-  o.mayReconcile = options_.mayReconcile;
-  auto reconcile = timedReconcile(
-      [this](const std::string& key) { return reconciler_->reconcile(key); },
-      options_.onReconciled);
-  pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
-  pool_->start();
-}
-
-bool Controller::pauseWorkers(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  return !pool_ || stopped_ || pool_->pause(timeout);
-}
-
-bool Controller::stop(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return true;
-  stopped_ = true;
-  bool drained = true;
-  if (pool_) {
-    drained = pool_->stop(timeout);
-  } else {
-    queue_.shutDown();
-  }
-  for (Informer* i : {benchmarks_.get(), pods_.get(), services_.get(), configMaps_.get(),
-                       networkPolicies_.get()}) i->stop();
-  return drained;
-}
 
 std::map<std::string, int> Controller::phaseCounts() const {
   std::map<std::string, int> counts;

@@ -1,37 +1,34 @@
-// The operator's moving parts wired together: an informer for
-// DistBenchmarks and one per owned kind (pods, Services, ConfigMaps,
-// NetworkPolicies, all filtered by the distbench.io/benchmark label), a work queue fed by their
-// changes, and worker threads that run the Reconciler. Informers start at
-// once, so a standby replica keeps a warm cache; workers start only when
-// this replica should act (leader, or no election), and pause when it stops
-// leading, to start again if it wins the Lease back.
+// The DistBenchmark controller: the runtime's generic controller
+// (kube/controller.h) wired with DistBenchmarks as its primary kind, the
+// kinds a benchmark owns (pods, Services, ConfigMaps, NetworkPolicies, all
+// filtered by the distbench.io/benchmark label) and the Reconciler. What
+// each cache keeps of an object is decided here (the trims).
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "distbench/kube/controller.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
+#include "distbench/kube/timed_reconcile.h"
 #include "distbench/kube/work_queue.h"
-#include "distbench/kube/worker_pool.h"
 #include "distbench/operator/reconciler.h"
 #include "distbench/operator/suspect_node_marks.h"
-#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
 struct ControllerOptions {
   std::string ns;  // empty: every namespace
   int workers = 4;
-  WorkQueueOptions queue;
-  Informer::Options informer;
-  Reconciler::EventSink onEvent;
+  kube::WorkQueueOptions queue;
+  kube::Informer::Options informer;
+  kube::EventSink onEvent;
   // Every reconcile, with how it ended.
-  OnReconciled onReconciled;
+  kube::OnReconciled onReconciled;
   // Asked before each reconcile (WorkerPool::Options::mayReconcile); with
   // leader election, whether this replica still holds the Lease.
   std::function<bool()> mayReconcile;
@@ -45,47 +42,41 @@ struct ControllerOptions {
 class Controller {
  public:
   // `client` must outlive the controller.
-  Controller(KubeClient& client, ControllerOptions options);
+  Controller(kube::KubeClient& client, ControllerOptions options);
   ~Controller();  // stop()
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
 
-  void startInformers();
-  // Every informer has listed once.
-  bool waitForSync(std::chrono::milliseconds timeout) const;
-  bool synced() const;
-  // Starts the workers. Again after pauseWorkers(), it first enqueues every
-  // cached benchmark, as a new process's first list does: another leader
-  // may have acted in between.
-  void startWorkers();
-  // The workers finish the reconciles in hand and take no more keys; the
-  // informers and the queue go on. False when a reconcile was still running
-  // at `timeout`.
-  bool pauseWorkers(std::chrono::steady_clock::duration timeout);
-  // Drains the queue (waiting up to `timeout` for reconciles in flight),
-  // then stops the informers. False when a reconcile was still running.
-  bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
+  // As kube::Controller's.
+  void startInformers() { runtime_.startInformers(); }
+  bool waitForSync(std::chrono::milliseconds timeout) const {
+    return runtime_.waitForSync(timeout);
+  }
+  bool synced() const { return runtime_.synced(); }
+  void startWorkers() { runtime_.startWorkers(); }
+  bool pauseWorkers(std::chrono::steady_clock::duration timeout) {
+    return runtime_.pauseWorkers(timeout);
+  }
+  bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10)) {
+    return runtime_.stop(timeout);
+  }
 
-  const Informer& benchmarks() const { return *benchmarks_; }
-  const Informer& pods() const { return *pods_; }
-  const Informer& services() const { return *services_; }
-  const Informer& configMaps() const { return *configMaps_; }
-  const Informer& networkPolicies() const { return *networkPolicies_; }
+  const kube::Informer& benchmarks() const { return *benchmarks_; }
+  const kube::Informer& pods() const { return *pods_; }
+  const kube::Informer& services() const { return *services_; }
+  const kube::Informer& configMaps() const { return *configMaps_; }
+  const kube::Informer& networkPolicies() const { return *networkPolicies_; }
   // DistBenchmarks in the cache by status.phase ("Pending" when unset).
   std::map<std::string, int> phaseCounts() const;
 
  private:
-  void enqueueOwner(const std::string& key, const web::json::value& object);
-
-  KubeClient& client_;
-  ControllerOptions options_;
-  std::unique_ptr<Informer> benchmarks_, pods_, services_, configMaps_, networkPolicies_;
-  WorkQueue queue_;
+  kube::Controller runtime_;
+  const kube::Informer* benchmarks_;
+  const kube::Informer* pods_;
+  const kube::Informer* services_;
+  const kube::Informer* configMaps_;
+  const kube::Informer* networkPolicies_;
   std::unique_ptr<Reconciler> reconciler_;
-  std::unique_ptr<WorkerPool> pool_;
-  // Start, pause and stop come from the election thread and the main thread.
-  std::mutex workersMutex_;
-  bool stopped_ = false;
 };
 
 }  // namespace distbench::op

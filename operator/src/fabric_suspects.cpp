@@ -40,7 +40,7 @@ std::string reasonOf(const report::FabricSuspect& s) {
 value suspectJson(const report::FabricSuspect& s, const report::FabricMeasurements& m) {
   value out = value::object();
   out["what"] = value::string(s.what);
-  out["where"] = value::string(boundedMessage(s.where, 256));
+  out["where"] = value::string(kube::boundedMessage(s.where, 256));
   std::vector<value> nodes;
   for (const std::string& place : placesOf(s, m))
     if (nodes.size() < kMaxSuspectNodes) nodes.push_back(value::string(place));
@@ -49,7 +49,7 @@ value suspectJson(const report::FabricSuspect& s, const report::FabricMeasuremen
   out["estimate"] = estimateJson(s.estimate);
   out["line"] = value::number(s.line);
   out["unit"] = value::string(s.what == "compute" ? "FLOP/s" : "bytes/s");
-  out["evidence"] = value::string(boundedMessage(s.evidence, 512));
+  out["evidence"] = value::string(kube::boundedMessage(s.evidence, 512));
   return out;
 }
 
@@ -106,10 +106,10 @@ FabricOutcome fabricOutcome(const report::Report& run, double thresholdPercent,
     for (size_t i = 0; i < undecided.size() && i < 8; ++i) list += (i ? ", " : "") + undecided[i];
     if (undecided.size() > 8) list += ", ...";
     out.events.push_back({false, kEventFabricInconclusive,
-                          boundedMessage(std::to_string(inconclusive) +
-                                         " inconclusive (the interval straddles the line; "
-                                         "measure again with more samplesPerPair): " +
-                                         list)});
+                          kube::boundedMessage(std::to_string(inconclusive) +
+                                               " inconclusive (the interval straddles the line; "
+                                               "measure again with more samplesPerPair): " +
+                                               list)});
   }
   if (v.suspects.empty()) {
     out.events.push_back({false, kEventFabricHealthy,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "distbench/kube/status_context.h"
 #include "distbench/operator/status_conditions.h"
 #include "distbench/report/fabric.h"
 #include "distbench/report/report.h"
@@ -43,7 +44,7 @@ struct SuspectNodeMark {
 
 struct FabricOutcome {
   web::json::value status = web::json::value::object();  // status.fabric
-  std::vector<StatusEvent> events;
+  std::vector<kube::StatusEvent> events;
   std::vector<SuspectNodeMark> marks;  // only slow node/compute suspects on named nodes
 };
 

@@ -30,13 +30,13 @@ std::vector<std::string> nullNonFiniteNumbers(value& v) {
   return replaced;
 }
 
-std::optional<StatusEvent> dropNonFiniteStatusNumbers(value& status) {
+std::optional<kube::StatusEvent> dropNonFiniteStatusNumbers(value& status) {
   const std::vector<std::string> replaced = nullNonFiniteNumbers(status);
   if (replaced.empty()) return std::nullopt;
   std::string fields;
   for (const std::string& path : replaced) fields += (fields.empty() ? "" : ", ") + path;
-  return StatusEvent{true, "StatusNumbersDropped",
-                     "status fields that held no finite number, written as null: " + fields};
+  return kube::StatusEvent{true, "StatusNumbersDropped",
+                           "status fields that held no finite number, written as null: " + fields};
 }
 
 }  // namespace distbench::op

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "distbench/kube/status_context.h"
 #include "distbench/operator/status_conditions.h"
 
 namespace distbench::op {
@@ -23,6 +24,6 @@ std::vector<std::string> nullNonFiniteNumbers(web::json::value& v);
 // nullNonFiniteNumbers on a status about to be written; when it replaced
 // any, the Warning Event (StatusNumbersDropped) that names them. Both
 // reconcilers call it before every status write.
-std::optional<StatusEvent> dropNonFiniteStatusNumbers(web::json::value& status);
+std::optional<kube::StatusEvent> dropNonFiniteStatusNumbers(web::json::value& status);
 
 }  // namespace distbench::op

@@ -7,7 +7,7 @@
 namespace distbench::op {
 
 GangPlan planGang(const GangObservation& observed, const api::DistBenchmarkSpec& spec,
-                  SystemTime now) {
+                  kube::SystemTime now) {
   GangPlan plan;
   plan.desired = observed.desired;
   for (const web::json::value& pod : observed.pods) {

@@ -49,6 +49,6 @@ struct GangPlan {
 };
 
 GangPlan planGang(const GangObservation& observed, const api::DistBenchmarkSpec& spec,
-                  SystemTime now);
+                  kube::SystemTime now);
 
 }  // namespace distbench::op

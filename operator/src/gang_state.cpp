@@ -13,7 +13,7 @@ namespace {
 using web::json::value;
 
 int intLabel(const value& labels, const char* name) {
-  const std::string text = stringField(labels, name);
+  const std::string text = kube::stringField(labels, name);
   if (text.empty()) return -1;
   try {
     size_t used = 0;
@@ -26,42 +26,42 @@ int intLabel(const value& labels, const char* name) {
 
 // The worker container's state: the first container's, as pods have one.
 const value* containerState(const value& status, const char* which) {
-  const value* statuses = fieldOf(status, "containerStatuses");
+  const value* statuses = kube::fieldOf(status, "containerStatuses");
   if (statuses == nullptr || !statuses->is_array() || statuses->size() == 0) return nullptr;
-  const value* state = fieldOf(statuses->at(0), "state");
-  const value* s = state == nullptr ? nullptr : fieldOf(*state, which);
+  const value* state = kube::fieldOf(statuses->at(0), "state");
+  const value* s = state == nullptr ? nullptr : kube::fieldOf(*state, which);
   // A container that restarted in place (not ours: restartPolicy Never)
   // would keep its last termination here.
   if (s == nullptr && std::string(which) == "terminated") {
-    const value* last = fieldOf(statuses->at(0), "lastState");
-    s = last == nullptr ? nullptr : fieldOf(*last, which);
+    const value* last = kube::fieldOf(statuses->at(0), "lastState");
+    s = last == nullptr ? nullptr : kube::fieldOf(*last, which);
   }
   return s;
 }
 
 // The worker container's spec (the first, as pods have one).
 const value* containerSpec(const value& pod) {
-  const value* spec = fieldOf(pod, "spec");
-  const value* containers = spec == nullptr ? nullptr : fieldOf(*spec, "containers");
+  const value* spec = kube::fieldOf(pod, "spec");
+  const value* containers = spec == nullptr ? nullptr : kube::fieldOf(*spec, "containers");
   if (containers == nullptr || !containers->is_array() || containers->size() == 0) return nullptr;
   return &containers->at(0);
 }
 
 std::string memoryLimit(const value& pod) {
   const value* c = containerSpec(pod);
-  const value* resources = c == nullptr ? nullptr : fieldOf(*c, "resources");
-  const value* limits = resources == nullptr ? nullptr : fieldOf(*resources, "limits");
-  return limits == nullptr ? "" : stringField(*limits, "memory");
+  const value* resources = c == nullptr ? nullptr : kube::fieldOf(*c, "resources");
+  const value* limits = resources == nullptr ? nullptr : kube::fieldOf(*resources, "limits");
+  return limits == nullptr ? "" : kube::stringField(*limits, "memory");
 }
 
 std::string imageOf(const value& pod, const value& status) {
-  if (const value* statuses = fieldOf(status, "containerStatuses");
+  if (const value* statuses = kube::fieldOf(status, "containerStatuses");
       statuses != nullptr && statuses->is_array() && statuses->size() > 0) {
-    const std::string image = stringField(statuses->at(0), "image");
+    const std::string image = kube::stringField(statuses->at(0), "image");
     if (!image.empty()) return image;
   }
   const value* c = containerSpec(pod);
-  return c == nullptr ? "" : stringField(*c, "image");
+  return c == nullptr ? "" : kube::stringField(*c, "image");
 }
 
 // Enough of a log line to name an error; the event and condition carry
@@ -85,14 +85,14 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
   std::string out;
   // The pod's own reason first: an evicted pod's container often reads
   // "exit code 137, Error", which hides why.
-  const std::string podReason = stringField(status, "reason");  // Evicted, DeadlineExceeded
+  const std::string podReason = kube::stringField(status, "reason");  // Evicted, DeadlineExceeded
   if (podReason == "Evicted" || podReason == "DeadlineExceeded") cause = podReason;
   if (!podReason.empty()) out = podReason;
   if (const value* t = containerState(status, "terminated")) {
     std::string container;
-    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
+    if (const value* code = kube::fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
       container = "exit code " + std::to_string(code->as_integer());
-    const std::string reason = stringField(*t, "reason");
+    const std::string reason = kube::stringField(*t, "reason");
     if (!reason.empty()) container += (container.empty() ? "" : ", ") + reason;
     if (reason == "OOMKilled") {
       if (cause.empty()) cause = reason;
@@ -105,11 +105,11 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
     // rank that failed once and was replaced by a restart still says why.
     // Redacted before the cut: a cut key is a prefix no rule recognises.
     const std::string said =
-        lastLine(api::redactRunKeys(stringField(*t, "message")), kLastLineChars);
+        lastLine(api::redactRunKeys(kube::stringField(*t, "message")), kLastLineChars);
     if (!said.empty()) container += " (last log line: " + said + ")";
     if (!container.empty()) out += (out.empty() ? "" : ", ") + container;
   }
-  const std::string message = stringField(status, "message");
+  const std::string message = kube::stringField(status, "message");
   if (!message.empty()) out += (out.empty() ? "" : ": ") + message;
   return out.empty() ? "failed" : out;
 }
@@ -119,8 +119,8 @@ std::string failureDetail(const value& pod, const value& status, std::string& ca
 // being scheduled or started.
 std::string pendingDetail(const value& pod, const value& status, std::string& cause) {
   if (const value* w = containerState(status, "waiting")) {
-    const std::string reason = stringField(*w, "reason");
-    const std::string message = stringField(*w, "message");
+    const std::string reason = kube::stringField(*w, "reason");
+    const std::string message = kube::stringField(*w, "message");
     if (!reason.empty() && reason != "ContainerCreating") {
       std::string out = reason;
       if (reason == "ImagePullBackOff" || reason == "ErrImagePull" ||
@@ -134,24 +134,26 @@ std::string pendingDetail(const value& pod, const value& status, std::string& ca
       return out + (message.empty() ? "" : ": " + message);
     }
   }
-  if (const value* conditions = fieldOf(status, "conditions"); conditions && conditions->is_array()) {
+  if (const value* conditions = kube::fieldOf(status, "conditions");
+      conditions && conditions->is_array()) {
     for (const value& c : conditions->as_array()) {
-      if (stringField(c, "type") == "PodScheduled" && stringField(c, "status") == "False") {
-        const std::string reason = stringField(c, "reason");
-        const std::string message = stringField(c, "message");
+      if (kube::stringField(c, "type") == "PodScheduled" &&
+          kube::stringField(c, "status") == "False") {
+        const std::string reason = kube::stringField(c, "reason");
+        const std::string message = kube::stringField(c, "message");
         cause = reason.empty() ? "Unschedulable" : reason;
         return cause + (message.empty() ? "" : ": " + message);
       }
     }
   }
-  return stringField(status, "hostIP").empty() ? "not scheduled yet" : "starting";
+  return kube::stringField(status, "hostIP").empty() ? "not scheduled yet" : "starting";
 }
 
 bool readyCondition(const value& status) {
-  const value* conditions = fieldOf(status, "conditions");
+  const value* conditions = kube::fieldOf(status, "conditions");
   if (conditions == nullptr || !conditions->is_array()) return false;
   for (const value& c : conditions->as_array())
-    if (stringField(c, "type") == "Ready") return stringField(c, "status") == "True";
+    if (kube::stringField(c, "type") == "Ready") return kube::stringField(c, "status") == "True";
   return false;
 }
 
@@ -160,19 +162,19 @@ bool readyCondition(const value& status) {
 PodState podState(const value& pod) {
   PodState s;
   const value empty = value::object();
-  const value* metadata = fieldOf(pod, "metadata");
+  const value* metadata = kube::fieldOf(pod, "metadata");
   const value& meta = metadata ? *metadata : empty;
-  const value* labelsField = fieldOf(meta, "labels");
+  const value* labelsField = kube::fieldOf(meta, "labels");
   const value& labels = labelsField ? *labelsField : empty;
-  s.name = stringField(meta, "name");
-  s.role = stringField(labels, "distbench.io/role");
+  s.name = kube::stringField(meta, "name");
+  s.role = kube::stringField(labels, "distbench.io/role");
   s.rank = intLabel(labels, "distbench.io/rank");
   s.gang = intLabel(labels, "distbench.io/gang");
-  s.deleting = fieldOf(meta, "deletionTimestamp") != nullptr;
-  s.creationTimestamp = stringField(meta, "creationTimestamp");
-  const value* statusField = fieldOf(pod, "status");
+  s.deleting = kube::fieldOf(meta, "deletionTimestamp") != nullptr;
+  s.creationTimestamp = kube::stringField(meta, "creationTimestamp");
+  const value* statusField = kube::fieldOf(pod, "status");
   const value& status = statusField ? *statusField : empty;
-  s.phase = stringField(status, "phase");
+  s.phase = kube::stringField(status, "phase");
   if (s.phase.empty()) s.phase = "Pending";
   s.ready = s.phase == "Running" && readyCondition(status);
   if (s.phase == "Failed") s.detail = failureDetail(pod, status, s.cause);
@@ -182,8 +184,8 @@ PodState podState(const value& pod) {
     s.cause.clear();
   }
   if (const value* t = containerState(status, "terminated")) {
-    s.terminationMessage = api::redactRunKeys(stringField(*t, "message"));
-    if (const value* code = fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
+    s.terminationMessage = api::redactRunKeys(kube::stringField(*t, "message"));
+    if (const value* code = kube::fieldOf(*t, "exitCode"); code != nullptr && code->is_integer())
       s.exitCode = code->as_integer();
   }
   return s;

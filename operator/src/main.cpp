@@ -71,7 +71,7 @@ class StopSignals {
     std::thread([this] {
       int sig = 0;
       sigwait(&signals_, &sig);
-      log::info("stopping", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
+      kube::log::info("stopping", {{"signal", sig == SIGTERM ? "SIGTERM" : "SIGINT"}});
       std::lock_guard<std::mutex> lock(mu_);
       requested_ = true;
       wake_.notify_all();
@@ -102,7 +102,7 @@ class StopSignals {
   bool requested_ = false;
 };
 
-ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& recorder,
+ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecorder& recorder,
                                     const std::shared_ptr<OperatorMetrics>& metrics) {
   ControllerOptions options;
   options.ns = flags.ns;
@@ -121,21 +121,24 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, EventRecorder& r
                                 const std::string& reason, const std::string& message) {
     const auto& meta = object.at("metadata");
     const std::string key = meta.at("namespace").as_string() + "/" + meta.at("name").as_string();
-    (warning ? log::warn : log::info)(message, {{"key", key}, {"reason", reason}});
-    recorder.record(object, warning ? EventType::Warning : EventType::Normal, reason, message);
+    (warning ? kube::log::warn : kube::log::info)(message, {{"key", key}, {"reason", reason}});
+    recorder.record(object, warning ? kube::EventType::Warning : kube::EventType::Normal, reason,
+                    message);
   };
   options.onReconciled = [&metrics](const std::string& key, std::chrono::duration<double> took,
-                                    const Result& result, const std::string* error) {
+                                    const kube::Result& result, const std::string* error) {
     if (error != nullptr) {
       metrics->observeReconcile(took, ReconcileOutcome::Error);
-      log::error("reconcile failed; retrying with backoff", {{"key", key}, {"error", *error}});
+      kube::log::error("reconcile failed; retrying with backoff",
+                       {{"key", key}, {"error", *error}});
       return;
     }
     const bool requeue = result.requeue || result.requeueAfter.count() > 0;
     metrics->observeReconcile(took, requeue ? ReconcileOutcome::Requeue : ReconcileOutcome::Success);
-    log::debug("reconciled", {{"key", key},
-                              {"seconds", std::to_string(took.count())},
-                              {"requeueAfterMs", std::to_string(result.requeueAfter.count())}});
+    kube::log::debug("reconciled",
+                     {{"key", key},
+                      {"seconds", std::to_string(took.count())},
+                      {"requeueAfterMs", std::to_string(result.requeueAfter.count())}});
   };
   return options;
 }
@@ -157,7 +160,7 @@ ScheduleControllerOptions scheduleOptions(const ControllerOptions& benchmarks,
 // 4 s, then every 5 s, for as long as that lasts, so that an outage never
 // turns schedules off for the life of the process. Nullopt: a stop signal
 // came first.
-std::optional<bool> schedulesServedOnceAnswered(KubeClient& client, const std::string& ns,
+std::optional<bool> schedulesServedOnceAnswered(kube::KubeClient& client, const std::string& ns,
                                                 StopSignals& stop) {
   constexpr auto kLogEvery = 60s;  // a long outage is said once a minute
   std::chrono::milliseconds backoff = 1s;
@@ -165,15 +168,16 @@ std::optional<bool> schedulesServedOnceAnswered(KubeClient& client, const std::s
   for (;;) {
     try {
       if (schedulesServed(client, ns)) return true;
-      log::warn("DistBenchmarkSchedules are off: the API server does not serve them; apply "
-                "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
-                "only on first install) and restart the operator",
-                {});
+      kube::log::warn(
+          "DistBenchmarkSchedules are off: the API server does not serve them; apply "
+          "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
+          "only on first install) and restart the operator",
+          {});
       return false;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (!e.unavailable()) {
         // Forbidden and the like: asking again gets the same answer.
-        log::warn(
+        kube::log::warn(
             "DistBenchmarkSchedules are off: the API server refused to say whether it "
             "serves them (check the operator's RBAC: list distbenchmarkschedules)",
             {{"error", e.what()}});
@@ -182,7 +186,7 @@ std::optional<bool> schedulesServedOnceAnswered(KubeClient& client, const std::s
       const auto now = std::chrono::steady_clock::now();
       if (!lastLogged || now - *lastLogged >= kLogEvery) {
         lastLogged = now;
-        log::warn(
+        kube::log::warn(
             "cannot ask the API server whether it serves DistBenchmarkSchedules; asking "
             "again until it answers (not ready until then)",
             {{"error", e.what()}, {"retryInMs", std::to_string(backoff.count())}});
@@ -193,8 +197,8 @@ std::optional<bool> schedulesServedOnceAnswered(KubeClient& client, const std::s
   }
 }
 
-LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
-  LeaderElectionOptions le;
+kube::LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
+  kube::LeaderElectionOptions le;
   le.ns = flags.leaderElectionNamespace.empty() ? envOr(kEnvPodNamespace, "default")
                                                 : flags.leaderElectionNamespace;
   le.leaseName = flags.leaderElectionId;
@@ -207,22 +211,22 @@ LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
 
 int run(const OperatorFlags& flags) {
   StopSignals stop;
-  const KubeConfig config = loadConfig(flags.kubeconfig, flags.context);
-  log::info("starting", {{"version", DISTBENCH_VERSION},
-                         {"config", config.source},
-                         {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
-                         {"workers", std::to_string(flags.workers)},
-                         {"workerImage", flags.workerImage},
-                         {"cudaWorkerImage", flags.cudaWorkerImage}});
-  KubeClient client(config);
+  const kube::KubeConfig config = kube::loadConfig(flags.kubeconfig, flags.context);
+  kube::log::info("starting", {{"version", DISTBENCH_VERSION},
+                               {"config", config.source},
+                               {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
+                               {"workers", std::to_string(flags.workers)},
+                               {"workerImage", flags.workerImage},
+                               {"cudaWorkerImage", flags.cudaWorkerImage}});
+  kube::KubeClient client(config);
   auto metrics = std::make_shared<OperatorMetrics>();
-  EventRecorder recorder(client, "distbench-operator",
-                         envOr(kEnvNodeName, envOr(kEnvHostname, "")));
-  std::unique_ptr<LeaderElector> elector;
-  std::optional<LeaderElectionOptions> le;
+  kube::EventRecorder recorder(client, "distbench-operator",
+                               envOr(kEnvNodeName, envOr(kEnvHostname, "")));
+  std::unique_ptr<kube::LeaderElector> elector;
+  std::optional<kube::LeaderElectionOptions> le;
   if (flags.leaderElect) {
     le = leaderElectionOptions(flags);
-    elector = std::make_unique<LeaderElector>(config, *le);
+    elector = std::make_unique<kube::LeaderElector>(config, *le);
   }
   ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
   // Exact on the clock, where the election thread may notice a lost Lease
@@ -242,7 +246,7 @@ int run(const OperatorFlags& flags) {
   // Leaving by an exception: no election callback into what goes before it
   // (the Lease then expires by itself).
   struct ElectionGuard {
-    LeaderElector* elector;
+    kube::LeaderElector* elector;
     ~ElectionGuard() {
       if (elector) elector->stop(false);
     }
@@ -258,18 +262,21 @@ int run(const OperatorFlags& flags) {
         return schedulesDecided.load() && controller.synced() &&
                (!schedules || schedules->synced());
       },
-      [](const std::string& what, const std::string& error) { log::error(what, {{"error", error}}); });
+      [](const std::string& what, const std::string& error) {
+        kube::log::error(what, {{"error", error}});
+      });
   // Before anything that waits on the API server: the liveness probe must
   // answer while it is down.
   endpoints.start();
-  log::info("serving /metrics, /healthz, /readyz", {{"port", std::to_string(endpoints.port())}});
+  kube::log::info("serving /metrics, /healthz, /readyz",
+                  {{"port", std::to_string(endpoints.port())}});
 
   stop.listen();
 
   controller.startInformers();
   const std::optional<bool> served = schedulesServedOnceAnswered(client, flags.ns, stop);
   if (!served) {
-    log::info("stopped before the caches synced", {});
+    kube::log::info("stopped before the caches synced", {});
     return 0;
   }
   if (*served) {
@@ -290,10 +297,10 @@ int run(const OperatorFlags& flags) {
                              startDeadline - std::chrono::steady_clock::now()));
   };
   if (!controller.waitForSync(left()) || (schedules && !schedules->waitForSync(left()))) {
-    log::error("caches did not sync within 120 s; check RBAC and the API server", {});
+    kube::log::error("caches did not sync within 120 s; check RBAC and the API server", {});
     return 1;
   }
-  log::info("caches synced", {});
+  kube::log::info("caches synced", {});
 
   if (elector) {
     // A candidate may take the Lease leaseDuration after it last saw it
@@ -304,15 +311,15 @@ int run(const OperatorFlags& flags) {
     elector->run(
         [&] {
           metrics->setLeader(true);
-          log::info("became leader", {{"identity", elector->identity()}});
+          kube::log::info("became leader", {{"identity", elector->identity()}});
           controller.startWorkers();
           if (schedules) schedules->startWorkers();
         },
         [&, drainTimeout] {
           metrics->setLeader(false);
           if (stop.requested()) return;
-          log::warn("lost leadership; pausing the workers, then campaigning again",
-                    {{"identity", elector->identity()}});
+          kube::log::warn("lost leadership; pausing the workers, then campaigning again",
+                          {{"identity", elector->identity()}});
           const auto deadline = std::chrono::steady_clock::now() + drainTimeout;
           const bool paused = controller.pauseWorkers(drainTimeout) &&
                               (!schedules || schedules->pauseWorkers(std::max(
@@ -320,17 +327,17 @@ int run(const OperatorFlags& flags) {
                                                  deadline - std::chrono::steady_clock::now())));
           if (!paused) {
             // Another replica may act from now on: not one more write.
-            log::error(
+            kube::log::error(
                 "lost leadership and a reconcile was still running when another replica "
                 "may take over; exiting",
                 {{"identity", elector->identity()},
                  {"drainMs", std::to_string(drainTimeout.count())}});
             std::_Exit(1);
           }
-          log::info("workers paused; campaigning for the Lease again",
-                    {{"lease", le->ns + "/" + le->leaseName}});
+          kube::log::info("workers paused; campaigning for the Lease again",
+                          {{"lease", le->ns + "/" + le->leaseName}});
         });
-    log::info("waiting for leadership", {{"lease", le->ns + "/" + le->leaseName}});
+    kube::log::info("waiting for leadership", {{"lease", le->ns + "/" + le->leaseName}});
   } else {
     metrics->setLeader(true);
     controller.startWorkers();
@@ -347,13 +354,14 @@ int run(const OperatorFlags& flags) {
     // Its requests are bounded by the client's timeout, but waiting for
     // them would outlast the pod's grace period. The Lease is not released:
     // a successor must not start while that reconcile may still write.
-    log::error("a reconcile was still running at the shutdown timeout; exiting without it", {});
+    kube::log::error("a reconcile was still running at the shutdown timeout; exiting without it",
+                     {});
     std::_Exit(1);
   }
   // After the workers: the next leader must not overlap with our last reconcile.
   if (elector) elector->stop(true);
   endpoints.stop();
-  log::info("stopped", {});
+  kube::log::info("stopped", {});
   return 0;
 }
 
@@ -362,6 +370,7 @@ int run(const OperatorFlags& flags) {
 
 int main(int argc, char** argv) {
   using namespace distbench::op;
+  namespace kube = distbench::kube;
   // glibc gives threads their own heaps (up to 8 per core); with informer,
   // worker and request threads that multiplies freed-but-kept memory. Two
   // heaps keep the footprint near what is live at no measurable cost here.
@@ -381,12 +390,13 @@ int main(int argc, char** argv) {
     std::cout << "distbench-operator " << DISTBENCH_VERSION << "\n";
     return 0;
   }
-  log::setFormat(flags.logFormat == "text" ? log::Format::Text : log::Format::Json);
-  log::setLevel(log::parseLevel(flags.logLevel).value_or(log::Level::Info));
+  kube::log::setFormat(flags.logFormat == "text" ? kube::log::Format::Text
+                                                 : kube::log::Format::Json);
+  kube::log::setLevel(kube::log::parseLevel(flags.logLevel).value_or(kube::log::Level::Info));
   try {
     return run(flags);
   } catch (const std::exception& e) {
-    log::error("fatal", {{"error", e.what()}});
+    kube::log::error("fatal", {{"error", e.what()}});
     return 1;
   }
 }

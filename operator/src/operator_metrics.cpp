@@ -32,7 +32,7 @@ Histogram::BucketBoundaries secondsBuckets(int firstExponent) {
   return bounds;
 }
 
-double seconds(Clock::Duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(kube::Clock::Duration d) { return std::chrono::duration<double>(d).count(); }
 
 const char* const kPhases[] = {"Pending", "Running", "Succeeded", "Failed"};
 
@@ -112,7 +112,7 @@ struct OperatorMetrics::Impl {
   // What the informers had counted at the last scrape, so that each scrape
   // adds only what is new.
   struct Watched {
-    const Informer* informer;
+    const kube::Informer* informer;
     Counter* restarts;
     Counter* relists;
     int64_t restartsSeen = 0;
@@ -167,15 +167,15 @@ void OperatorMetrics::observeReconcile(std::chrono::duration<double> seconds,
 
 void OperatorMetrics::depth(std::size_t ready) { impl_->depth.Set(static_cast<double>(ready)); }
 void OperatorMetrics::added() { impl_->adds.Increment(); }
-void OperatorMetrics::queueLatency(Clock::Duration waited) {
+void OperatorMetrics::queueLatency(kube::Clock::Duration waited) {
   impl_->queueDuration.Observe(seconds(waited));
 }
-void OperatorMetrics::workDuration(Clock::Duration worked) {
+void OperatorMetrics::workDuration(kube::Clock::Duration worked) {
   impl_->workDuration.Observe(seconds(worked));
 }
 void OperatorMetrics::retried() { impl_->retries.Increment(); }
 
-void OperatorMetrics::addInformer(const std::string& resource, const Informer& informer) {
+void OperatorMetrics::addInformer(const std::string& resource, const kube::Informer& informer) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.informersMutex);
   // Starting from zero rather than the informer's current counts: one added

@@ -18,9 +18,11 @@ namespace prometheus {
 struct MetricFamily;
 }
 
-namespace distbench::op {
-
+namespace distbench::kube {
 class Informer;
+}
+
+namespace distbench::op {
 
 enum class ReconcileOutcome {
   Success,  // done, nothing to come back for
@@ -28,7 +30,7 @@ enum class ReconcileOutcome {
   Requeue,  // succeeded but asked to look again later (a pod still starting)
 };
 
-class OperatorMetrics : public WorkQueueObserver {
+class OperatorMetrics : public kube::WorkQueueObserver {
  public:
   OperatorMetrics();
   ~OperatorMetrics() override;
@@ -43,15 +45,15 @@ class OperatorMetrics : public WorkQueueObserver {
   // histogram observation.
   void depth(std::size_t ready) override;
   void added() override;
-  void queueLatency(Clock::Duration waited) override;
-  void workDuration(Clock::Duration worked) override;
+  void queueLatency(kube::Clock::Duration waited) override;
+  void workDuration(kube::Clock::Duration worked) override;
   void retried() override;
 
   // watch_restarts_total and relists_total{resource} follow the informer's
   // own counters, read at each scrape. Several informers may share a
   // resource label; their counts add up. The informer must outlive every
   // later scrape().
-  void addInformer(const std::string& resource, const Informer& informer);
+  void addInformer(const std::string& resource, const kube::Informer& informer);
 
   void setLeader(bool leading);
   // Benchmarks per status.phase; Pending, Running, Succeeded and Failed are

@@ -22,7 +22,7 @@ bool controlledByABenchmark(const value& object) {
   const value& meta = object.at("metadata");
   if (!meta.has_field("ownerReferences")) return false;
   for (const value& ref : meta.at("ownerReferences").as_array())
-    if (stringField(ref, "kind") == api::kKind && ref.has_field("controller") &&
+    if (kube::stringField(ref, "kind") == api::kKind && ref.has_field("controller") &&
         ref.at("controller").as_bool())
       return true;
   return false;

@@ -14,6 +14,7 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmark_label.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
@@ -28,37 +29,29 @@ using std::chrono::seconds;
 using web::json::value;
 
 std::string labelOf(const value& object) {
-  return stringField(object.at("metadata"), "labels", kBenchmarkLabel);
+  return kube::stringField(object.at("metadata"), "labels", kBenchmarkLabel);
 }
 
-std::string kindOf(const value& object) { return stringField(object, "kind"); }
+std::string kindOf(const value& object) { return kube::stringField(object, "kind"); }
 
 // A delete's precondition: the object as read, not whatever has its name by
 // the time the request lands.
-std::string uidOf(const value& object) { return stringField(object, "metadata", "uid"); }
+std::string uidOf(const value& object) { return kube::stringField(object, "metadata", "uid"); }
 
 const char* kPhase = "phase";
 
 std::string networkPoliciesPath(const std::string& ns, const std::string& name = "") {
-  return groupPath("networking.k8s.io", "v1", ns, "networkpolicies", name);
+  return kube::groupPath("networking.k8s.io", "v1", ns, "networkpolicies", name);
 }
 
 }  // namespace
 
-struct Reconciler::Context {
-  std::string ns, name, key;
-  std::string uid;
-  int64_t generation = 0;
-  value object;
-  value original;  // status as read
-  value status;    // status to write
+// The status context (kube/status_context.h) with the spec as parsed.
+struct Reconciler::Context : kube::StatusContext {
   api::DistBenchmark benchmark;
   bool specValid = false;
-  SystemTime now;
-  std::string nowText;
-  std::vector<StatusEvent> events;  // sent once the status write lands
 
-  std::string phase() const { return stringField(status, kPhase); }
+  std::string phase() const { return kube::stringField(status, kPhase); }
   void setPhase(const std::string& phase, const std::string& message) {
     status[kPhase] = value::string(phase);
     status["message"] = value::string(statusMessage(message));
@@ -81,8 +74,9 @@ struct Reconciler::Context {
   }
 };
 
-Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
-                       const Informer& configMaps, const Informer& networkPolicies, Options options)
+Reconciler::Reconciler(kube::KubeClient& client, const kube::Informer& pods,
+                       const kube::Informer& services, const kube::Informer& configMaps,
+                       const kube::Informer& networkPolicies, Options options)
     : client_(client),
       pods_(pods),
       services_(services),
@@ -94,29 +88,17 @@ Reconciler::Reconciler(KubeClient& client, const Informer& pods, const Informer&
   if (options_.createParallelism < 1) options_.createParallelism = 1;
 }
 
-Result Reconciler::reconcile(const std::string& key) {
+kube::Result Reconciler::reconcile(const std::string& key) {
   Context ctx;
-  ctx.key = key;
-  const auto slash = key.find('/');
-  ctx.ns = slash == std::string::npos ? "default" : key.substr(0, slash);
-  ctx.name = slash == std::string::npos ? key : key.substr(slash + 1);
-  try {
-    ctx.object = client_.get(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name));
-  } catch (const KubeApiError& e) {
-    if (!e.notFound()) throw;
+  if (!ctx.open(client_, key, [](const std::string& ns, const std::string& name) {
+        return kube::groupPath(kGroup, kVersion, ns, kPlural, name);
+      })) {
     deleteOrphans(ctx.ns, ctx.name);
-    return Result::awaitChange();
+    return kube::Result::awaitChange();
   }
   // The garbage collector removes the children; nothing to decide.
-  if (isDeleting(ctx.object)) return Result::awaitChange();
-  const value& meta = ctx.object.at("metadata");
-  ctx.uid = meta.at("uid").as_string();
-  ctx.generation = intField(meta, "generation", 0);
-  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
-  ctx.status = ctx.original;
-  ctx.now = options_.now();
-  ctx.nowText = formatRfc3339(ctx.now);
-  ctx.status["observedGeneration"] = value::number(ctx.generation);
+  if (ctx.deleting()) return kube::Result::awaitChange();
+  ctx.stamp(options_.now());
   try {
     ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
     if (!options_.cluster.allowPrivilegedOverrides) api::requireRestrictedProfile(ctx.benchmark);
@@ -131,8 +113,8 @@ Result Reconciler::reconcile(const std::string& key) {
       ctx.setPhase("Failed", message);
       ctx.status["completionTime"] = value::string(ctx.nowText);
       ctx.transition(kCondFailed, true, "InvalidSpec", message, true);
-      if (!writeStatus(ctx)) return Result::retry();
-      return Result::awaitChange();
+      if (!writeStatus(ctx)) return kube::Result::retry();
+      return kube::Result::awaitChange();
     }
   }
   const std::string phase = ctx.phase();
@@ -140,8 +122,8 @@ Result Reconciler::reconcile(const std::string& key) {
   return reconcileLive(ctx);
 }
 
-Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message,
-                        const std::string& condition) {
+kube::Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message,
+                              const std::string& condition) {
   ctx.setPhase("Failed", message);
   ctx.status["completionTime"] = value::string(ctx.nowText);
   ctx.clear(kCondRunning, reason, message);
@@ -149,17 +131,17 @@ Result Reconciler::fail(Context& ctx, const std::string& reason, const std::stri
   ctx.transition(kCondFailed, true, reason, message, true);
   setCondition(ctx.status, condition.empty() ? reason : condition, true, reason, message,
                ctx.nowText, ctx.generation);
-  if (!writeStatus(ctx)) return Result::retry();
+  if (!writeStatus(ctx)) return kube::Result::retry();
   return finished(ctx);
 }
 
-Result Reconciler::createRefused(Context& ctx, const std::string& what) {
+kube::Result Reconciler::createRefused(Context& ctx, const std::string& what) {
   const std::string message = "the API server refused to create " + what;
   // The condition keeps its first transition time: that is when the
   // bounded wait began.
-  const SystemTime since =
+  const kube::SystemTime since =
       conditionIsTrue(ctx.status, kCondCreateFailed)
-          ? parseRfc3339(conditionSince(ctx.status, kCondCreateFailed)).value_or(ctx.now)
+          ? kube::parseRfc3339(conditionSince(ctx.status, kCondCreateFailed)).value_or(ctx.now)
           : ctx.now;
   const Verdict v = op::createRefused(message, since, options_.createFailureTimeout, ctx.now);
   if (v.endsRun()) return fail(ctx, v.reason, v.message);
@@ -168,8 +150,8 @@ Result Reconciler::createRefused(Context& ctx, const std::string& what) {
                ctx.generation);
   ctx.events.push_back({true, "CreateFailed", message});
   ctx.setPhase("Pending", message);
-  if (!writeStatus(ctx)) return Result::retry();
-  return Result::after(v.wakeIn);
+  if (!writeStatus(ctx)) return kube::Result::retry();
+  return kube::Result::after(v.wakeIn);
 }
 
 void Reconciler::ensureRunKeySecret(Context& ctx) {
@@ -180,7 +162,7 @@ void Reconciler::ensureRunKeySecret(Context& ctx) {
   }
   // A Secret found is this benchmark's (ensure checks the owner) and keeps
   // its key: pods already running read that one.
-  ensure(nullptr, corePath(ctx.ns, "secrets"),
+  ensure(nullptr, kube::corePath(ctx.ns, "secrets"),
          desiredRunKeySecret(ctx.benchmark, {ctx.name, ctx.uid}, api::newRunKey()));
   std::lock_guard<std::mutex> lock(memoMutex_);
   runKeySecrets_.insert(memo);
@@ -196,21 +178,25 @@ std::string Reconciler::ensureSharedChildren(Context& ctx) {
   std::string masterAddr;
   const std::vector<std::function<void()>> creates = {
       [&] { ensureRunKeySecret(ctx); },
-      [&] { ensure(&configMaps_, corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner)); },
-      [&] { ensure(&services_, corePath(ctx.ns, "services"), desiredHeadlessService(b, owner)); },
+      [&] {
+        ensure(&configMaps_, kube::corePath(ctx.ns, "configmaps"), desiredConfigMap(b, owner));
+      },
+      [&] {
+        ensure(&services_, kube::corePath(ctx.ns, "services"), desiredHeadlessService(b, owner));
+      },
       [&] {
         ensure(&networkPolicies_, networkPoliciesPath(ctx.ns),
                desiredNetworkPolicy(b, owner, options_.cluster));
       },
       [&] { masterAddr = ensureMasterService(ctx); },
   };
-  parallelForEach(
+  kube::parallelForEach(
       creates, static_cast<int>(creates.size()),
       [](const std::function<void()>& create) { create(); }, &requestHelpers_);
   return masterAddr;
 }
 
-Result Reconciler::reconcileLive(Context& ctx) {
+kube::Result Reconciler::reconcileLive(Context& ctx) {
   const api::DistBenchmark& b = ctx.benchmark;
   const Owner owner{ctx.name, ctx.uid};
   const api::RunPolicy& policy = b.spec.runPolicy;
@@ -230,7 +216,8 @@ Result Reconciler::reconcileLive(Context& ctx) {
     if (wake.count() == 0 || w < wake) wake = w;
   };
   {
-    const auto start = parseRfc3339(stringField(ctx.status, "startTime")).value_or(ctx.now);
+    const auto start =
+        kube::parseRfc3339(kube::stringField(ctx.status, "startTime")).value_or(ctx.now);
     const Verdict v = activeDeadline(policy, start, ctx.now);
     if (v.endsRun()) return fail(ctx, v.reason, v.message);
     if (v.wakeIn.count() > 0) wakeBy(v.wakeIn);
@@ -241,7 +228,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
     masterAddr = ensureSharedChildren(ctx);
   } catch (const NameConflict& e) {
     return fail(ctx, kCondNameConflict, e.what());
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     // An answer that will not change by asking again (a refusal), or may
     // not for long (a webhook that is down): bounded by the same deadline.
     if (!e.refused() && !e.serverFailed()) throw;
@@ -250,7 +237,7 @@ Result Reconciler::reconcileLive(Context& ctx) {
 
   GangObservation observed;
   observed.uid = ctx.uid;
-  observed.gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
+  observed.gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
   observed.running = ctx.phase() == "Running";
   observed.pods = ownedPods(ctx);
   observed.desired = desiredPods(b, owner, masterAddr, observed.gang, options_.cluster);
@@ -259,11 +246,12 @@ Result Reconciler::reconcileLive(Context& ctx) {
   return carryOut(ctx, plan, wake);
 }
 
-Result Reconciler::carryOut(Context& ctx, const GangPlan& plan, std::chrono::milliseconds wake) {
+kube::Result Reconciler::carryOut(Context& ctx, const GangPlan& plan,
+                                  std::chrono::milliseconds wake) {
   if (!plan.stale.empty()) {
     deletePods(plan.stale, false);
-    if (!writeStatus(ctx)) return Result::retry();
-    return Result::after(std::chrono::seconds(1));
+    if (!writeStatus(ctx)) return kube::Result::retry();
+    return kube::Result::after(std::chrono::seconds(1));
   }
   if (auto early = createGangPods(ctx, plan)) return *early;
   ensureMasterEndpoints(ctx, plan.desired, plan.current);
@@ -273,7 +261,7 @@ Result Reconciler::carryOut(Context& ctx, const GangPlan& plan, std::chrono::mil
   return apply(ctx, plan.decision, plan.state, plan.current, wake);
 }
 
-std::optional<Result> Reconciler::createGangPods(Context& ctx, const GangPlan& plan) {
+std::optional<kube::Result> Reconciler::createGangPods(Context& ctx, const GangPlan& plan) {
   const std::vector<value>& missing = plan.create;
   if (!missing.empty()) {
     std::vector<std::string> refused;
@@ -290,7 +278,7 @@ std::optional<Result> Reconciler::createGangPods(Context& ctx, const GangPlan& p
     const api::TopologySpec& t = ctx.benchmark.spec.topology;
     const std::string what = "master, " + std::to_string(t.parameterServers) +
                              " parameter servers and " + std::to_string(t.trainers) + " trainers";
-    const int gang = static_cast<int>(intField(ctx.status, "restartCount", 0));
+    const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
     if (gang == 0) {
       ctx.transition(kCondCreated, true, "PodsCreated",
                      "created " + what +
@@ -305,8 +293,8 @@ std::optional<Result> Reconciler::createGangPods(Context& ctx, const GangPlan& p
   return std::nullopt;
 }
 
-Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g,
-                         const std::vector<value>& current, std::chrono::milliseconds wake) {
+kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g,
+                               const std::vector<value>& current, std::chrono::milliseconds wake) {
   using Action = GangDecision::Action;
   switch (d.action) {
     case Action::Succeed:
@@ -329,20 +317,20 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
       ctx.clear(kCondRunning, "Finished", d.message);
       ctx.clear(kCondRestarting, "Finished", d.message);
       ctx.transition(kCondSucceeded, true, "AllRanksSucceeded", d.message, false);
-      if (!writeStatus(ctx)) return Result::retry();
+      if (!writeStatus(ctx)) return kube::Result::retry();
       return finished(ctx);
     case Action::Fail:
       return fail(ctx, d.reason, d.message, d.condition);
     case Action::Restart: {
       // Written before the pods go: a crash in between restarts no gang twice.
-      const int64_t gang = intField(ctx.status, "restartCount", 0);
+      const int64_t gang = kube::intField(ctx.status, "restartCount", 0);
       ctx.status["restartCount"] = value::number(gang + 1);
       ctx.setPhase("Pending", d.message);
       ctx.clear(kCondRunning, "Restarting", d.message);
       ctx.transition(kCondRestarting, true, d.reason, d.message, true);
-      if (!writeStatus(ctx)) return Result::retry();
+      if (!writeStatus(ctx)) return kube::Result::retry();
       deletePods(current, false);
-      return Result::after(std::chrono::seconds(1));
+      return kube::Result::after(std::chrono::seconds(1));
     }
     case Action::Run:
       ctx.setPhase("Running", d.message);
@@ -355,19 +343,19 @@ Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangState& g
     case Action::Keep:
       break;
   }
-  if (!writeStatus(ctx)) return Result::retry();
-  return wake.count() > 0 ? Result::after(wake) : Result::awaitChange();
+  if (!writeStatus(ctx)) return kube::Result::retry();
+  return wake.count() > 0 ? kube::Result::after(wake) : kube::Result::awaitChange();
 }
 
-Result Reconciler::finished(Context& ctx) {
+kube::Result Reconciler::finished(Context& ctx) {
   const api::RunPolicy& policy = ctx.benchmark.spec.runPolicy;
   if (ctx.phase() == "Succeeded" && ctx.specValid && !hasCondition(ctx.status, kCondReportStored)) {
     ReportContext report{ctx.ns,  ctx.name,    ctx.uid,    ctx.generation, ctx.benchmark,
                          ctx.now, ctx.nowText, ctx.status, ctx.events};
     const auto ensureConfigMap = [&](const value& configMap) {
-      ensure(&configMaps_, corePath(ctx.ns, "configmaps"), configMap);
+      ensure(&configMaps_, kube::corePath(ctx.ns, "configmaps"), configMap);
     };
-    if (auto wait = reports_.store(report, ensureConfigMap)) return Result::after(*wait);
+    if (auto wait = reports_.store(report, ensureConfigMap)) return kube::Result::after(*wait);
   }
   cleanUp(ctx);
   // Keep the counts as they were at the end, but nothing is active any
@@ -379,16 +367,17 @@ Result Reconciler::finished(Context& ctx) {
       ctx.status[role]["ready"] = value::number(0);
     }
   }
-  if (!writeStatus(ctx)) return Result::retry();
-  const auto done = parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
+  if (!writeStatus(ctx)) return kube::Result::retry();
+  const auto done =
+      kube::parseRfc3339(kube::stringField(ctx.status, "completionTime")).value_or(ctx.now);
   const auto left = ttlLeft(policy, done, ctx.now);
-  if (!left) return Result::awaitChange();
-  if (left->count() > 0) return Result::after(*left);
+  if (!left) return kube::Result::awaitChange();
+  if (left->count() > 0) return kube::Result::after(*left);
   // This incarnation only: one deleted and created again under the same
   // name since our read is not ours to remove (a 409 then counts as done).
-  client_.remove(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name),
-                 DeleteOptions{std::nullopt, ctx.uid});
-  return Result::awaitChange();
+  client_.remove(kube::groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name),
+                 kube::DeleteOptions{std::nullopt, ctx.uid});
+  return kube::Result::awaitChange();
 }
 
 void Reconciler::cleanUp(Context& ctx) {
@@ -404,22 +393,23 @@ void Reconciler::cleanUp(Context& ctx) {
   // NetworkPolicy to guard; the ConfigMap stays with the finished pods that
   // mount it unless every pod goes. Only what this benchmark controls, and
   // only the object the cache showed (its UID a precondition).
-  std::vector<std::pair<std::string, DeleteOptions>> deletes;
-  auto collect = [&](const Informer& cache, const std::string& name, const std::string& path) {
+  std::vector<std::pair<std::string, kube::DeleteOptions>> deletes;
+  auto collect = [&](const kube::Informer& cache, const std::string& name,
+                     const std::string& path) {
     auto cached = cache.get(ctx.ns + "/" + name);
     if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid))
-      deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(*cached)}});
+      deletes.push_back({path, kube::DeleteOptions{std::nullopt, uidOf(*cached)}});
   };
   for (const std::string& svc :
        {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
-    collect(services_, svc, corePath(ctx.ns, "services", svc));
+    collect(services_, svc, kube::corePath(ctx.ns, "services", svc));
   const std::string policyName = api::networkPolicyName(ctx.name);
   collect(networkPolicies_, policyName, networkPoliciesPath(ctx.ns, policyName));
   if (policy == api::CleanPodPolicy::All) {
     const std::string cm = api::configMapName(ctx.name);
-    collect(configMaps_, cm, corePath(ctx.ns, "configmaps", cm));
+    collect(configMaps_, cm, kube::corePath(ctx.ns, "configmaps", cm));
   }
-  parallelForEach(
+  kube::parallelForEach(
       deletes, options_.createParallelism,
       [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // With every pod gone nobody needs the run key any more.
@@ -435,20 +425,20 @@ void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
          it != runKeySecrets_.end() && it->compare(0, prefix.size(), prefix) == 0;)
       it = runKeySecrets_.erase(it);
   }
-  std::vector<std::pair<std::string, DeleteOptions>> deletes;
-  auto collect = [&](const Informer& cache, auto pathOf) {
+  std::vector<std::pair<std::string, kube::DeleteOptions>> deletes;
+  auto collect = [&](const kube::Informer& cache, auto pathOf) {
     for (const value& o : cache.select(ns + "/", [&](const value& v) {
            return hasBenchmarkLabel(v, name) && controlledByABenchmark(v) && !isDeleting(v);
          }))
-      deletes.push_back({pathOf(objectName(o)), DeleteOptions{std::nullopt, uidOf(o)}});
+      deletes.push_back({pathOf(objectName(o)), kube::DeleteOptions{std::nullopt, uidOf(o)}});
   };
   auto core = [&](const char* plural) {
-    return [&ns, plural](const std::string& n) { return corePath(ns, plural, n); };
+    return [&ns, plural](const std::string& n) { return kube::corePath(ns, plural, n); };
   };
   collect(services_, core("services"));
   collect(configMaps_, core("configmaps"));
   collect(networkPolicies_, [&ns](const std::string& n) { return networkPoliciesPath(ns, n); });
-  parallelForEach(
+  kube::parallelForEach(
       deletes, options_.createParallelism,
       [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
   // Pods the garbage collector is deleting too: those whose containers have
@@ -465,20 +455,21 @@ void Reconciler::deleteRunKeySecret(const std::string& ns, const std::string& na
                                     const std::string& uid) {
   // Not cached (no informer may list Secrets), so asked for by name; the
   // garbage collector may be deleting it too, where one runs.
-  const std::string path = corePath(ns, "secrets", api::runKeySecretName(name));
+  const std::string path = kube::corePath(ns, "secrets", api::runKeySecretName(name));
   try {
     const value secret = client_.get(path);
     const bool ours = uid.empty()
                           ? hasBenchmarkLabel(secret, name) && controlledByABenchmark(secret)
                           : isController(secret, uid);
     if (ours && !isDeleting(secret))
-      client_.remove(path, DeleteOptions{std::nullopt, stringField(secret.at("metadata"), "uid")});
-  } catch (const KubeApiError& e) {
+      client_.remove(
+          path, kube::DeleteOptions{std::nullopt, kube::stringField(secret.at("metadata"), "uid")});
+  } catch (const kube::KubeApiError& e) {
     if (!e.notFound()) throw;
   }
 }
 
-value Reconciler::ensure(const Informer* cache, const std::string& collection,
+value Reconciler::ensure(const kube::Informer* cache, const std::string& collection,
                          const value& object) {
   const std::string uid = object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
   auto checkOwner = [&](const value& found) {
@@ -487,15 +478,16 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
     if (hasBenchmarkLabel(found, labelOf(object)) && controlledByABenchmark(found)) {
       if (!isDeleting(found))
         client_.remove(collection + "/" + objectName(found),
-                       DeleteOptions{std::nullopt, uidOf(found)});
-      throw KubeApiError(409, "Conflict",
-                         objectKey(object) + " belongs to an earlier resource; deleting it first");
+                       kube::DeleteOptions{std::nullopt, uidOf(found)});
+      throw kube::KubeApiError(
+          409, "Conflict",
+          kube::objectKey(object) + " belongs to an earlier resource; deleting it first");
     }
-    throw NameConflict(kindOf(object) + " " + objectKey(object) +
+    throw NameConflict(kindOf(object) + " " + kube::objectKey(object) +
                        " exists and is not this benchmark's: rename the benchmark, or delete "
                        "that object");
   };
-  if (auto cached = cache ? cache->get(objectKey(object)) : std::nullopt) {
+  if (auto cached = cache ? cache->get(kube::objectKey(object)) : std::nullopt) {
     checkOwner(*cached);
     return *cached;
   }
@@ -505,7 +497,7 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
     std::optional<value> found;
     try {
       found = client_.get(collection + "/" + objectName(object));
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (!e.notFound()) throw;
     }
     if (found) {
@@ -515,7 +507,7 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
   }
   try {
     return client_.create(collection, object);
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (!e.alreadyExists()) throw;
   }
   // Not in the cache yet, or not labelled for it at all: ask.
@@ -525,12 +517,12 @@ value Reconciler::ensure(const Informer* cache, const std::string& collection,
 }
 
 std::string Reconciler::ensureMasterService(Context& ctx) {
-  const value svc = ensure(&services_, corePath(ctx.ns, "services"),
+  const value svc = ensure(&services_, kube::corePath(ctx.ns, "services"),
                            desiredMasterService(ctx.benchmark, {ctx.name, ctx.uid}));
-  const std::string ip = stringField(svc.at("spec"), "clusterIP");
+  const std::string ip = kube::stringField(svc.at("spec"), "clusterIP");
   if (ip.empty() || ip == "None")
-    throw KubeApiError(0, "",
-                       "Service " + api::masterServiceName(ctx.name) + " has no clusterIP yet");
+    throw kube::KubeApiError(
+        0, "", "Service " + api::masterServiceName(ctx.name) + " has no clusterIP yet");
   return ip;
 }
 
@@ -539,12 +531,12 @@ namespace {
 // "<IP> <pod UID>" of the master Endpoints' one address, as ensureMasterEndpoints
 // remembers what it wrote; "" when they point at nothing.
 std::string masterAddressOf(const value& endpoints) {
-  const value* subsets = fieldOf(endpoints, "subsets");
+  const value* subsets = kube::fieldOf(endpoints, "subsets");
   if (subsets == nullptr || !subsets->is_array() || subsets->size() == 0) return "";
-  const value* addresses = fieldOf(subsets->at(0), "addresses");
+  const value* addresses = kube::fieldOf(subsets->at(0), "addresses");
   if (addresses == nullptr || !addresses->is_array() || addresses->size() == 0) return "";
   const value& address = addresses->at(0);
-  return stringField(address, "ip") + " " + stringField(address, "targetRef", "uid");
+  return kube::stringField(address, "ip") + " " + kube::stringField(address, "targetRef", "uid");
 }
 
 }  // namespace
@@ -553,22 +545,22 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
                                        const std::vector<value>& current) {
   std::string masterName;
   for (const value& pod : desired)
-    if (stringField(pod.at("metadata"), "labels", kLabelRole) == "master")
+    if (kube::stringField(pod.at("metadata"), "labels", kLabelRole) == "master")
       masterName = objectName(pod);
   // By name among the pods this gang's controller created: the one pod
   // that can be the master, whatever labels others carry.
   const value* master = nullptr;
   for (const value& pod : current)
     if (objectName(pod) == masterName && !isDeleting(pod) &&
-        !stringField(pod, "status", "podIP").empty())
+        !kube::stringField(pod, "status", "podIP").empty())
       master = &pod;
   // Without a master to point at, no address at all: a connection is then
   // refused at once and retried, where one sent to an earlier gang's
   // master (an address that may be gone) waits for a timeout.
   const std::string name = api::masterServiceName(ctx.name);
   const std::string key = ctx.ns + "/" + name;
-  const std::string written = master ? stringField(*master, "status", "podIP") + " " +
-                                           stringField(master->at("metadata"), "uid")
+  const std::string written = master ? kube::stringField(*master, "status", "podIP") + " " +
+                                           kube::stringField(master->at("metadata"), "uid")
                                      : "";
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
@@ -583,18 +575,18 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
     // has is then most often what this reconcile would write.
     std::optional<value> found;
     try {
-      found = client_.get(corePath(ctx.ns, "endpoints", name));
-    } catch (const KubeApiError& e) {
+      found = client_.get(kube::corePath(ctx.ns, "endpoints", name));
+    } catch (const kube::KubeApiError& e) {
       if (!e.notFound()) throw;
     }
     if (!found) {
-      client_.create(corePath(ctx.ns, "endpoints"), endpoints);
+      client_.create(kube::corePath(ctx.ns, "endpoints"), endpoints);
     } else if (!isController(*found, ctx.uid) || masterAddressOf(*found) != written) {
       // An earlier gang's, or written by someone else: ours replaces it.
       endpoints["metadata"]["resourceVersion"] = found->at("metadata").at("resourceVersion");
-      client_.replace(corePath(ctx.ns, "endpoints", name), endpoints);
+      client_.replace(kube::corePath(ctx.ns, "endpoints", name), endpoints);
     }
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     // Refused (RBAC without endpoints, a quota, a namespace being deleted):
     // said, and tried again at the next reconcile, but the run goes on being
     // followed. Ranks that cannot reach the master end by their rendezvous
@@ -610,15 +602,15 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
 
 std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
                                                 const std::string& ns, const std::string& uid) {
-  const std::string collection = corePath(ns, "pods");
+  const std::string collection = kube::corePath(ns, "pods");
   std::mutex mutex;
   std::vector<std::string> refused;
-  parallelForEach(
+  kube::parallelForEach(
       pods, options_.createParallelism,
       [&](const value& pod) {
         try {
           client_.create(collection, pod);
-        } catch (const KubeApiError& e) {
+        } catch (const kube::KubeApiError& e) {
           // A 5xx (an admission webhook that does not answer) counts toward
           // the CreateFailed deadline like a refusal: retried, but not forever.
           if (e.refused() || e.serverFailed()) {
@@ -632,7 +624,7 @@ std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
           // name belongs to a pod that is not this benchmark's at all.
           const value found = client_.get(collection + "/" + objectName(pod));
           if (!isController(found, uid) && !hasBenchmarkLabel(found, labelOf(pod)))
-            throw NameConflict("Pod " + objectKey(pod) +
+            throw NameConflict("Pod " + kube::objectKey(pod) +
                                " exists and is not this benchmark's: rename the benchmark, or "
                                "delete that pod");
         }
@@ -650,52 +642,39 @@ std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
 }
 
 void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished) {
-  std::vector<std::pair<std::string, DeleteOptions>> deletes;
+  std::vector<std::pair<std::string, kube::DeleteOptions>> deletes;
   for (const value& pod : pods) {
-    const std::string phase = stringField(pod, "status", "phase");
+    const std::string phase = kube::stringField(pod, "status", "phase");
     const bool finished = phase == "Succeeded" || phase == "Failed";
     const std::string path =
-        corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
+        kube::corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
     if (!isDeleting(pod)) {
       if (!(onlyUnfinished && finished))
-        deletes.push_back({path, DeleteOptions{std::nullopt, uidOf(pod)}});
+        deletes.push_back({path, kube::DeleteOptions{std::nullopt, uidOf(pod)}});
     } else if (finished) {
       // Its containers have exited, yet its kubelet keeps the object until
       // it has reclaimed the sandbox and volumes and its next status sync:
       // 30 s and more was measured, and the next gang's pods need the
       // names. What is left to reclaim the kubelet finishes on its own.
-      deletes.push_back({path, DeleteOptions{0, uidOf(pod)}});
+      deletes.push_back({path, kube::DeleteOptions{0, uidOf(pod)}});
     }
   }
-  parallelForEach(
+  kube::parallelForEach(
       deletes, options_.createParallelism,
       [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
 }
 
 bool Reconciler::writeStatus(Context& ctx) {
-  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+  if (std::optional<kube::StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
     ctx.events.push_back(*dropped);
+  // Unchanged: nothing is written, and its Events are not sent.
   if (ctx.status == ctx.original) return true;
-  value body = ctx.object;
-  body["status"] = ctx.status;
-  try {
-    ctx.object =
-        client_.replace(groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name) + "/status", body);
-  } catch (const KubeApiError& e) {
-    // Someone wrote since our read (resourceVersion mismatch): start over
-    // from the fresh object rather than overwrite what they wrote.
-    if (e.conflict()) return false;
-    throw;
-  }
-  ctx.original = ctx.status;
-  for (const auto& e : ctx.events) event(ctx, e.warning, e.reason, e.message);
-  ctx.events.clear();
+  if (!ctx.replaceStatus(client_)) return false;
+  ctx.flushEvents([this](const value& object, bool warning, const std::string& reason,
+                         const std::string& message) {
+    if (options_.onEvent) options_.onEvent(object, warning, reason, statusMessage(message));
+  });
   return true;
-}
-
-void Reconciler::event(const Context& ctx, bool warning, const std::string& reason,
-                       const std::string& message) const {
-  if (options_.onEvent) options_.onEvent(ctx.object, warning, reason, statusMessage(message));
 }
 
 }  // namespace distbench::op

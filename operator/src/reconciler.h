@@ -28,6 +28,8 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/kube/reconcile_result.h"
+#include "distbench/kube/status_context.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/desired_objects.h"
 #include "distbench/operator/gang_plan.h"
 #include "distbench/operator/gang_state.h"
@@ -38,19 +40,11 @@
 
 namespace distbench::op {
 
-inline constexpr const char* kGroup = "distbench.io";
-inline constexpr const char* kVersion = "v1alpha1";
-inline constexpr const char* kPlural = "distbenchmarks";
-
 class Reconciler {
  public:
-  // An Event on the resource: `warning` false is Normal.
-  using EventSink = std::function<void(const web::json::value& object, bool warning,
-                                       const std::string& reason, const std::string& message)>;
-
   struct Options {
-    EventSink onEvent;
-    std::function<SystemTime()> now = [] { return std::chrono::system_clock::now(); };
+    kube::EventSink onEvent;
+    std::function<kube::SystemTime()> now = [] { return std::chrono::system_clock::now(); };
     // Concurrent creates and deletes per reconcile: the default gang (17
     // pods) goes up in one round trip instead of 17.
     int createParallelism = 24;
@@ -74,36 +68,37 @@ class Reconciler {
 
   // The informers cache the children (pods, Services, ConfigMaps carrying
   // kBenchmarkLabel) and must outlive the reconciler.
-  Reconciler(KubeClient& client, const Informer& pods, const Informer& services,
-             const Informer& configMaps, const Informer& networkPolicies, Options options);
+  Reconciler(kube::KubeClient& client, const kube::Informer& pods, const kube::Informer& services,
+             const kube::Informer& configMaps, const kube::Informer& networkPolicies,
+             Options options);
 
   // `key`: "namespace/name". Throws KubeApiError (retried with backoff).
-  Result reconcile(const std::string& key);
+  kube::Result reconcile(const std::string& key);
 
  private:
   struct Context;
 
   // Observe (children, pods), plan (gang_plan.h), carry the plan out.
-  Result reconcileLive(Context& ctx);
+  kube::Result reconcileLive(Context& ctx);
   // The one place a GangPlan is carried out: stale pods deleted (and
   // nothing else), missing pods created, the master's Endpoints and the
   // role counts written, then the decision applied.
-  Result carryOut(Context& ctx, const GangPlan& plan, std::chrono::milliseconds wake);
+  kube::Result carryOut(Context& ctx, const GangPlan& plan, std::chrono::milliseconds wake);
   // Creates plan.create. A result when the reconcile ends here (a create
   // refused, a name taken).
-  std::optional<Result> createGangPods(Context& ctx, const GangPlan& plan);
+  std::optional<kube::Result> createGangPods(Context& ctx, const GangPlan& plan);
   // Carries out the run policy's decision on the gang: status, Events,
   // pod deletes; `wake` is when a deadline next needs a look.
-  Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
-               const std::vector<web::json::value>& current, std::chrono::milliseconds wake);
+  kube::Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
+                     const std::vector<web::json::value>& current, std::chrono::milliseconds wake);
   // Ends the run: phase Failed, the Failed condition and an Event with
   // `reason`, condition `condition` (the rule that ended the run; default
   // `reason`, when the rule is the cause) True, then clean-up.
-  Result fail(Context& ctx, const std::string& reason, const std::string& message,
-              const std::string& condition = "");
+  kube::Result fail(Context& ctx, const std::string& reason, const std::string& message,
+                    const std::string& condition = "");
   // The API server refused to create `what`: a condition and an Event, and
   // Failed (CreateFailed) once it has refused for createFailureTimeout.
-  Result createRefused(Context& ctx, const std::string& what);
+  kube::Result createRefused(Context& ctx, const std::string& what);
   // ConfigMap, Services and NetworkPolicy; returns the master's ClusterIP.
   std::string ensureSharedChildren(Context& ctx);
   // Deletes the children of a benchmark that no longer exists (whatever the
@@ -116,7 +111,7 @@ class Reconciler {
   // Creates `object` at `collection` unless the cache has it; AlreadyExists
   // is success. Returns the object as the server has it (or the cache).
   // No cache (nullptr): reads it from the server first, creating it on 404.
-  web::json::value ensure(const Informer* cache, const std::string& collection,
+  web::json::value ensure(const kube::Informer* cache, const std::string& collection,
                           const web::json::value& object);
   // The run key's Secret, made once per benchmark: created with a new key,
   // or found (this benchmark's) and kept. Not watched (the operator needs no
@@ -148,20 +143,18 @@ class Reconciler {
   void cleanUp(Context& ctx);
   // After Succeeded the report is stored (report_store.h) before clean-up
   // can delete the master pod; then clean-up and the TTL.
-  Result finished(Context& ctx);
+  kube::Result finished(Context& ctx);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
-  void event(const Context& ctx, bool warning, const std::string& reason,
-             const std::string& message) const;
 
-  KubeClient& client_;
-  const Informer& pods_;
-  const Informer& services_;
-  const Informer& configMaps_;
-  const Informer& networkPolicies_;
+  kube::KubeClient& client_;
+  const kube::Informer& pods_;
+  const kube::Informer& services_;
+  const kube::Informer& configMaps_;
+  const kube::Informer& networkPolicies_;
   Options options_;
   ReportStore reports_;
-  HelperBudget requestHelpers_;
+  kube::HelperBudget requestHelpers_;
   // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
   // reconcile writes the Endpoints only when they change.
   std::mutex memoMutex_;

@@ -28,16 +28,16 @@ std::optional<std::chrono::milliseconds> ReportStore::store(
   };
   std::string log;
   try {
-    log = client_.getText(corePath(ctx.ns, "pods", pod) + "/log?" + masterLogQuery(),
+    log = client_.getText(kube::corePath(ctx.ns, "pods", pod) + "/log?" + masterLogQuery(),
                           masterLogLimitBytes());
-  } catch (const ResponseTooLarge&) {
+  } catch (const kube::ResponseTooLarge&) {
     // Whoever answered ignored limitBytes: no more than the bound was read.
     const ExtractedReport tooLarge = masterLogTooLarge(pod);
     notStored(tooLarge.reason, tooLarge.message);
     return std::nullopt;
-  } catch (const KubeApiError& e) {
-    const SystemTime done =
-        parseRfc3339(stringField(ctx.status, "completionTime")).value_or(ctx.now);
+  } catch (const kube::KubeApiError& e) {
+    const kube::SystemTime done =
+        kube::parseRfc3339(kube::stringField(ctx.status, "completionTime")).value_or(ctx.now);
     // The pods are kept until this is settled, so a kubelet that answers
     // late still has the log; a pod that is gone, or that no kubelet ran,
     // never will.
@@ -70,7 +70,7 @@ std::optional<std::chrono::milliseconds> ReportStore::store(
   } catch (const NameConflict& e) {
     notStored(kCondNameConflict, e.what());
     return std::nullopt;
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (!e.refused()) throw;
     notStored("ReportRefused", "the API server refused ConfigMap " + cm + ": " + e.what());
     return std::nullopt;
@@ -107,17 +107,17 @@ void ReportStore::judgeFabric(ReportContext& ctx, const report::Report& run,
     return;
   }
   ctx.status["fabric"] = outcome.status;
-  for (StatusEvent& e : outcome.events) ctx.events.push_back(std::move(e));
+  for (kube::StatusEvent& e : outcome.events) ctx.events.push_back(std::move(e));
   const std::string benchmark = ctx.ns + "/" + ctx.name;
   for (const SuspectNodeMark& mark : outcome.marks) {
     if (suspectNodes_ == SuspectNodeAction::None) break;
     const std::string refused = markSuspectNode(client_, mark, suspectNodes_, benchmark);
     ctx.events.push_back(refused.empty()
-                             ? StatusEvent{false, "NodeMarked",
-                                           std::string(toString(suspectNodes_)) + " " +
-                                               kSuspectNodeKey + "=" + mark.what + " on node " +
-                                               mark.node}
-                             : StatusEvent{true, "NodeNotMarked", refused});
+                             ? kube::StatusEvent{false, "NodeMarked",
+                                                 std::string(toString(suspectNodes_)) + " " +
+                                                     kSuspectNodeKey + "=" + mark.what +
+                                                     " on node " + mark.node}
+                             : kube::StatusEvent{true, "NodeNotMarked", refused});
   }
 }
 
@@ -145,8 +145,8 @@ std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Repor
   };
   value found;
   try {
-    found = client_.get(corePath(ctx.ns, "configmaps", where.name));
-  } catch (const KubeApiError& e) {
+    found = client_.get(kube::corePath(ctx.ns, "configmaps", where.name));
+  } catch (const kube::KubeApiError& e) {
     if (!e.notFound()) throw;
     notFound();
     return "";
@@ -155,7 +155,7 @@ std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Repor
     notFound();
     return "";
   }
-  const std::string baselineJson = stringField(found, "data", where.key.c_str());
+  const std::string baselineJson = kube::stringField(found, "data", where.key.c_str());
   if (baselineJson.empty()) {
     unknown("BaselineNotFound", "ConfigMap " + where.name + " has no key " + where.key);
     return "";
@@ -169,7 +169,7 @@ std::string ReportStore::compareBaseline(ReportContext& ctx, const report::Repor
   summary["comparedRows"] = value::number(outcome.comparedRows);
   summary["regressedRows"] = value::number(outcome.regressedRows);
   if (!outcome.worstRow.empty())
-    summary["worstRow"] = value::string(boundedMessage(outcome.worstRow));
+    summary["worstRow"] = value::string(kube::boundedMessage(outcome.worstRow));
   ctx.status["baseline"] = summary;
   if (!outcome.compared()) {
     unknown(outcome.reason, outcome.message);

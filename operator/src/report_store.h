@@ -18,6 +18,7 @@
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/kube/status_context.h"
 #include "distbench/operator/status_conditions.h"
 #include "distbench/operator/suspect_node_marks.h"
 #include "distbench/report/report.h"
@@ -31,10 +32,10 @@ struct ReportContext {
   const std::string& uid;
   int64_t generation;
   const api::DistBenchmark& benchmark;
-  SystemTime now;
+  kube::SystemTime now;
   const std::string& nowText;
   web::json::value& status;
-  std::vector<StatusEvent>& events;
+  std::vector<kube::StatusEvent>& events;
 };
 
 class ReportStore {
@@ -47,7 +48,7 @@ class ReportStore {
   // `fetchTimeout`: how long after completion a log the kubelet cannot
   // serve yet is asked for again, before ReportStored False.
   // `suspectNodes`: what a Fabric run's slow nodes get (suspect_node_marks.h).
-  ReportStore(KubeClient& client, std::chrono::seconds fetchTimeout,
+  ReportStore(kube::KubeClient& client, std::chrono::seconds fetchTimeout,
               SuspectNodeAction suspectNodes = SuspectNodeAction::None)
       : client_(client), fetchTimeout_(fetchTimeout), suspectNodes_(suspectNodes) {}
 
@@ -68,7 +69,7 @@ class ReportStore {
   void judgeFabric(ReportContext& ctx, const report::Report& run,
                    const std::optional<report::Report>& baseline);
 
-  KubeClient& client_;
+  kube::KubeClient& client_;
   std::chrono::seconds fetchTimeout_;
   SuspectNodeAction suspectNodes_;
 };

@@ -8,7 +8,7 @@ std::optional<std::string> bottleneckOf(const web::json::value& summary) {
   if (!summary.is_object() || !summary.has_field("bottleneck")) return std::nullopt;
   const web::json::value& v = summary.at("bottleneck");
   if (!v.is_string() || v.as_string().empty()) return std::nullopt;
-  return boundedMessage(v.as_string());
+  return kube::boundedMessage(v.as_string());
 }
 
 }  // namespace distbench::op

@@ -12,7 +12,7 @@ std::chrono::seconds boundedSeconds(int64_t seconds) {
   return std::chrono::seconds(std::min<int64_t>(seconds, 10LL * 365 * 24 * 3600));
 }
 
-milliseconds until(SystemTime when, SystemTime now) {
+milliseconds until(kube::SystemTime when, kube::SystemTime now) {
   const auto left = std::chrono::duration_cast<milliseconds>(when - now);
   return std::max(left, milliseconds(0)) + milliseconds(1000);
 }
@@ -27,9 +27,9 @@ Verdict specChanged(int64_t createdFrom, int64_t generation) {
           {}};
 }
 
-Verdict activeDeadline(const api::RunPolicy& policy, SystemTime start, SystemTime now) {
+Verdict activeDeadline(const api::RunPolicy& policy, kube::SystemTime start, kube::SystemTime now) {
   if (!policy.activeDeadlineSeconds) return {};
-  const SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
+  const kube::SystemTime deadline = start + boundedSeconds(*policy.activeDeadlineSeconds);
   if (now >= deadline) {
     return {kCondDeadlineExceeded,
             "ran longer than activeDeadlineSeconds (" +
@@ -39,8 +39,8 @@ Verdict activeDeadline(const api::RunPolicy& policy, SystemTime start, SystemTim
   return {"", "", until(deadline, now)};
 }
 
-Verdict createRefused(const std::string& message, SystemTime since, std::chrono::seconds limit,
-                      SystemTime now) {
+Verdict createRefused(const std::string& message, kube::SystemTime since,
+                      std::chrono::seconds limit, kube::SystemTime now) {
   if (now - since >= limit) {
     return {"CreateFailed",
             message + " (still refused after " + std::to_string(limit.count()) + " s)",
@@ -52,17 +52,16 @@ Verdict createRefused(const std::string& message, SystemTime since, std::chrono:
   return {"", message, std::clamp(left, milliseconds(500), milliseconds(5000))};
 }
 
-std::optional<milliseconds> ttlLeft(const api::RunPolicy& policy, SystemTime completion,
-                                    SystemTime now) {
+std::optional<milliseconds> ttlLeft(const api::RunPolicy& policy, kube::SystemTime completion,
+                                    kube::SystemTime now) {
   if (!policy.ttlSecondsAfterFinished) return std::nullopt;
-  const SystemTime expiry = completion + boundedSeconds(*policy.ttlSecondsAfterFinished);
+  const kube::SystemTime expiry = completion + boundedSeconds(*policy.ttlSecondsAfterFinished);
   if (now >= expiry) return milliseconds(0);
   return until(expiry, now);
 }
 
-GangDecision decideGang(const GangState& g, const GangFacts& facts,
-                        const api::RunPolicy& policy, int rendezvousTimeoutSeconds,
-                        SystemTime now) {
+GangDecision decideGang(const GangState& g, const GangFacts& facts, const api::RunPolicy& policy,
+                        int rendezvousTimeoutSeconds, kube::SystemTime now) {
   using Action = GangDecision::Action;
   if (g.succeeded(facts.trainers)) {
     return {Action::Succeed, "", "",
@@ -117,8 +116,8 @@ GangDecision decideGang(const GangState& g, const GangFacts& facts,
   // limit; the run ends once, with the reason.
   const std::vector<const PodState*> pending = g.pendingPods();
   const std::string since = g.startedAt();
-  const SystemTime gangStart = parseRfc3339(since).value_or(now);
-  const SystemTime deadline = gangStart + boundedSeconds(rendezvousTimeoutSeconds);
+  const kube::SystemTime gangStart = kube::parseRfc3339(since).value_or(now);
+  const kube::SystemTime deadline = gangStart + boundedSeconds(rendezvousTimeoutSeconds);
   if (!since.empty() && now >= deadline) {
     const std::string cause = firstCause(pending);
     return {Action::Fail, cause.empty() ? kCondRendezvousTimeout : cause, kCondRendezvousTimeout,

@@ -22,7 +22,7 @@ std::chrono::seconds boundedSeconds(int64_t seconds);
 
 // From `now` until `when`, plus a second: timestamps are whole seconds, and
 // waking a moment early would only schedule another wake. Never negative.
-std::chrono::milliseconds until(SystemTime when, SystemTime now);
+std::chrono::milliseconds until(kube::SystemTime when, kube::SystemTime now);
 
 // A rule that may end the run: `reason` (the condition type and the Failed
 // reason) when it does, else when it next could (`wakeIn`, 0 for never).
@@ -40,17 +40,17 @@ struct Verdict {
 Verdict specChanged(int64_t createdFrom, int64_t generation);
 
 // activeDeadlineSeconds, counted from the first attempt to create anything.
-Verdict activeDeadline(const api::RunPolicy& policy, SystemTime start, SystemTime now);
+Verdict activeDeadline(const api::RunPolicy& policy, kube::SystemTime start, kube::SystemTime now);
 
 // The API server refuses to create a child: the run fails once it has
 // refused for `limit` since `since`; meanwhile, look again within 0.5-5 s.
-Verdict createRefused(const std::string& message, SystemTime since, std::chrono::seconds limit,
-                      SystemTime now);
+Verdict createRefused(const std::string& message, kube::SystemTime since,
+                      std::chrono::seconds limit, kube::SystemTime now);
 
 // ttlSecondsAfterFinished: 0 once the resource is due for deletion, else
 // how long until it is; nullopt when the policy keeps it.
 std::optional<std::chrono::milliseconds> ttlLeft(const api::RunPolicy& policy,
-                                                 SystemTime completion, SystemTime now);
+                                                 kube::SystemTime completion, kube::SystemTime now);
 
 // What a reconcile knows of the current gang besides its pods.
 struct GangFacts {
@@ -85,8 +85,7 @@ struct GangDecision {
   std::chrono::milliseconds wakeIn{0};  // Wait: when the rendezvous timeout fires
 };
 
-GangDecision decideGang(const GangState& gang, const GangFacts& facts,
-                        const api::RunPolicy& policy, int rendezvousTimeoutSeconds,
-                        SystemTime now);
+GangDecision decideGang(const GangState& gang, const GangFacts& facts, const api::RunPolicy& policy,
+                        int rendezvousTimeoutSeconds, kube::SystemTime now);
 
 }  // namespace distbench::op

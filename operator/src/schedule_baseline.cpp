@@ -22,7 +22,7 @@ const report::Series* findRow(const report::Report& r, const report::Series& lik
 }  // namespace
 
 std::vector<report::PooledRun> poolFromConfigMap(const value& configMap, std::string* problem) {
-  const std::string text = stringField(configMap, "data", kPoolRunsKey);
+  const std::string text = kube::stringField(configMap, "data", kPoolRunsKey);
   if (text.empty()) return {};
   try {
     return report::parseRunsJson(text, kPoolRunsKey);

@@ -3,7 +3,7 @@
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/cache_trim.h"
-#include "distbench/operator/timed_reconcile.h"
+#include "distbench/operator/crd_names.h"
 
 namespace distbench::op {
 
@@ -41,97 +41,43 @@ void trimRun(value& b) {
 
 }  // namespace
 
-bool schedulesServed(KubeClient& client, const std::string& ns) {
+bool schedulesServed(kube::KubeClient& client, const std::string& ns) {
   // A list of one rather than the discovery document: it needs only the
   // right the controller holds anyway (list), and answers 404 exactly when
   // the resource is not served.
   try {
-    client.get(groupPath(kGroup, kVersion, ns, kSchedulePlural) + "?limit=1");
+    client.get(kube::groupPath(kGroup, kVersion, ns, kSchedulePlural) + "?limit=1");
     return true;
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (e.notFound()) return false;
     throw;
   }
 }
 
-ScheduleController::ScheduleController(KubeClient& client, ScheduleControllerOptions options)
-    : client_(client), options_(std::move(options)), queue_(options_.queue) {
-  const std::string& ns = options_.ns;
-  schedules_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kSchedulePlural),
-                                          "", withTransform(options_.informer, trimSchedule));
-  runs_ = std::make_unique<Informer>(client_, groupPath(kGroup, kVersion, ns, kPlural),
-                                     api::kScheduleLabel,
-                                     withTransform(options_.informer, trimRun));
-  schedules_->onChange([this](const std::string& key, const value&, bool) { queue_.add(key); });
-  runs_->onChange([this](const std::string& key, const value& run, bool) {
-    const std::string ns = key.substr(0, key.find('/'));
-    const value* refs = fieldOf(run.at("metadata"), "ownerReferences");
-    if (refs == nullptr || !refs->is_array()) return;
-    for (const value& ref : refs->as_array()) {
-      const value* controller = fieldOf(ref, "controller");
-      if (controller != nullptr && controller->is_boolean() && controller->as_bool() &&
-          stringField(ref, "kind") == api::kScheduleKind) {
-        queue_.add(ns + "/" + stringField(ref, "name"));
-        return;
-      }
-    }
-  });
-  reconciler_ = std::make_unique<ScheduleReconciler>(client_, *runs_, options_.reconciler);
+namespace {
+
+kube::ControllerOptions runtimeOptions(const ScheduleControllerOptions& o) {
+  kube::ControllerOptions r;
+  r.workers = o.workers;
+  r.queue = o.queue;
+  r.onReconciled = o.onReconciled;
+  r.mayReconcile = o.mayReconcile;
+  return r;
+}
+
+}  // namespace
+
+ScheduleController::ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options)
+    : runtime_(client, runtimeOptions(options)) {
+  const std::string& ns = options.ns;
+  schedules_ = &runtime_.watch(kube::groupPath(kGroup, kVersion, ns, kSchedulePlural), "",
+                               withTransform(options.informer, trimSchedule));
+  runs_ = &runtime_.own(kube::groupPath(kGroup, kVersion, ns, kPlural), api::kScheduleLabel,
+                        withTransform(options.informer, trimRun), api::kScheduleKind);
+  reconciler_ = std::make_unique<ScheduleReconciler>(client, *runs_, options.reconciler);
+  runtime_.reconcileWith([this](const std::string& key) { return reconciler_->reconcile(key); });
 }
 
 ScheduleController::~ScheduleController() { stop(); }
-
-void ScheduleController::startInformers() {
-  schedules_->start();
-  runs_->start();
-}
-
-bool ScheduleController::waitForSync(std::chrono::milliseconds timeout) const {
-  return op::waitForSync({schedules_.get(), runs_.get()}, timeout);
-}
-
-bool ScheduleController::synced() const { return schedules_->hasSynced() && runs_->hasSynced(); }
-
-void ScheduleController::startWorkers() {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return;
-  if (pool_) {
-    enqueueAll();
-    pool_->start();
-    return;
-  }
-  WorkerPool::Options o;
-  o.workers = options_.workers;
-  o.mayReconcile = options_.mayReconcile;
-  auto reconcile = timedReconcile(
-      [this](const std::string& key) { return reconciler_->reconcile(key); },
-      options_.onReconciled);
-  pool_ = std::make_unique<WorkerPool>(queue_, reconcile, o);
-  pool_->start();
-}
-
-bool ScheduleController::pauseWorkers(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  return !pool_ || stopped_ || pool_->pause(timeout);
-}
-
-bool ScheduleController::stop(std::chrono::steady_clock::duration timeout) {
-  std::lock_guard<std::mutex> lock(workersMutex_);
-  if (stopped_) return true;
-  stopped_ = true;
-  bool drained = true;
-  if (pool_) {
-    drained = pool_->stop(timeout);
-  } else {
-    queue_.shutDown();
-  }
-  schedules_->stop();
-  runs_->stop();
-  return drained;
-}
-
-void ScheduleController::enqueueAll() {
-  for (const value& s : schedules_->list()) queue_.add(objectKey(s));
-}
 
 }  // namespace distbench::op

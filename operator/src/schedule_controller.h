@@ -1,7 +1,7 @@
-// The DistBenchmarkSchedule side of the operator: an informer for schedules,
-// one for the DistBenchmarks they made (those carrying distbench.io/schedule),
-// a work queue of schedule keys fed by both, and workers running the
-// ScheduleReconciler. Started and stopped with the benchmark Controller, on
+// The DistBenchmarkSchedule controller: the runtime's generic controller
+// (kube/controller.h) wired with schedules as its primary kind, the
+// DistBenchmarks they made (those carrying distbench.io/schedule) as the
+// kind they own, and the ScheduleReconciler. Started and stopped with the benchmark Controller, on
 // the same leadership. When the API server does not serve the
 // DistBenchmarkSchedule resource (its CRD not installed: Helm installs a
 // chart's CRDs once, never on upgrade), schedules are off and say so in
@@ -11,64 +11,65 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "distbench/kube/controller.h"
 #include "distbench/kube/informer.h"
 #include "distbench/kube/kube_client.h"
+#include "distbench/kube/timed_reconcile.h"
 #include "distbench/kube/work_queue.h"
-#include "distbench/kube/worker_pool.h"
 #include "distbench/operator/schedule_reconciler.h"
-#include "distbench/operator/timed_reconcile.h"
 
 namespace distbench::op {
 
 struct ScheduleControllerOptions {
   std::string ns;  // empty: every namespace
   int workers = 1;
-  WorkQueueOptions queue;
-  Informer::Options informer;
+  kube::WorkQueueOptions queue;
+  kube::Informer::Options informer;
   ScheduleReconciler::Options reconciler;
-  OnReconciled onReconciled;
+  kube::OnReconciled onReconciled;
   std::function<bool()> mayReconcile;  // as ControllerOptions
 };
 
 class ScheduleController {
  public:
-  ScheduleController(KubeClient& client, ScheduleControllerOptions options);
+  ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options);
   ~ScheduleController();
   ScheduleController(const ScheduleController&) = delete;
   ScheduleController& operator=(const ScheduleController&) = delete;
 
-  void startInformers();
-  bool waitForSync(std::chrono::milliseconds timeout) const;
-  bool synced() const;
-  // As Controller's: again after pauseWorkers(), every cached schedule
-  // first.
-  void startWorkers();
-  bool pauseWorkers(std::chrono::steady_clock::duration timeout);
-  bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10));
+  // As kube::Controller's: again after pauseWorkers(), every cached
+  // schedule first.
+  void startInformers() { runtime_.startInformers(); }
+  bool waitForSync(std::chrono::milliseconds timeout) const {
+    return runtime_.waitForSync(timeout);
+  }
+  bool synced() const { return runtime_.synced(); }
+  void startWorkers() { runtime_.startWorkers(); }
+  bool pauseWorkers(std::chrono::steady_clock::duration timeout) {
+    return runtime_.pauseWorkers(timeout);
+  }
+  bool stop(std::chrono::steady_clock::duration timeout = std::chrono::seconds(10)) {
+    return runtime_.stop(timeout);
+  }
   // Every cached schedule into the queue: after a clock jump (tests drive
   // the reconciler's clock), each looks again at once.
-  void enqueueAll();
+  void enqueueAll() { runtime_.enqueueAll(); }
 
-  const Informer& schedules() const { return *schedules_; }
-  const Informer& runs() const { return *runs_; }
+  const kube::Informer& schedules() const { return *schedules_; }
+  const kube::Informer& runs() const { return *runs_; }
 
  private:
-  KubeClient& client_;
-  ScheduleControllerOptions options_;
-  std::unique_ptr<Informer> schedules_, runs_;
-  WorkQueue queue_;
+  kube::Controller runtime_;
+  const kube::Informer* schedules_;
+  const kube::Informer* runs_;
   std::unique_ptr<ScheduleReconciler> reconciler_;
-  std::unique_ptr<WorkerPool> pool_;
-  std::mutex workersMutex_;
-  bool stopped_ = false;
 };
 
 // Whether the API server serves DistBenchmarkSchedules (in namespace `ns`,
 // or all when empty). Throws KubeApiError when it cannot tell.
-bool schedulesServed(KubeClient& client, const std::string& ns);
+bool schedulesServed(kube::KubeClient& client, const std::string& ns);
 
 }  // namespace distbench::op

@@ -17,7 +17,7 @@ using web::json::value;
 using prometheus::ClientMetric;
 using prometheus::MetricFamily;
 
-double unixSeconds(SystemTime t) {
+double unixSeconds(kube::SystemTime t) {
   return std::chrono::duration<double>(t.time_since_epoch()).count();
 }
 
@@ -46,11 +46,11 @@ double number(const value& v) { return v.is_number() ? v.as_number().to_double()
 std::optional<double> ScheduleMetrics::intervalSeconds(const value& schedule) {
   const value empty = value::object();
   const value& spec = schedule.has_field("spec") ? schedule.at("spec") : empty;
-  const std::string text = stringField(spec, "schedule");
-  std::string zoneName = stringField(spec, "timeZone");
+  const std::string text = kube::stringField(spec, "schedule");
+  std::string zoneName = kube::stringField(spec, "timeZone");
   if (zoneName.empty()) zoneName = "UTC";
-  const std::string next = stringField(schedule, "status", "nextScheduleTime");
-  const auto at = parseRfc3339(next);
+  const std::string next = kube::stringField(schedule, "status", "nextScheduleTime");
+  const auto at = kube::parseRfc3339(next);
   if (!at) return std::nullopt;
   const std::string key = text + "|" + zoneName + "|" + next;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -75,64 +75,66 @@ std::vector<MetricFamily> ScheduleMetrics::collect(const std::vector<value>& sch
     const value empty = value::object();
     const value& meta = s.has_field("metadata") ? s.at("metadata") : empty;
     const value& status = s.has_field("status") ? s.at("status") : empty;
-    const std::vector<ClientMetric::Label> id = {{"namespace", stringField(meta, "namespace")},
-                                                 {"schedule", stringField(meta, "name")}};
-    const value* suspend = fieldOf(s.has_field("spec") ? s.at("spec") : empty, "suspend");
+    const std::vector<ClientMetric::Label> id = {
+        {"namespace", kube::stringField(meta, "namespace")},
+        {"schedule", kube::stringField(meta, "name")}};
+    const value* suspend = kube::fieldOf(s.has_field("spec") ? s.at("spec") : empty, "suspend");
     f.add("distbench_schedule_suspended", "1 while the schedule is suspended, else 0.", id,
           suspend != nullptr && suspend->is_boolean() && suspend->as_bool() ? 1 : 0);
     f.add("distbench_schedule_consecutive_failures",
           "Runs of the schedule that failed in a row, up to its last finished run.", id,
-          static_cast<double>(intField(status, "consecutiveFailures", 0)));
+          static_cast<double>(kube::intField(status, "consecutiveFailures", 0)));
     // The creation time while nothing has succeeded: staleness then counts
     // from when the schedule could first have run.
-    const auto success = parseRfc3339(stringField(status, "lastSuccessfulTime"));
-    const auto created = parseRfc3339(stringField(meta, "creationTimestamp"));
+    const auto success = kube::parseRfc3339(kube::stringField(status, "lastSuccessfulTime"));
+    const auto created = kube::parseRfc3339(kube::stringField(meta, "creationTimestamp"));
     if (success || created)
       f.add("distbench_schedule_last_successful_run_timestamp_seconds",
             "Unix time the schedule's last successful run finished (its creation time while "
             "none has).",
             id, unixSeconds(success ? *success : *created));
-    if (const auto last = parseRfc3339(stringField(status, "lastScheduleTime")))
+    if (const auto last = kube::parseRfc3339(kube::stringField(status, "lastScheduleTime")))
       f.add("distbench_schedule_last_schedule_timestamp_seconds",
             "Unix time of the firing the schedule's last run was started for.", id,
             unixSeconds(*last));
     if (const auto interval = intervalSeconds(s))
       f.add("distbench_schedule_expected_interval_seconds",
             "Seconds between the schedule's next firing and the one after it.", id, *interval);
-    const value* lastRun = fieldOf(status, "lastRun");
+    const value* lastRun = kube::fieldOf(status, "lastRun");
     if (lastRun == nullptr) continue;
     f.add("distbench_schedule_regression",
           "1 when the schedule's last finished run regressed against its rolling baseline, "
           "else 0.",
-          id, stringField(*lastRun, "verdict") == "Regression" ? 1 : 0);
-    if (const value* t = fieldOf(status, "baseline"); t != nullptr && t->has_field("thresholdPercent"))
+          id, kube::stringField(*lastRun, "verdict") == "Regression" ? 1 : 0);
+    if (const value* t = kube::fieldOf(status, "baseline");
+        t != nullptr && t->has_field("thresholdPercent"))
       f.add("distbench_schedule_regression_threshold_ratio",
             "The slowdown of a row's median, as a fraction, past which a significant change "
             "counts as a regression.",
             id, number(t->at("thresholdPercent")) / 100.0);
-    const value* rows = fieldOf(*lastRun, "rows");
+    const value* rows = kube::fieldOf(*lastRun, "rows");
     if (rows == nullptr || !rows->is_array()) continue;
     // Cut again here: a status written by an older operator, or edited,
     // may hold longer names. Two rows with one label set would be a
     // duplicate series, which fails the whole scrape: the first is kept.
     std::set<std::pair<std::string, std::string>> seen;
     for (const value& row : rows->as_array()) {
-      const std::string group = boundedRowName(stringField(row, "group"));
-      const std::string name = boundedRowName(stringField(row, "row"));
+      const std::string group = boundedRowName(kube::stringField(row, "group"));
+      const std::string name = boundedRowName(kube::stringField(row, "row"));
       if (!seen.emplace(group, name).second) continue;
       std::vector<ClientMetric::Label> labels = id;
       labels.push_back({"group", group});
       labels.push_back({"row", name});
-      if (const value* v = fieldOf(row, "p50Seconds"))
+      if (const value* v = kube::fieldOf(row, "p50Seconds"))
         f.add("distbench_schedule_last_run_p50_seconds",
               "Median seconds per sample of each row of the schedule's last finished run (absent after a failed one).",
               labels, number(*v));
-      if (const value* v = fieldOf(row, "p95Seconds"))
+      if (const value* v = kube::fieldOf(row, "p95Seconds"))
         f.add("distbench_schedule_last_run_p95_seconds",
               "95th percentile seconds per sample of each row of the schedule's last finished "
               "run (absent after a failed one).",
               labels, number(*v));
-      if (const value* v = fieldOf(row, "baselineP50Seconds"))
+      if (const value* v = kube::fieldOf(row, "baselineP50Seconds"))
         f.add("distbench_schedule_baseline_p50_seconds",
               "Median seconds per sample of each row over the pooled runs the last run was "
               "compared with.",

@@ -12,6 +12,7 @@
 #include "distbench/api/time_zone.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/finite_status.h"
 #include "distbench/operator/ownership.h"
 #include "distbench/operator/schedule_baseline.h"
@@ -32,11 +33,11 @@ constexpr std::size_t kMaxStatusRows = 64;
 constexpr std::chrono::seconds kStatusRetry{60};
 
 std::string schedulePath(const std::string& ns, const std::string& name = "") {
-  return groupPath(kGroup, kVersion, ns, kSchedulePlural, name);
+  return kube::groupPath(kGroup, kVersion, ns, kSchedulePlural, name);
 }
 
 std::string benchmarksPath(const std::string& ns, const std::string& name = "") {
-  return groupPath(kGroup, kVersion, ns, kPlural, name);
+  return kube::groupPath(kGroup, kVersion, ns, kPlural, name);
 }
 
 value stringMap(const std::map<std::string, std::string>& m) {
@@ -47,22 +48,16 @@ value stringMap(const std::map<std::string, std::string>& m) {
 
 }  // namespace
 
-struct ScheduleReconciler::Context {
-  std::string ns, name, key, uid;
+// The status context (kube/status_context.h) with what a schedule's
+// reconcile adds.
+struct ScheduleReconciler::Context : kube::StatusContext {
   // The runs this schedule created and has not seen go (status.runs and
   // created_).
   std::vector<RunRecord> recorded;
   // The server refused the status (writeStatus): look again within
   // kStatusRetry.
   bool statusRefused = false;
-  int64_t generation = 0;
-  value object;
-  value original;
-  value status;
   api::DistBenchmarkSchedule schedule;
-  SystemTime now;
-  std::string nowText;
-  std::vector<StatusEvent> events;
   // The pool, read once when first needed (readPool). poolConfigMap stays
   // null when the server refused to create it.
   bool poolRead = false;
@@ -72,7 +67,8 @@ struct ScheduleReconciler::Context {
   bool poolIsOurs() const { return poolConfigMap.is_object() && isController(poolConfigMap, uid); }
 };
 
-ScheduleReconciler::ScheduleReconciler(KubeClient& client, const Informer& runs, Options options)
+ScheduleReconciler::ScheduleReconciler(kube::KubeClient& client, const kube::Informer& runs,
+                                       Options options)
     : client_(client), runs_(runs), options_(std::move(options)) {}
 
 bool ScheduleReconciler::firstTime(const Context& ctx, const std::string& memo) {
@@ -101,41 +97,30 @@ void dropRecord(std::vector<RunRecord>& records, const std::string& uid) {
 // its run (a forged one, accounted by an operator that predates
 // status.runs) and says nothing of what is accounted: believed, it would
 // keep every real run from being accounted.
-SystemTime accountedUpTo(const value& status) {
-  const SystemTime last =
-      parseRfc3339(stringField(status, "lastRun", "scheduledTime")).value_or(SystemTime{});
-  const SystemTime fired =
-      parseRfc3339(stringField(status, "lastScheduleTime")).value_or(SystemTime{});
-  return last > fired ? SystemTime{} : last;
+kube::SystemTime accountedUpTo(const value& status) {
+  const kube::SystemTime last =
+      kube::parseRfc3339(kube::stringField(status, "lastRun", "scheduledTime"))
+          .value_or(kube::SystemTime{});
+  const kube::SystemTime fired = kube::parseRfc3339(kube::stringField(status, "lastScheduleTime"))
+                                     .value_or(kube::SystemTime{});
+  return last > fired ? kube::SystemTime{} : last;
 }
 
 }  // namespace
 
-Result ScheduleReconciler::reconcile(const std::string& key) {
+kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   Context ctx;
-  ctx.key = key;
-  const auto slash = key.find('/');
-  ctx.ns = key.substr(0, slash);
-  ctx.name = key.substr(slash + 1);
-  try {
-    ctx.object = client_.get(schedulePath(ctx.ns, ctx.name));
-  } catch (const KubeApiError& e) {
-    if (!e.notFound()) throw;
+  if (!ctx.open(client_, key, [](const std::string& ns, const std::string& name) {
+        return schedulePath(ns, name);
+      })) {
     // Its runs and pool go with it (the garbage collector).
     std::lock_guard<std::mutex> lock(memoMutex_);
     memos_.erase(key);
     created_.erase(key);
-    return Result::awaitChange();
+    return kube::Result::awaitChange();
   }
-  if (isDeleting(ctx.object)) return Result::awaitChange();
-  const value& meta = ctx.object.at("metadata");
-  ctx.uid = stringField(meta, "uid");
-  ctx.generation = intField(meta, "generation", 0);
-  ctx.original = ctx.object.has_field("status") ? ctx.object.at("status") : value::object();
-  ctx.status = ctx.original;
-  ctx.now = options_.now();
-  ctx.nowText = formatRfc3339(ctx.now);
-  ctx.status["observedGeneration"] = value::number(ctx.generation);
+  if (ctx.deleting()) return kube::Result::awaitChange();
+  ctx.stamp(options_.now());
   ctx.recorded = runRecords(ctx.original);
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
@@ -162,8 +147,8 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
                            ctx.generation))
       ctx.events.push_back({true, "InvalidSpec", message});
     ctx.status["runs"] = runRecordsJson(ctx.recorded);
-    if (!writeStatus(ctx)) return Result::retry();
-    return ctx.statusRefused ? Result::after(kStatusRetry) : Result::awaitChange();
+    if (!writeStatus(ctx)) return kube::Result::retry();
+    return ctx.statusRefused ? kube::Result::after(kStatusRetry) : kube::Result::awaitChange();
   }
   setCondition(ctx.status, kCondValid, true, "Valid", "the schedule and its template are valid",
                ctx.nowText, ctx.generation);
@@ -171,7 +156,7 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   const std::vector<ScheduledRun> runs = currentRuns(ctx);
 
   // Settled runs not yet accounted, oldest first.
-  const SystemTime accounted = accountedUpTo(ctx.status);
+  const kube::SystemTime accounted = accountedUpTo(ctx.status);
   for (const ScheduledRun& run : runs)
     if (run.settled && run.scheduledAt > accounted) account(ctx, run);
   pruneHistory(ctx, runs);
@@ -188,31 +173,32 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   }
   ctx.status["active"] = activeJson;
 
-  const SystemTime created =
-      parseRfc3339(stringField(meta, "creationTimestamp")).value_or(ctx.now);
-  const SystemTime since =
-      parseRfc3339(stringField(ctx.status, "lastScheduleTime")).value_or(created);
+  const kube::SystemTime created =
+      kube::parseRfc3339(kube::stringField(ctx.object.at("metadata"), "creationTimestamp"))
+          .value_or(ctx.now);
+  const kube::SystemTime since =
+      kube::parseRfc3339(kube::stringField(ctx.status, "lastScheduleTime")).value_or(created);
   const api::ScheduleSpec& spec = ctx.schedule.spec;
   std::optional<std::chrono::seconds> deadline;
   if (spec.startingDeadlineSeconds) deadline = std::chrono::seconds(*spec.startingDeadlineSeconds);
   const ScheduleTiming timing = scheduleTiming(
-      [&](SystemTime after) { return cron->next(after, *zone); }, since, ctx.now, deadline);
+      [&](kube::SystemTime after) { return cron->next(after, *zone); }, since, ctx.now, deadline);
   if (timing.next) {
-    ctx.status["nextScheduleTime"] = value::string(formatRfc3339(*timing.next));
+    ctx.status["nextScheduleTime"] = value::string(kube::formatRfc3339(*timing.next));
   } else if (ctx.status.has_field("nextScheduleTime")) {
     ctx.status.erase("nextScheduleTime");
   }
 
   if (!spec.suspend) {
-    if (timing.missed && firstTime(ctx, "missed " + formatRfc3339(*timing.missed))) {
+    if (timing.missed && firstTime(ctx, "missed " + kube::formatRfc3339(*timing.missed))) {
       ctx.events.push_back(
           {true, "MissedSchedule",
-           "missed the run due at " + formatRfc3339(*timing.missed) + " (" +
+           "missed the run due at " + kube::formatRfc3339(*timing.missed) + " (" +
                std::to_string(timing.firingsSince) +
                " firings since the last run): it is past startingDeadlineSeconds (" +
                std::to_string(deadline ? deadline->count() : 0) +
                "s); was the operator down? The next run is at " +
-               (timing.next ? formatRfc3339(*timing.next) : std::string("never"))});
+               (timing.next ? kube::formatRfc3339(*timing.next) : std::string("never"))});
     }
     if (timing.due) startRun(ctx, *timing.due, active);
   }
@@ -227,9 +213,9 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
     ctx.status["baseline"] = summary;
   }
   ctx.status["runs"] = runRecordsJson(ctx.recorded);
-  if (!writeStatus(ctx)) return Result::retry();
+  if (!writeStatus(ctx)) return kube::Result::retry();
   if (spec.suspend || !timing.next) {
-    return ctx.statusRefused ? Result::after(kStatusRetry) : Result::awaitChange();
+    return ctx.statusRefused ? kube::Result::after(kStatusRetry) : kube::Result::awaitChange();
   }
   // A little after the firing, so that the clock has passed it.
   auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*timing.next - ctx.now) +
@@ -237,7 +223,7 @@ Result ScheduleReconciler::reconcile(const std::string& key) {
   if (wait.count() < 100) wait = std::chrono::milliseconds(100);
   std::chrono::milliseconds most = options_.maxWait;
   if (ctx.statusRefused) most = std::min(most, std::chrono::milliseconds(kStatusRetry));
-  return Result::after(std::min(wait, most));
+  return kube::Result::after(std::min(wait, most));
 }
 
 std::vector<ScheduledRun> ScheduleReconciler::currentRuns(Context& ctx) {
@@ -245,15 +231,15 @@ std::vector<ScheduledRun> ScheduleReconciler::currentRuns(Context& ctx) {
   std::vector<std::string> gone;
   for (const RunRecord& record : ctx.recorded) {
     std::optional<value> found = runs_.get(ctx.ns + "/" + record.name);
-    if (!found || stringField(found->at("metadata"), "uid") != record.uid) {
+    if (!found || kube::stringField(found->at("metadata"), "uid") != record.uid) {
       // Created a moment ago and not cached yet, or gone: the server says
       // which. Without this, a reconcile right after a create would start
       // the run again, or another beside it under Forbid.
       found.reset();
       try {
         value v = client_.get(benchmarksPath(ctx.ns, record.name));
-        if (stringField(v.at("metadata"), "uid") == record.uid) found = std::move(v);
-      } catch (const KubeApiError& e) {
+        if (kube::stringField(v.at("metadata"), "uid") == record.uid) found = std::move(v);
+      } catch (const kube::KubeApiError& e) {
         if (!e.notFound()) throw;
       }
     }
@@ -280,7 +266,7 @@ const std::vector<report::PooledRun>& ScheduleReconciler::readPool(Context& ctx)
   ctx.poolRead = true;
   const std::string name = api::scheduleBaselineConfigMapName(ctx.name);
   try {
-    ctx.poolConfigMap = client_.get(corePath(ctx.ns, "configmaps", name));
+    ctx.poolConfigMap = client_.get(kube::corePath(ctx.ns, "configmaps", name));
     std::string problem;
     // Someone else's ConfigMap of that name holds no pool of ours.
     if (ctx.poolIsOurs()) ctx.pool = poolFromConfigMap(ctx.poolConfigMap, &problem);
@@ -288,16 +274,16 @@ const std::vector<report::PooledRun>& ScheduleReconciler::readPool(Context& ctx)
       ctx.events.push_back(
           {true, "BaselineDamaged",
            "the pool in ConfigMap " + name + " cannot be read (" + problem + "); it starts again"});
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (!e.notFound()) throw;
     // Made empty with the first run, so that it is there to look at (and
     // every later change is an update of it).
     std::vector<report::PooledRun> none;
     try {
       ctx.poolConfigMap =
-          client_.create(corePath(ctx.ns, "configmaps"),
+          client_.create(kube::corePath(ctx.ns, "configmaps"),
                          desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, *poolData(none).data));
-    } catch (const KubeApiError& refusal) {
+    } catch (const kube::KubeApiError& refusal) {
       // Made meanwhile, or no answer: read again on the retry.
       if (refusal.conflict() || refusal.code() == 0) throw;
       poolNotStored(ctx, "PoolWriteRefused", "PoolWriteRefused",
@@ -313,22 +299,22 @@ void ScheduleReconciler::poolNotStored(Context& ctx, const std::string& reason,
                                        const std::string& event, const std::string& message) {
   setConditionStatus(ctx.status, kCondBaselineStored, "False", reason, message, ctx.nowText,
                      ctx.generation);
-  ctx.events.push_back({true, event, boundedMessage(message)});
+  ctx.events.push_back({true, event, kube::boundedMessage(message)});
 }
 
 void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   const api::ScheduleSpec& spec = ctx.schedule.spec;
   value last = value::object();
   last["name"] = value::string(run.name);
-  last["scheduledTime"] = value::string(formatRfc3339(run.scheduledAt));
+  last["scheduledTime"] = value::string(kube::formatRfc3339(run.scheduledAt));
   last["phase"] = value::string(run.phase);
-  if (run.finishedAt) last["finishedTime"] = value::string(formatRfc3339(*run.finishedAt));
+  if (run.finishedAt) last["finishedTime"] = value::string(kube::formatRfc3339(*run.finishedAt));
   if (!run.p50.empty()) last["p50"] = value::string(run.p50);
   last["verdict"] = value::string(run.verdict);
-  if (!run.worstRow.empty()) last["worstRow"] = value::string(boundedMessage(run.worstRow));
+  if (!run.worstRow.empty()) last["worstRow"] = value::string(kube::boundedMessage(run.worstRow));
 
   if (!run.succeeded) {
-    const int64_t failures = intField(ctx.status, "consecutiveFailures", 0) + 1;
+    const int64_t failures = kube::intField(ctx.status, "consecutiveFailures", 0) + 1;
     ctx.status["consecutiveFailures"] = value::number(failures);
     ctx.status["lastRun"] = last;
     ctx.events.push_back({true, "RunFailed",
@@ -338,7 +324,7 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   }
   ctx.status["consecutiveFailures"] = value::number(0);
   ctx.status["lastSuccessfulTime"] =
-      value::string(formatRfc3339(run.finishedAt.value_or(ctx.now)));
+      value::string(kube::formatRfc3339(run.finishedAt.value_or(ctx.now)));
 
   const std::string poolName = api::scheduleBaselineConfigMapName(ctx.name);
   const std::vector<report::PooledRun>& pool = readPool(ctx);
@@ -346,10 +332,10 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   if (run.reportStored) {
     try {
       const value cm =
-          client_.get(corePath(ctx.ns, "configmaps", api::reportConfigMapName(run.name)));
-      const std::string json = stringField(cm, "data", api::kReportKey);
+          client_.get(kube::corePath(ctx.ns, "configmaps", api::reportConfigMapName(run.name)));
+      const std::string json = kube::stringField(cm, "data", api::kReportKey);
       if (!json.empty()) runReport = report::parseReport(json, run.name);
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (!e.notFound()) throw;
     } catch (const report::ReportError&) {
       // Stored, then edited into something unreadable: not pooled.
@@ -420,8 +406,8 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, *data.data);
   cm["metadata"]["resourceVersion"] = ctx.poolConfigMap.at("metadata").at("resourceVersion");
   try {
-    ctx.poolConfigMap = client_.replace(corePath(ctx.ns, "configmaps", poolName), cm);
-  } catch (const KubeApiError& e) {
+    ctx.poolConfigMap = client_.replace(kube::corePath(ctx.ns, "configmaps", poolName), cm);
+  } catch (const kube::KubeApiError& e) {
     // A conflict or no answer is tried again; anything else the server
     // would answer the same way next time, and must not keep the schedule
     // from its next firing: the run is accounted without joining the pool.
@@ -444,7 +430,7 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
 }
 
 void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs) {
-  const SystemTime accounted = accountedUpTo(ctx.status);
+  const kube::SystemTime accounted = accountedUpTo(ctx.status);
   std::vector<const ScheduledRun*> succeeded, failed;
   for (const ScheduledRun& run : runs) {
     if (!run.settled || run.deleting || run.scheduledAt > accounted) continue;
@@ -453,7 +439,7 @@ void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledR
   auto prune = [&](const std::vector<const ScheduledRun*>& list, int limit) {
     const std::size_t keep = static_cast<std::size_t>(std::max(limit, 0));
     for (std::size_t i = 0; i + keep < list.size(); ++i) {
-      DeleteOptions o;
+      kube::DeleteOptions o;
       o.uid = list[i]->uid;
       // Its children (report ConfigMap included) go with it.
       client_.remove(benchmarksPath(ctx.ns, list[i]->name), o);
@@ -464,35 +450,35 @@ void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledR
   prune(failed, ctx.schedule.spec.failedRunsHistoryLimit);
 }
 
-void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
+void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at,
                                   const std::vector<ScheduledRun>& active) {
   const api::ScheduleSpec& spec = ctx.schedule.spec;
   // A reconcile that created it and then lost its status write finds it
   // (created_), under whatever name it got.
   for (const RunRecord& record : ctx.recorded)
     if (record.scheduledAt == at) {
-      ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
+      ctx.status["lastScheduleTime"] = value::string(kube::formatRfc3339(at));
       return;
     }
   if (!active.empty()) {
     if (spec.concurrencyPolicy == api::ConcurrencyPolicy::Forbid) {
-      if (firstTime(ctx, "skipped " + formatRfc3339(at)))
+      if (firstTime(ctx, "skipped " + kube::formatRfc3339(at)))
         ctx.events.push_back({false, "RunSkipped",
-                              "the run due at " + formatRfc3339(at) + " waits: run " +
+                              "the run due at " + kube::formatRfc3339(at) + " waits: run " +
                                   active.front().name +
                                   " is still active (concurrencyPolicy Forbid); it starts when "
                                   "that run ends, if within startingDeadlineSeconds"});
       return;
     }
     for (const ScheduledRun& run : active) {
-      DeleteOptions o;
+      kube::DeleteOptions o;
       o.uid = run.uid;
       client_.remove(benchmarksPath(ctx.ns, run.name), o);
       forget(ctx, run.uid);
       ctx.events.push_back({false, "RunReplaced",
                             "deleted active run " + run.name +
                                 " (concurrencyPolicy Replace) for the run due at " +
-                                formatRfc3339(at)});
+                                kube::formatRfc3339(at)});
     }
   }
 
@@ -520,7 +506,7 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
   std::string taken;
   try {
     made = client_.create(benchmarksPath(ctx.ns), body);
-  } catch (const KubeApiError& e) {
+  } catch (const kube::KubeApiError& e) {
     if (!e.alreadyExists()) throw;
     // Not a run of ours: those were found by their firing above. Anyone
     // may create a DistBenchmark named after the next firing (it is in
@@ -531,8 +517,8 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
     body["metadata"]["generateName"] = value::string(ctx.name + "-");
     made = client_.create(benchmarksPath(ctx.ns), body);
   }
-  const RunRecord record{stringField(made.at("metadata"), "name"),
-                         stringField(made.at("metadata"), "uid"), at};
+  const RunRecord record{kube::stringField(made.at("metadata"), "name"),
+                         kube::stringField(made.at("metadata"), "uid"), at};
   ctx.recorded.push_back(record);
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
@@ -542,14 +528,14 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
     ctx.events.push_back({true, "RunNameTaken",
                           "DistBenchmark " + ctx.ns + "/" + taken +
                               " exists and was not created by this schedule; the run due at " +
-                              formatRfc3339(at) + " starts as " + record.name});
-  ctx.status["lastScheduleTime"] = value::string(formatRfc3339(at));
+                              kube::formatRfc3339(at) + " starts as " + record.name});
+  ctx.status["lastScheduleTime"] = value::string(kube::formatRfc3339(at));
   value ref = value::object();
   ref["name"] = value::string(record.name);
   ref["uid"] = value::string(record.uid);
   ctx.status["active"][ctx.status["active"].size()] = ref;
   ctx.events.push_back({false, "RunStarted",
-                        "started run " + record.name + " (due at " + formatRfc3339(at) + ")" +
+                        "started run " + record.name + " (due at " + kube::formatRfc3339(at) + ")" +
                             (run.spec.baseline ? ", against the pool of the last " +
                                                      std::to_string(pool.size()) + " runs"
                                                : ", with no baseline yet")});
@@ -558,21 +544,18 @@ void ScheduleReconciler::startRun(Context& ctx, SystemTime at,
 bool ScheduleReconciler::writeStatus(Context& ctx) {
   // The rows' times come from reports the parser bounded; this catches
   // whatever slips past (finite_status.h).
-  if (std::optional<StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
+  if (std::optional<kube::StatusEvent> dropped = dropNonFiniteStatusNumbers(ctx.status))
     ctx.events.push_back(*dropped);
   if (ctx.status == ctx.original) {
     // Some Events carry no status change (a skipped firing): they are
     // remembered (firstTime) rather than recorded in status.
-    sendEvents(ctx);
+    ctx.flushEvents(options_.onEvent);
     return true;
   }
-  value body = ctx.object;
-  body["status"] = ctx.status;
   std::string refusal;
   try {
-    ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
-  } catch (const KubeApiError& e) {
-    if (e.conflict()) return false;
+    if (!ctx.replaceStatus(client_)) return false;
+  } catch (const kube::KubeApiError& e) {
     // No answer: the API server is away; tried again with backoff.
     if (e.code() == 0) throw;
     refusal = std::to_string(e.code()) + ": " + e.what();
@@ -585,15 +568,14 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
     value* lastRun = ctx.status.has_field("lastRun") ? &ctx.status["lastRun"] : nullptr;
     if (lastRun != nullptr && lastRun->has_field("rows")) {
       lastRun->erase("rows");
-      body["status"] = ctx.status;
       try {
-        ctx.object = client_.replace(schedulePath(ctx.ns, ctx.name) + "/status", body);
-        ctx.events.push_back({true, "StatusRefused",
-                              boundedMessage("the API server refused the schedule's status (" +
-                                             refusal + "); it is written without lastRun.rows")});
+        if (!ctx.replaceStatus(client_)) return false;
+        ctx.events.push_back(
+            {true, "StatusRefused",
+             kube::boundedMessage("the API server refused the schedule's status (" + refusal +
+                                  "); it is written without lastRun.rows")});
         refusal.clear();
-      } catch (const KubeApiError& e) {
-        if (e.conflict()) return false;
+      } catch (const kube::KubeApiError& e) {
         if (e.code() == 0) throw;
       }
     }
@@ -605,10 +587,11 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
     ctx.statusRefused = true;
     ctx.events.clear();
     if (firstTime(ctx, "status refused " + refusal) && options_.onEvent)
-      options_.onEvent(ctx.object, true, "StatusRefused",
-                       boundedMessage("the API server refused the schedule's status (" + refusal +
-                                      "); runs still start at their firings, and it is tried "
-                                      "again"));
+      options_.onEvent(
+          ctx.object, true, "StatusRefused",
+          kube::boundedMessage("the API server refused the schedule's status (" + refusal +
+                               "); runs still start at their firings, and it is tried "
+                               "again"));
     return true;
   }
   ctx.original = ctx.status;
@@ -621,14 +604,8 @@ bool ScheduleReconciler::writeStatus(Context& ctx) {
                                  [&](const RunRecord& r) { return holds(written, r.uid); }),
                   created.end());
   }
-  sendEvents(ctx);
+  ctx.flushEvents(options_.onEvent);
   return true;
-}
-
-void ScheduleReconciler::sendEvents(Context& ctx) {
-  for (const StatusEvent& e : ctx.events)
-    if (options_.onEvent) options_.onEvent(ctx.object, e.warning, e.reason, e.message);
-  ctx.events.clear();
 }
 
 }  // namespace distbench::op

@@ -22,13 +22,12 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/operator/crd_names.h"
 #include "distbench/operator/reconciler.h"
 #include "distbench/operator/schedule_runs.h"
 #include "distbench/report/baseline_pool.h"
 
 namespace distbench::op {
-
-inline constexpr const char* kSchedulePlural = "distbenchmarkschedules";
 
 // Condition on a schedule: whether its spec can be run (False: InvalidSpec).
 inline constexpr const char* kCondValid = "Valid";
@@ -39,8 +38,8 @@ inline constexpr const char* kCondBaselineStored = "BaselineStored";
 class ScheduleReconciler {
  public:
   struct Options {
-    Reconciler::EventSink onEvent;
-    std::function<SystemTime()> now = [] { return std::chrono::system_clock::now(); };
+    kube::EventSink onEvent;
+    std::function<kube::SystemTime()> now = [] { return std::chrono::system_clock::now(); };
     // As for benchmarks: a template relaxing Pod Security "restricted" is
     // refused unless the operator allows it.
     bool allowPrivilegedOverrides = false;
@@ -50,10 +49,10 @@ class ScheduleReconciler {
   };
 
   // `runs`: the DistBenchmarks carrying kScheduleLabel; must outlive this.
-  ScheduleReconciler(KubeClient& client, const Informer& runs, Options options);
+  ScheduleReconciler(kube::KubeClient& client, const kube::Informer& runs, Options options);
 
   // `key`: "namespace/name". Throws KubeApiError (retried with backoff).
-  Result reconcile(const std::string& key);
+  kube::Result reconcile(const std::string& key);
 
  private:
   struct Context;
@@ -67,7 +66,7 @@ class ScheduleReconciler {
   // Deletes finished runs past the history limits (accounted ones only).
   void pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs);
   // Starts the run due at `at`, as concurrencyPolicy allows.
-  void startRun(Context& ctx, SystemTime at, const std::vector<ScheduledRun>& active);
+  void startRun(Context& ctx, kube::SystemTime at, const std::vector<ScheduledRun>& active);
   // Writes the status if it changed (false on a conflict), then the Events.
   // A status the server refuses is retried without lastRun.rows, then left
   // (a Warning, ctx.statusRefused): the runs created meanwhile are kept in
@@ -80,12 +79,11 @@ class ScheduleReconciler {
   // The pool could not take a run: the condition, and a Warning.
   void poolNotStored(Context& ctx, const std::string& reason, const std::string& event,
                      const std::string& message);
-  void sendEvents(Context& ctx);
   // An Event once per schedule and `memo` (a missed or skipped firing).
   bool firstTime(const Context& ctx, const std::string& memo);
 
-  KubeClient& client_;
-  const Informer& runs_;
+  kube::KubeClient& client_;
+  const kube::Informer& runs_;
   Options options_;
   std::mutex memoMutex_;
   std::map<std::string, std::string> memos_;  // "<ns>/<name>" -> last memo

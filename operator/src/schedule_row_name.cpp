@@ -18,7 +18,7 @@ std::string boundedRowName(const std::string& name) {
   char suffix[16];
   std::snprintf(suffix, sizeof suffix, "~%08x", static_cast<unsigned>(hash));
   const std::string tail(suffix);
-  return truncateUtf8(name, kMaxRowNameBytes - tail.size()) + tail;
+  return kube::truncateUtf8(name, kMaxRowNameBytes - tail.size()) + tail;
 }
 
 }  // namespace distbench::op

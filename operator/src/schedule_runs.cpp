@@ -13,10 +13,10 @@ namespace {
 using web::json::value;
 
 const value* conditionOf(const value& status, const std::string& type) {
-  const value* list = fieldOf(status, "conditions");
+  const value* list = kube::fieldOf(status, "conditions");
   if (list == nullptr || !list->is_array()) return nullptr;
   for (const value& c : list->as_array())
-    if (stringField(c, "type") == type) return &c;
+    if (kube::stringField(c, "type") == type) return &c;
   return nullptr;
 }
 
@@ -26,19 +26,20 @@ ScheduledRun scheduledRunOf(const value& b) {
   ScheduledRun run;
   const value empty = value::object();
   const value& meta = b.has_field("metadata") ? b.at("metadata") : empty;
-  run.name = stringField(meta, "name");
-  run.uid = stringField(meta, "uid");
+  run.name = kube::stringField(meta, "name");
+  run.uid = kube::stringField(meta, "uid");
   run.deleting = isDeleting(b);
-  run.scheduledAt = parseRfc3339(stringField(meta, "annotations", api::kScheduledAtAnnotation))
-                        .value_or(SystemTime{});
+  run.scheduledAt =
+      kube::parseRfc3339(kube::stringField(meta, "annotations", api::kScheduledAtAnnotation))
+          .value_or(kube::SystemTime{});
   const value& status = b.has_field("status") ? b.at("status") : empty;
-  run.phase = stringField(status, "phase");
+  run.phase = kube::stringField(status, "phase");
   if (run.phase.empty()) run.phase = "Pending";
-  run.message = stringField(status, "message");
-  run.p50 = stringField(status, "results", "p50");
-  run.worstRow = stringField(status, "baseline", "worstRow");
-  if (const std::string done = stringField(status, "completionTime"); !done.empty())
-    run.finishedAt = parseRfc3339(done);
+  run.message = kube::stringField(status, "message");
+  run.p50 = kube::stringField(status, "results", "p50");
+  run.worstRow = kube::stringField(status, "baseline", "worstRow");
+  if (const std::string done = kube::stringField(status, "completionTime"); !done.empty())
+    run.finishedAt = kube::parseRfc3339(done);
   if (run.phase == "Failed") {
     run.settled = true;
     run.verdict = kVerdictFailed;
@@ -52,31 +53,31 @@ ScheduledRun scheduledRunOf(const value& b) {
   const value* stored = conditionOf(status, kCondReportStored);
   if (stored == nullptr) return run;
   run.settled = true;
-  run.reportStored = stringField(*stored, "status") == "True";
+  run.reportStored = kube::stringField(*stored, "status") == "True";
   const value* regression = conditionOf(status, kCondRegressionDetected);
   if (regression == nullptr) {
     run.verdict = kVerdictNoBaseline;
     run.verdictMessage = run.reportStored ? "no baseline yet: the pool holds no run"
-                                          : stringField(*stored, "message");
+                                          : kube::stringField(*stored, "message");
     return run;
   }
-  const std::string s = stringField(*regression, "status");
+  const std::string s = kube::stringField(*regression, "status");
   run.verdict = s == "True" ? kVerdictRegression : s == "False" ? kVerdictNoRegression
                                                                 : kVerdictNoBaseline;
-  run.verdictMessage = stringField(*regression, "message");
-  run.verdictReason = stringField(*regression, "reason");
+  run.verdictMessage = kube::stringField(*regression, "message");
+  run.verdictReason = kube::stringField(*regression, "reason");
   return run;
 }
 
 std::vector<RunRecord> runRecords(const value& status) {
   std::vector<RunRecord> records;
-  const value* list = fieldOf(status, "runs");
+  const value* list = kube::fieldOf(status, "runs");
   if (list == nullptr || !list->is_array()) return records;
   for (const value& entry : list->as_array()) {
     RunRecord r;
-    r.name = stringField(entry, "name");
-    r.uid = stringField(entry, "uid");
-    const auto at = parseRfc3339(stringField(entry, "scheduledTime"));
+    r.name = kube::stringField(entry, "name");
+    r.uid = kube::stringField(entry, "uid");
+    const auto at = kube::parseRfc3339(kube::stringField(entry, "scheduledTime"));
     if (r.name.empty() || r.uid.empty() || !at) continue;
     r.scheduledAt = *at;
     records.push_back(std::move(r));
@@ -90,7 +91,7 @@ value runRecordsJson(const std::vector<RunRecord>& records) {
     value entry = value::object();
     entry["name"] = value::string(r.name);
     entry["uid"] = value::string(r.uid);
-    entry["scheduledTime"] = value::string(formatRfc3339(r.scheduledAt));
+    entry["scheduledTime"] = value::string(kube::formatRfc3339(r.scheduledAt));
     list[list.size()] = entry;
   }
   return list;

@@ -27,7 +27,7 @@ inline constexpr const char* kVerdictFailed = "Failed";
 // it is gone (history limits, Replace, a person, its TTL).
 struct RunRecord {
   std::string name, uid;
-  SystemTime scheduledAt;  // the firing it was created for
+  kube::SystemTime scheduledAt;  // the firing it was created for
 };
 
 // status.runs as the schedule wrote it; entries it cannot read are left
@@ -37,7 +37,7 @@ web::json::value runRecordsJson(const std::vector<RunRecord>& records);
 
 struct ScheduledRun {
   std::string name, uid;
-  SystemTime scheduledAt;  // the record's; the annotation is only a label for people
+  kube::SystemTime scheduledAt;  // the record's; the annotation is only a label for people
   std::string phase;       // Pending | Running | Succeeded | Failed
   bool deleting = false;
   // Finished and its outcome complete: Failed, or Succeeded with its report
@@ -45,7 +45,7 @@ struct ScheduledRun {
   bool settled = false;
   bool succeeded = false;
   bool reportStored = false;
-  std::optional<SystemTime> finishedAt;  // status.completionTime
+  std::optional<kube::SystemTime> finishedAt;  // status.completionTime
   std::string verdict;                   // once settled
   std::string verdictMessage;            // the condition's message, for Events
   // RegressionDetected's reason: RegressionDetected | NoRegression, or why

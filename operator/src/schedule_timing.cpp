@@ -2,18 +2,19 @@
 
 namespace distbench::op {
 
-ScheduleTiming scheduleTiming(const NextFiring& nextFiring, SystemTime since, SystemTime now,
+ScheduleTiming scheduleTiming(const NextFiring& nextFiring, kube::SystemTime since,
+                              kube::SystemTime now,
                               std::optional<std::chrono::seconds> startingDeadline) {
   ScheduleTiming out;
-  std::optional<SystemTime> latest;
-  std::optional<SystemTime> t = nextFiring(since);
+  std::optional<kube::SystemTime> latest;
+  std::optional<kube::SystemTime> t = nextFiring(since);
   bool jumped = false;
   while (t && *t <= now) {
     latest = t;
     ++out.firingsSince;
     if (out.firingsSince == kMaxCountedFirings && !jumped) {
       jumped = true;
-      const SystemTime dayAgo = now - std::chrono::hours(24);
+      const kube::SystemTime dayAgo = now - std::chrono::hours(24);
       if (*t < dayAgo) {
         t = nextFiring(dayAgo);
         continue;
@@ -30,7 +31,7 @@ ScheduleTiming scheduleTiming(const NextFiring& nextFiring, SystemTime since, Sy
   }
   out.next = t;
   if (t) {
-    if (const std::optional<SystemTime> after = nextFiring(*t))
+    if (const std::optional<kube::SystemTime> after = nextFiring(*t))
       out.interval = std::chrono::duration_cast<std::chrono::seconds>(*after - *t);
   }
   return out;

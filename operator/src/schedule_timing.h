@@ -16,20 +16,20 @@ namespace distbench::op {
 
 // The firing after a time, or nothing when the schedule never fires again
 // (api::CronSchedule::next in the schedule's time zone).
-using NextFiring = std::function<std::optional<SystemTime>(SystemTime after)>;
+using NextFiring = std::function<std::optional<kube::SystemTime>(kube::SystemTime after)>;
 
 struct ScheduleTiming {
   // The firing to run now: the latest one in (since, now], when it is no
   // older than the starting deadline.
-  std::optional<SystemTime> due;
+  std::optional<kube::SystemTime> due;
   // The latest firing in (since, now] when it is past the starting deadline:
   // nothing runs for it (and `due` is empty).
-  std::optional<SystemTime> missed;
+  std::optional<kube::SystemTime> missed;
   // Firings in (since, now] in all (at most kMaxCountedFirings).
   int64_t firingsSince = 0;
   // The first firing after now, and the time from it to the one after
   // (what staleness is measured in).
-  std::optional<SystemTime> next;
+  std::optional<kube::SystemTime> next;
   std::optional<std::chrono::seconds> interval;
 };
 
@@ -40,7 +40,8 @@ inline constexpr int64_t kMaxCountedFirings = 100000;
 
 // `since`: status.lastScheduleTime, or the schedule's creation time when it
 // has never run. `startingDeadline` absent: any firing since may run late.
-ScheduleTiming scheduleTiming(const NextFiring& nextFiring, SystemTime since, SystemTime now,
+ScheduleTiming scheduleTiming(const NextFiring& nextFiring, kube::SystemTime since,
+                              kube::SystemTime now,
                               std::optional<std::chrono::seconds> startingDeadline);
 
 }  // namespace distbench::op

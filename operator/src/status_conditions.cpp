@@ -25,7 +25,7 @@ value* findCondition(value& status, const std::string& type) {
 }  // namespace
 
 std::string statusMessage(const std::string& text) {
-  return boundedMessage(api::redactRunKeys(text));
+  return kube::boundedMessage(api::redactRunKeys(text));
 }
 
 bool setCondition(value& status, const std::string& type, bool isTrue, const std::string& reason,

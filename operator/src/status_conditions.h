@@ -50,13 +50,6 @@ inline constexpr const char* kCondRegressionDetected = "RegressionDetected";
 // a key behind.
 std::string statusMessage(const std::string& text);
 
-// An Event about the resource, sent once the status write that carries its
-// condition lands (so a retried reconcile does not send it twice).
-struct StatusEvent {
-  bool warning = false;
-  std::string reason, message;
-};
-
 // Sets condition `type` in status["conditions"], creating the array; the
 // message is statusMessage(message). Returns
 // true when its status changed (or it is new with status True): the caller

@@ -46,9 +46,9 @@ std::optional<value> suspectNodePatch(const value& node, const SuspectNodeMark& 
   if (action == SuspectNodeAction::None) return std::nullopt;
   value patch = value::object();
   if (action == SuspectNodeAction::Label) {
-    const value* metadata = fieldOf(node, "metadata");
-    const value* labels = metadata != nullptr ? fieldOf(*metadata, "labels") : nullptr;
-    if (labels != nullptr && stringField(*labels, kSuspectNodeKey) == mark.what)
+    const value* metadata = kube::fieldOf(node, "metadata");
+    const value* labels = metadata != nullptr ? kube::fieldOf(*metadata, "labels") : nullptr;
+    if (labels != nullptr && kube::stringField(*labels, kSuspectNodeKey) == mark.what)
       return std::nullopt;
     patch["metadata"]["labels"][kSuspectNodeKey] = value::string(mark.what);
   } else {
@@ -65,14 +65,14 @@ std::optional<value> suspectNodePatch(const value& node, const SuspectNodeMark& 
     patch["spec"]["taints"] = value::array(taints);
     // A merge patch replaces the list: only over the version it was read from.
     patch["metadata"]["resourceVersion"] =
-        value::string(stringField(node, "metadata", "resourceVersion"));
+        value::string(kube::stringField(node, "metadata", "resourceVersion"));
   }
   patch["metadata"]["annotations"][kSuspectByAnnotation] =
-      value::string(boundedMessage(benchmark + ": " + mark.evidence, 512));
+      value::string(kube::boundedMessage(benchmark + ": " + mark.evidence, 512));
   return patch;
 }
 
-std::string markSuspectNode(KubeClient& client, const SuspectNodeMark& mark,
+std::string markSuspectNode(kube::KubeClient& client, const SuspectNodeMark& mark,
                             SuspectNodeAction action, const std::string& benchmark) {
   const std::string path = "/api/v1/nodes/" + mark.node;
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -82,7 +82,7 @@ std::string markSuspectNode(KubeClient& client, const SuspectNodeMark& mark,
       if (!patch) return "";
       client.mergePatch(path, *patch);
       return "";
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (e.notFound()) return "node " + mark.node + " is gone";
       if (e.conflict()) continue;
       if (e.refused()) return "the API server refused to mark node " + mark.node + ": " + e.what();

@@ -41,7 +41,7 @@ std::optional<web::json::value> suspectNodePatch(const web::json::value& node,
 // Reads the node and patches it, again on a conflict (at most 3 tries).
 // Returns "" when marked (or already marked), else why not, for an Event;
 // a node that is gone is not an error worth retrying the reconcile for.
-std::string markSuspectNode(KubeClient& client, const SuspectNodeMark& mark,
+std::string markSuspectNode(kube::KubeClient& client, const SuspectNodeMark& mark,
                             SuspectNodeAction action, const std::string& benchmark);
 
 }  // namespace distbench::op

@@ -23,8 +23,8 @@ class AdmissionWebhookTest : public ControllerTest {
   }
 
   static std::string webhookPath(const std::string& name) {
-    return groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations",
-                     name);
+    return kube::groupPath("admissionregistration.k8s.io", "v1", "",
+                           "validatingwebhookconfigurations", name);
   }
 
   // A webhook on pod creates of benchmark `benchmark`'s pods (and no other
@@ -33,7 +33,8 @@ class AdmissionWebhookTest : public ControllerTest {
     webhook_ = "dead-" + ns_;
     const value config = kubetest::deadWebhookConfiguration(webhook_, "", "v1", "pods", "CREATE",
                                                             kLabelBenchmark, benchmark);
-    client_->create(groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations"),
+    client_->create(kube::groupPath("admissionregistration.k8s.io", "v1", "",
+                                    "validatingwebhookconfigurations"),
                     config);
   }
 

@@ -30,8 +30,8 @@ class BenchmarkNamespaceTest : public KubeTest {
     dir_ = std::make_unique<process::TempDir>(prefix_ + "-test-");
     kubeconfig_ = dir_->path() + "/kubeconfig";
     cluster_->writeKubeconfig(kubeconfig_);
-    config_ = op::loadKubeconfig(kubeconfig_);
-    client_ = std::make_unique<op::KubeClient>(config_);
+    config_ = kube::loadKubeconfig(kubeconfig_);
+    client_ = std::make_unique<kube::KubeClient>(config_);
     std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     for (char& c : test) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     ns_ = (prefix_ + "-" + test).substr(0, 63);
@@ -41,8 +41,8 @@ class BenchmarkNamespaceTest : public KubeTest {
   const std::string prefix_;
   std::unique_ptr<process::TempDir> dir_;
   std::string kubeconfig_;
-  op::KubeConfig config_;
-  std::unique_ptr<op::KubeClient> client_;
+  kube::KubeConfig config_;
+  std::unique_ptr<kube::KubeClient> client_;
   std::string ns_;
 };
 

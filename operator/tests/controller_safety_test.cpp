@@ -14,14 +14,14 @@ namespace {
 class ControllerSafetyTest : public ControllerTest {
  protected:
   void createObject(const std::string& plural, const std::string& json) {
-    client_->create(corePath(ns_, plural), value::parse(json));
+    client_->create(kube::corePath(ns_, plural), value::parse(json));
   }
 
   bool exists(const std::string& path) {
     try {
       client_->get(path);
       return true;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (e.notFound()) return false;
       throw;
     }
@@ -29,10 +29,10 @@ class ControllerSafetyTest : public ControllerTest {
 
   // A client with other credentials for the controller; a member, so that
   // it outlives the controller, which TearDown stops.
-  std::unique_ptr<KubeClient> asOperator_;
+  std::unique_ptr<kube::KubeClient> asOperator_;
 
   std::string networkPolicyPath(const std::string& name) {
-    return groupPath("networking.k8s.io", "v1", ns_, "networkpolicies", name);
+    return kube::groupPath("networking.k8s.io", "v1", ns_, "networkpolicies", name);
   }
 
 };
@@ -44,7 +44,7 @@ TEST_F(ControllerSafetyTest, AQuotaThatRefusesThePodsIsACreateFailedConditionThe
   // kubelet's for pods.
   createObject("resourcequotas",
                R"({"metadata":{"name":"one-pod"},"spec":{"hard":{"pods":"1"}}})");
-  client_->mergePatch(corePath(ns_, "resourcequotas", "one-pod") + "/status",
+  client_->mergePatch(kube::corePath(ns_, "resourcequotas", "one-pod") + "/status",
                       value::parse(R"({"status":{"hard":{"pods":"1"},"used":{"pods":"0"}}})"));
   startController(4s);
   createBenchmark("quota");
@@ -97,12 +97,12 @@ TEST_F(ControllerSafetyTest, BenchmarksWhoseNamesNestGetTheirOwnChildren) {
   // Several reconciles later, still one owner per object and no restart.
   std::this_thread::sleep_for(2s);
   const std::map<std::string, std::string> owners = {
-      {corePath(ns_, "services", "col-master"), colUid},
-      {corePath(ns_, "services", "col-workers"), colUid},
-      {corePath(ns_, "services", "col-master-workers"), nestedUid},
-      {corePath(ns_, "services", "col-master-master"), nestedUid},
-      {corePath(ns_, "configmaps", "col-config"), colUid},
-      {corePath(ns_, "configmaps", "col-master-config"), nestedUid},
+      {kube::corePath(ns_, "services", "col-master"), colUid},
+      {kube::corePath(ns_, "services", "col-workers"), colUid},
+      {kube::corePath(ns_, "services", "col-master-workers"), nestedUid},
+      {kube::corePath(ns_, "services", "col-master-master"), nestedUid},
+      {kube::corePath(ns_, "configmaps", "col-config"), colUid},
+      {kube::corePath(ns_, "configmaps", "col-master-config"), nestedUid},
       {networkPolicyPath("col-gang"), colUid},
       {networkPolicyPath("col-master-gang"), nestedUid},
   };
@@ -127,7 +127,8 @@ TEST_F(ControllerSafetyTest, ANameTakenBySomeoneElsesObjectIsRefusedAndLeftAlone
   EXPECT_NE(str(last_, {"status", "message"}).find("ConfigMap " + ns_ + "/taken-config exists"),
             std::string::npos)
       << last_.serialize();
-  EXPECT_EQ(str(client_->get(corePath(ns_, "configmaps", "taken-config")), {"data", "mine"}), "yes");
+  EXPECT_EQ(str(client_->get(kube::corePath(ns_, "configmaps", "taken-config")), {"data", "mine"}),
+            "yes");
   EXPECT_TRUE(podsAre("taken", 0));
 }
 
@@ -139,7 +140,7 @@ TEST_F(ControllerSafetyTest, ARankPodBeingDeletedRestartsTheGangBeforeItIsGone) 
   ASSERT_TRUE(benchmarkWhere("doomed", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
   // A finalizer holds the pod in Terminating, as a kubelet does for its
   // grace period.
-  const std::string pod = corePath(ns_, "pods", "doomed-trainer-0");
+  const std::string pod = kube::corePath(ns_, "pods", "doomed-trainer-0");
   client_->mergePatch(pod, value::parse(R"({"metadata":{"finalizers":["distbench.io/test-hold"]}})"));
   client_->remove(pod);
   ASSERT_TRUE(benchmarkWhere("doomed", [](const value& b) {
@@ -163,7 +164,7 @@ TEST_F(ControllerSafetyTest, AnOldGangPodWhoseContainersExitedIsRemovedForTheNex
   startController();
   createBenchmark("held");
   ASSERT_TRUE(eventually([&] { return podsAre("held", 4, "0"); }));
-  const std::string pod = corePath(ns_, "pods", "held-trainer-1");
+  const std::string pod = kube::corePath(ns_, "pods", "held-trainer-1");
   value binding = value::parse(
       R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"held-trainer-1"},
           "target":{"apiVersion":"v1","kind":"Node","name":"node-without-kubelet"}})");
@@ -171,7 +172,7 @@ TEST_F(ControllerSafetyTest, AnOldGangPodWhoseContainersExitedIsRemovedForTheNex
   allRunning("held");
   ASSERT_TRUE(benchmarkWhere("held", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
 
-  client_->remove(pod, DeleteOptions{600, ""});
+  client_->remove(pod, kube::DeleteOptions{600, ""});
   ASSERT_TRUE(benchmarkWhere("held", [](const value& b) {
     return str(b, {"status", "restartCount"}) == "1";
   })) << last_.serialize();
@@ -193,18 +194,18 @@ TEST_F(ControllerSafetyTest, AGangPodOfADeletedBenchmarkIsRemovedOnceItsContaine
   startController();
   createBenchmark("gone");
   ASSERT_TRUE(eventually([&] { return podsAre("gone", 4, "0"); }));
-  const std::string pod = corePath(ns_, "pods", "gone-trainer-0");
+  const std::string pod = kube::corePath(ns_, "pods", "gone-trainer-0");
   client_->create(pod + "/binding",
                   value::parse(R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":"gone-trainer-0"},
                      "target":{"apiVersion":"v1","kind":"Node","name":"node-without-kubelet"}})"));
   allRunning("gone");
-  client_->remove(pod, DeleteOptions{600, ""});
+  client_->remove(pod, kube::DeleteOptions{600, ""});
   client_->remove(benchmarksPath("gone"));
   ASSERT_TRUE(eventually([&] {
     try {
       client_->get(benchmarksPath("gone"));
       return false;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       return e.notFound();
     }
   }));
@@ -294,7 +295,7 @@ TEST_F(ControllerSafetyTest, APodSecurityPolicyRestrictedAdmitsTheGangUnchanged)
   bind("restricted-psp", "ClusterRole", kubetest::KubeTestCluster::restrictedPspClusterRole());
   const std::string kubeconfig = dir_->path() + "/operator.kubeconfig";
   cluster_->writeKubeconfig(kubeconfig, user);
-  asOperator_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig));
+  asOperator_ = std::make_unique<kube::KubeClient>(kube::loadKubeconfig(kubeconfig));
   // Let the root template through the operator, to see the policy refuse it.
   allowPrivilegedOverrides_ = true;
   startController(3s, asOperator_.get());

@@ -24,13 +24,13 @@ TEST_F(ControllerTest, CreatesEveryChildWiredForRendezvous) {
   const std::string uid = created.at("metadata").at("uid").as_string();
   ASSERT_TRUE(eventually([&] { return podsAre("wired", 4); })) << podsOf("wired").size();
 
-  const value masterSvc = client_->get(corePath(ns_, "services", "wired-master"));
+  const value masterSvc = client_->get(kube::corePath(ns_, "services", "wired-master"));
   const std::string clusterIP = str(masterSvc, {"spec", "clusterIP"});
   ASSERT_FALSE(clusterIP.empty());
-  const value headless = client_->get(corePath(ns_, "services", "wired-workers"));
+  const value headless = client_->get(kube::corePath(ns_, "services", "wired-workers"));
   EXPECT_EQ(str(headless, {"spec", "clusterIP"}), "None");
   EXPECT_TRUE(headless.at("spec").at("publishNotReadyAddresses").as_bool());
-  const value cm = client_->get(corePath(ns_, "configmaps", "wired-config"));
+  const value cm = client_->get(kube::corePath(ns_, "configmaps", "wired-config"));
   EXPECT_NE(cm.at("data").at("config.yaml").as_string().find("trainers: 2"), std::string::npos);
 
   for (const value& obj : {masterSvc, headless, cm}) {
@@ -136,9 +136,9 @@ TEST_F(ControllerTest, RunningThenSucceededWithResultsAndCleanUp) {
   for (const value& p : podsOf("ok")) EXPECT_NE(p.at("metadata").at("name").as_string(), "ok-ps-0");
   ASSERT_TRUE(eventually([&] {
     try {
-      client_->get(corePath(ns_, "services", "ok-master"));
+      client_->get(kube::corePath(ns_, "services", "ok-master"));
       return false;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       return e.notFound();
     }
   }));
@@ -168,8 +168,10 @@ TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
   spec["runPolicy"]["backoffLimit"] = value::number(1);
   createBenchmark("flaky", spec);
   ASSERT_TRUE(eventually([&] { return podsAre("flaky", 4, "0"); }));
-  const std::string firstUid =
-      client_->get(corePath(ns_, "pods", "flaky-master-0")).at("metadata").at("uid").as_string();
+  const std::string firstUid = client_->get(kube::corePath(ns_, "pods", "flaky-master-0"))
+                                   .at("metadata")
+                                   .at("uid")
+                                   .as_string();
   allRunning("flaky");
   ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
 
@@ -181,7 +183,10 @@ TEST_F(ControllerTest, FailedTrainerRestartsTheGangUntilTheBackoffLimit) {
             std::string::npos);
   // The whole gang is recreated, every pod new.
   ASSERT_TRUE(eventually([&] { return podsAre("flaky", 4, "1"); })) << podsOf("flaky").size();
-  EXPECT_NE(client_->get(corePath(ns_, "pods", "flaky-master-0")).at("metadata").at("uid").as_string(),
+  EXPECT_NE(client_->get(kube::corePath(ns_, "pods", "flaky-master-0"))
+                .at("metadata")
+                .at("uid")
+                .as_string(),
             firstUid);
   allRunning("flaky");
   ASSERT_TRUE(benchmarkWhere("flaky", [](const value& b) {
@@ -232,7 +237,7 @@ TEST_F(ControllerTest, OomKilledTrainerFailsTheRunNamingTheLimit) {
   cs["imageID"] = value::string("");
   cs["state"]["terminated"] = terminated;
   patch["status"]["containerStatuses"] = value::array({cs});
-  client_->mergePatch(corePath(ns_, "pods", "oom-trainer-1") + "/status", patch);
+  client_->mergePatch(kube::corePath(ns_, "pods", "oom-trainer-1") + "/status", patch);
   ASSERT_TRUE(benchmarkWhere("oom", [](const value& b) {
     return str(b, {"status", "phase"}) == "Failed";
   }, 30s)) << last_.serialize();
@@ -276,7 +281,7 @@ TEST_F(ControllerTest, RendezvousTimeoutReportsWhyPodsWait) {
   c["reason"] = value::string("Unschedulable");
   c["message"] = value::string("0/3 nodes are available: 3 Insufficient cpu.");
   patch["status"]["conditions"] = value::array({c});
-  client_->mergePatch(corePath(ns_, "pods", "stuck-trainer-1") + "/status", patch);
+  client_->mergePatch(kube::corePath(ns_, "pods", "stuck-trainer-1") + "/status", patch);
 
   ASSERT_TRUE(benchmarkWhere("stuck", [](const value& b) {
     return str(b, {"status", "phase"}) == "Failed";
@@ -306,7 +311,7 @@ TEST_F(ControllerTest, TtlAfterFinishedDeletesTheResource) {
     try {
       getBenchmark("brief");
       return false;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       return e.notFound();
     }
   }, 30s));
@@ -355,8 +360,9 @@ TEST_F(ControllerTest, DeletedResourceTakesItsChildren) {
   client_->remove(benchmarksPath("gone"));
   ASSERT_TRUE(eventually([&] { return podsAre("gone", 0); }));
   ASSERT_TRUE(eventually([&] {
-    value svcs = client_->get(corePath(ns_, "services"));
-    value cms = client_->get(corePath(ns_, "configmaps") + "?labelSelector=" + queryEscape(kLabelBenchmark));
+    value svcs = client_->get(kube::corePath(ns_, "services"));
+    value cms = client_->get(kube::corePath(ns_, "configmaps") +
+                             "?labelSelector=" + kube::queryEscape(kLabelBenchmark));
     return svcs.at("items").size() == 0 && cms.at("items").size() == 0;
   }));
   // The orphans' deletes too name the objects the cache showed.
@@ -431,7 +437,8 @@ TEST_F(ControllerTest, SurvivesTheControlPlaneDown) {
   ASSERT_TRUE(benchmarkWhere("outage", [](const value& b) {
     return str(b, {"status", "phase"}) == "Succeeded" && conditionTrue(b, "ReportStored");
   })) << last_.serialize();
-  EXPECT_NO_THROW(client_->get(corePath(ns_, "configmaps", api::reportConfigMapName("outage"))));
+  EXPECT_NO_THROW(
+      client_->get(kube::corePath(ns_, "configmaps", api::reportConfigMapName("outage"))));
   int stored = 0;
   for (const auto& r : kubetest::readAuditLog(audit, "", from))
     if (r.verb == "create" && r.resource == "configmaps" && r.ns == ns_ &&
@@ -454,7 +461,7 @@ class RestartedControllerTest : public ControllerTest {
     controller_.reset();  // before the client it uses
   }
 
-  std::unique_ptr<KubeClient> operatorClient_;
+  std::unique_ptr<kube::KubeClient> operatorClient_;
 };
 
 TEST_F(RestartedControllerTest, ARestartedOperatorRederivesItsStateWithoutWrites) {
@@ -467,7 +474,7 @@ TEST_F(RestartedControllerTest, ARestartedOperatorRederivesItsStateWithoutWrites
   })) << last_.serialize();
   // The master Service points at the master pod.
   ASSERT_TRUE(eventually([&] {
-    return client_->get(corePath(ns_, "endpoints", "steady-master"))
+    return client_->get(kube::corePath(ns_, "endpoints", "steady-master"))
                .serialize()
                .find("198.18.0.2") != std::string::npos;
   }));
@@ -480,10 +487,10 @@ TEST_F(RestartedControllerTest, ARestartedOperatorRederivesItsStateWithoutWrites
       "metadata":{"name":"operator"},
       "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"cluster-admin"},
       "subjects":[{"kind":"User","apiGroup":"rbac.authorization.k8s.io","name":"distbench-operator"}]})");
-  client_->create(groupPath("rbac.authorization.k8s.io", "v1", ns_, "rolebindings"), binding);
+  client_->create(kube::groupPath("rbac.authorization.k8s.io", "v1", ns_, "rolebindings"), binding);
   const std::string kubeconfig = dir_->path() + "/operator.kubeconfig";
   cluster_->writeKubeconfig(kubeconfig, kubetest::KubeTestCluster::kOperatorUser);
-  operatorClient_ = std::make_unique<KubeClient>(loadKubeconfig(kubeconfig));
+  operatorClient_ = std::make_unique<kube::KubeClient>(kube::loadKubeconfig(kubeconfig));
   const std::string audit = cluster_->auditLogPath();
   const std::uint64_t from = kubetest::auditLogSize(audit);
   startController(60s, operatorClient_.get());
@@ -494,10 +501,10 @@ TEST_F(RestartedControllerTest, ARestartedOperatorRederivesItsStateWithoutWrites
       << "the restarted operator never reconciled \"steady\"";
   // A request made now shows once the log holds every request answered
   // before it (an event is logged after its response is sent).
-  const std::string marker = corePath(ns_, "configmaps", "restart-audit-marker");
+  const std::string marker = kube::corePath(ns_, "configmaps", "restart-audit-marker");
   try {
     operatorClient_->get(marker);
-  } catch (const KubeApiError&) {
+  } catch (const kube::KubeApiError&) {
   }
   std::vector<kubetest::AuditRecord> requests;
   ASSERT_TRUE(eventually([&] {
@@ -539,7 +546,7 @@ TEST_F(ControllerTest, APodDeletedWhileTheGangRunsRestartsTheGang) {
   ASSERT_TRUE(eventually([&] { return podsAre("evicted", 4, "0"); }));
   allRunning("evicted");
   ASSERT_TRUE(benchmarkWhere("evicted", [](const value& b) { return str(b, {"status", "phase"}) == "Running"; }));
-  client_->remove(corePath(ns_, "pods", "evicted-trainer-0"));
+  client_->remove(kube::corePath(ns_, "pods", "evicted-trainer-0"));
   ASSERT_TRUE(benchmarkWhere("evicted", [](const value& b) {
     return str(b, {"status", "restartCount"}) == "1";
   })) << last_.serialize();

@@ -62,7 +62,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
 
   // `client`: whose credentials the controller uses (default: the admin's).
   void startController(std::chrono::seconds createFailureTimeout = 60s,
-                       KubeClient* client = nullptr) {
+                       kube::KubeClient* client = nullptr) {
     ControllerOptions o;
     o.createFailureTimeout = createFailureTimeout;
     o.reportFetchTimeout = reportFetchTimeout_;
@@ -79,8 +79,8 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
       }
       if (onEvent_) onEvent_(reason);
     };
-    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
-                            const std::string* error) {
+    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
+                            const kube::Result&, const std::string* error) {
       if (error) {
         std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
         return;
@@ -99,7 +99,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   std::string benchmarksPath(const std::string& name = "") const {
-    return groupPath(kGroup, kVersion, ns_, kPlural, name);
+    return kube::groupPath(kGroup, kVersion, ns_, kPlural, name);
   }
 
   // A hybrid benchmark with 1 parameter server and 2 trainers; `spec`
@@ -125,7 +125,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
           try {
             last_ = getBenchmark(name);
             return test(last_);
-          } catch (const KubeApiError&) {
+          } catch (const kube::KubeApiError&) {
             return false;
           }
         },
@@ -133,8 +133,8 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   std::vector<value> podsOf(const std::string& name) {
-    value list = client_->get(corePath(ns_, "pods") + "?labelSelector=" +
-                              queryEscape(std::string(kLabelBenchmark) + "=" + name));
+    value list = client_->get(kube::corePath(ns_, "pods") + "?labelSelector=" +
+                              kube::queryEscape(std::string(kLabelBenchmark) + "=" + name));
     std::vector<value> out;
     for (const value& p : list.at("items").as_array())
       if (!p.at("metadata").has_field("deletionTimestamp")) out.push_back(p);
@@ -144,7 +144,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   // The kubelet's part: the pod's phase and its container's state.
   void setPod(const std::string& pod, const std::string& phase, int exitCode = 0,
               const std::string& message = "") {
-    client_->mergePatch(corePath(ns_, "pods", pod) + "/status",
+    client_->mergePatch(kube::corePath(ns_, "pods", pod) + "/status",
                         kubetest::podStatusPatch(phase, exitCode, message));
   }
 

@@ -126,7 +126,8 @@ report::FabricWorld world(int n, uint64_t seed) {
 
 std::set<std::string> reasons(const FabricOutcome& o) {
   std::set<std::string> out;
-  for (const StatusEvent& e : o.events) out.insert((e.warning ? "Warning " : "Normal ") + e.reason);
+  for (const kube::StatusEvent& e : o.events)
+    out.insert((e.warning ? "Warning " : "Normal ") + e.reason);
   return out;
 }
 

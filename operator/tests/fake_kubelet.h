@@ -30,7 +30,7 @@ class FakeKubelet {
  public:
   // Starts the kubelet (its logs under `dir`) and creates Node `node`
   // pointing at it. Throws std::runtime_error when it does not listen.
-  FakeKubelet(op::KubeClient& client, const KubeTestCluster& cluster, const std::string& dir,
+  FakeKubelet(kube::KubeClient& client, const KubeTestCluster& cluster, const std::string& dir,
               std::string node)
       : client_(client), node_(std::move(node)), logs_(dir + "/kubelet-logs") {
     const int port = freePort();
@@ -74,7 +74,7 @@ class FakeKubelet {
     binding["metadata"]["name"] = web::json::value::string(pod);
     binding["target"]["kind"] = web::json::value::string("Node");
     binding["target"]["name"] = web::json::value::string(node_);
-    client_.create(op::corePath(ns, "pods", pod) + "/binding", binding);
+    client_.create(kube::corePath(ns, "pods", pod) + "/binding", binding);
   }
 
   // What benchmark `name`'s master container printed.
@@ -109,7 +109,7 @@ class FakeKubelet {
     client_.mergePatch("/api/v1/nodes/" + node_ + "/status", status);
   }
 
-  op::KubeClient& client_;
+  kube::KubeClient& client_;
   const std::string node_;
   const std::string logs_;
   std::unique_ptr<OperatorProcess> process_;

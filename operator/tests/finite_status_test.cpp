@@ -30,7 +30,7 @@ TEST(FiniteStatus, NonFiniteNumbersBecomeNullNamingTheirPaths) {
 // fields; a status with none to drop sends nothing.
 TEST(FiniteStatus, DroppedNumbersAreAWarningNamingThem) {
   value status = value::parse(R"({"rows":[{"p50Seconds":1e999,"p95Seconds":2}]})");
-  const std::optional<StatusEvent> event = dropNonFiniteStatusNumbers(status);
+  const std::optional<kube::StatusEvent> event = dropNonFiniteStatusNumbers(status);
   ASSERT_TRUE(event.has_value());
   EXPECT_TRUE(event->warning);
   EXPECT_EQ(event->reason, "StatusNumbersDropped");

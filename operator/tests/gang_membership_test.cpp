@@ -18,13 +18,13 @@ class GangMembershipTest : public ControllerTest {
     patch["status"]["podIP"] = value::string(ip);
     patch["status"]["podIPs"] = value::array({value::object()});
     patch["status"]["podIPs"][0]["ip"] = value::string(ip);
-    client_->mergePatch(corePath(ns_, "pods", pod) + "/status", patch);
+    client_->mergePatch(kube::corePath(ns_, "pods", pod) + "/status", patch);
   }
 
   // The IPs of the master Service's Endpoints ("" while there are none).
   std::string masterEndpointIps(const std::string& service) {
     try {
-      const value e = client_->get(corePath(ns_, "endpoints", service));
+      const value e = client_->get(kube::corePath(ns_, "endpoints", service));
       std::string ips;
       if (!e.has_field("subsets")) return ips;
       for (const value& subset : e.at("subsets").as_array())
@@ -32,7 +32,7 @@ class GangMembershipTest : public ControllerTest {
           for (const value& a : subset.at("addresses").as_array())
             ips += (ips.empty() ? "" : ",") + a.at("ip").as_string();
       return ips;
-    } catch (const KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (e.notFound()) return "";
       throw;
     }
@@ -54,7 +54,7 @@ class GangMembershipTest : public ControllerTest {
     pod["spec"]["containers"] = value::array({container});
     // The namespace is fresh: its service account may have no token yet.
     pod["spec"]["automountServiceAccountToken"] = value::boolean(false);
-    client_->create(corePath(ns_, "pods"), pod);
+    client_->create(kube::corePath(ns_, "pods"), pod);
   }
 };
 
@@ -66,7 +66,7 @@ TEST_F(GangMembershipTest, APodLabelledAsTheMasterGetsNoneOfTheTrainersConnectio
   // The benchmark's four pods, and the impostor that carries its label.
   ASSERT_TRUE(eventually([&] { return podsAre("m", 5); }));
 
-  const value service = client_->get(corePath(ns_, "services", "m-master"));
+  const value service = client_->get(kube::corePath(ns_, "services", "m-master"));
   EXPECT_FALSE(service.at("spec").has_field("selector"))
       << "a selector lets any pod with the labels into the master Service";
 
@@ -78,12 +78,12 @@ TEST_F(GangMembershipTest, APodLabelledAsTheMasterGetsNoneOfTheTrainersConnectio
 
   // The headless Service selects the run's UID, which the impostor lacks.
   const std::string uid = getBenchmark("m").at("metadata").at("uid").as_string();
-  const value workers = client_->get(corePath(ns_, "services", "m-workers"));
+  const value workers = client_->get(kube::corePath(ns_, "services", "m-workers"));
   EXPECT_EQ(str(workers, {"spec", "selector", kLabelRun}), uid);
-  const value master = client_->get(corePath(ns_, "pods", "m-master-0"));
+  const value master = client_->get(kube::corePath(ns_, "pods", "m-master-0"));
   EXPECT_EQ(str(master, {"metadata", "labels", kLabelRun}), uid);
   // Nor is the impostor the operator's to delete: it is someone else's.
-  EXPECT_NO_THROW(client_->get(corePath(ns_, "pods", "m-impostor")));
+  EXPECT_NO_THROW(client_->get(kube::corePath(ns_, "pods", "m-impostor")));
   // And not counted as a rank: one master, active and ready.
   EXPECT_TRUE(benchmarkWhere("m", [](const value& b) {
     const value* m = b.has_field("status") && b.at("status").has_field("master")
@@ -98,7 +98,7 @@ TEST_F(GangMembershipTest, EachRunHasAKeyOnlyItsPodsMountAndARestartKeepsIt) {
   startController();
   createBenchmark("k", value::parse(R"({"runPolicy": {"backoffLimit": 1}})"));
   ASSERT_TRUE(eventually([&] { return podsAre("k", 4, "0"); }));
-  const value secret = client_->get(corePath(ns_, "secrets", "k-run-key"));
+  const value secret = client_->get(kube::corePath(ns_, "secrets", "k-run-key"));
   const std::string uid = getBenchmark("k").at("metadata").at("uid").as_string();
   const value& ref = secret.at("metadata").at("ownerReferences").at(0);
   EXPECT_EQ(ref.at("uid").as_string(), uid);
@@ -115,12 +115,13 @@ TEST_F(GangMembershipTest, EachRunHasAKeyOnlyItsPodsMountAndARestartKeepsIt) {
   // A new gang reads the same Secret: the key is the benchmark's.
   setPod("k-trainer-0", "Failed", 1);
   ASSERT_TRUE(eventually([&] { return podsAre("k", 4, "1"); }, 30s));
-  EXPECT_EQ(str(client_->get(corePath(ns_, "secrets", "k-run-key")), {"data", kRunKeyFile}), key);
+  EXPECT_EQ(str(client_->get(kube::corePath(ns_, "secrets", "k-run-key")), {"data", kRunKeyFile}),
+            key);
 }
 
 TEST_F(GangMembershipTest, EndpointsSomeoneElseWroteForTheMasterServiceAreReplaced) {
   // Written before the run, pointing at a foreign address.
-  client_->create(corePath(ns_, "endpoints"), value::parse(R"({
+  client_->create(kube::corePath(ns_, "endpoints"), value::parse(R"({
     "apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "e-master"},
     "subsets": [{"addresses": [{"ip": "198.18.0.66"}], "ports": [{"name": "store", "port": 29500}]}]
   })"));
@@ -155,11 +156,11 @@ TEST_F(GangMembershipTest, EndpointsTheServerRefusesAreAWarningNotAStuckRun) {
   // A quota that allows no Endpoints: every write is refused (403).
   // Admission enforces it once its status holds the limits and usage; the
   // test plays the quota controller's part.
-  client_->create(corePath(ns_, "resourcequotas"), value::parse(R"({
+  client_->create(kube::corePath(ns_, "resourcequotas"), value::parse(R"({
     "apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-endpoints"},
     "spec": {"hard": {"count/endpoints": "0"}}
   })"));
-  client_->mergePatch(corePath(ns_, "resourcequotas", "no-endpoints") + "/status",
+  client_->mergePatch(kube::corePath(ns_, "resourcequotas", "no-endpoints") + "/status",
                       value::parse(R"({"status": {"hard": {"count/endpoints": "0"},
                                                   "used": {"count/endpoints": "0"}}})"));
   startController();

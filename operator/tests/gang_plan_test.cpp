@@ -17,7 +17,7 @@ namespace {
 using web::json::value;
 using Action = GangDecision::Action;
 
-const SystemTime kNow = parseRfc3339("2026-11-22T00:01:00Z").value();
+const kube::SystemTime kNow = kube::parseRfc3339("2026-11-22T00:01:00Z").value();
 
 // The tutorial's pods of gang `gang` (master, ps0, trainer0, trainer1) as
 // the operator would create them.

@@ -319,17 +319,17 @@ TEST(StatusConditions, MessagesCarryNoRunKey) {
 }
 
 TEST(StatusConditions, TimesRoundTripInRfc3339) {
-  const auto t = parseRfc3339("2026-11-22T03:04:05Z");
+  const auto t = kube::parseRfc3339("2026-11-22T03:04:05Z");
   ASSERT_TRUE(t.has_value());
-  EXPECT_EQ(formatRfc3339(*t), "2026-11-22T03:04:05Z");
-  const auto frac = parseRfc3339("2026-11-22T03:04:05.250000Z");
+  EXPECT_EQ(kube::formatRfc3339(*t), "2026-11-22T03:04:05Z");
+  const auto frac = kube::parseRfc3339("2026-11-22T03:04:05.250000Z");
   ASSERT_TRUE(frac.has_value());
   EXPECT_EQ(std::chrono::duration_cast<std::chrono::milliseconds>(*frac - *t).count(), 250);
-  EXPECT_FALSE(parseRfc3339("2026-11-22 03:04:05").has_value());
-  EXPECT_FALSE(parseRfc3339("2026-11-22T03:04:05+01:00").has_value());
-  EXPECT_FALSE(parseRfc3339("").has_value());
-  EXPECT_EQ(formatRfc3339(*frac, 3), "2026-11-22T03:04:05.250Z");
-  EXPECT_EQ(formatRfc3339(*frac, 6), "2026-11-22T03:04:05.250000Z");
+  EXPECT_FALSE(kube::parseRfc3339("2026-11-22 03:04:05").has_value());
+  EXPECT_FALSE(kube::parseRfc3339("2026-11-22T03:04:05+01:00").has_value());
+  EXPECT_FALSE(kube::parseRfc3339("").has_value());
+  EXPECT_EQ(kube::formatRfc3339(*frac, 3), "2026-11-22T03:04:05.250Z");
+  EXPECT_EQ(kube::formatRfc3339(*frac, 6), "2026-11-22T03:04:05.250000Z");
 }
 
 }  // namespace

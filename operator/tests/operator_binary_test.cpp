@@ -86,19 +86,20 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
       return spec.has_field("holderIdentity") && spec.at("holderIdentity").is_string()
                  ? spec.at("holderIdentity").as_string()
                  : "";
-    } catch (const KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       return "";
     }
   }
 
   void createBenchmark(const std::string& name) {
-    client_->create(groupPath(kGroup, kVersion, ns_, kPlural), kubetest::smallBenchmark(name));
+    client_->create(kube::groupPath(kGroup, kVersion, ns_, kPlural),
+                    kubetest::smallBenchmark(name));
   }
 
   size_t podCount(const std::string& name) {
     return client_
-        ->get(corePath(ns_, "pods") + "?labelSelector=" +
-              queryEscape(std::string(kLabelBenchmark) + "=" + name))
+        ->get(kube::corePath(ns_, "pods") +
+              "?labelSelector=" + kube::queryEscape(std::string(kLabelBenchmark) + "=" + name))
         .at("items")
         .size();
   }
@@ -115,7 +116,7 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
       try {
         client_->get("/version");
         return true;
-      } catch (const KubeApiError&) {
+      } catch (const kube::KubeApiError&) {
         return false;
       }
     }));
@@ -137,9 +138,9 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
   bool scheduleServed(const std::string& name) {
     try {
       const value s = client_->get(kubetest::establishedScheduleCrd().path(ns_) + "/" + name);
-      const value* status = fieldOf(s, "status");
-      return status != nullptr && !stringField(*status, "nextScheduleTime").empty();
-    } catch (const KubeApiError&) {
+      const value* status = kube::fieldOf(s, "status");
+      return status != nullptr && !kube::stringField(*status, "nextScheduleTime").empty();
+    } catch (const kube::KubeApiError&) {
       return false;
     }
   }
@@ -169,7 +170,7 @@ TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {
   EXPECT_NE(metrics.find("distbench_operator_watch_restarts_total{resource=\"pods\"}"), std::string::npos);
   // Events reached the API server.
   ASSERT_TRUE(eventually([&] {
-    const value events = client_->get(corePath(ns_, "events"));
+    const value events = client_->get(kube::corePath(ns_, "events"));
     for (const value& e : events.at("items").as_array())
       if (e.at("reason").as_string() == "PodsCreated") return true;
     return false;

@@ -42,11 +42,11 @@ class OperatorMetricsKubeTest : public kubetest::KubeTest {};
 TEST_F(OperatorMetricsKubeTest, ScrapedWatchRestartsAndRelistsFollowTheInformers) {
   process::TempDir dir("operator-metrics-test-");
   cluster_->writeKubeconfig(dir.path() + "/kubeconfig");
-  KubeClient client(loadKubeconfig(dir.path() + "/kubeconfig"));
-  Informer::Options restless;
+  kube::KubeClient client(kube::loadKubeconfig(dir.path() + "/kubeconfig"));
+  kube::Informer::Options restless;
   restless.watchTimeoutSeconds = 1;
-  Informer configMaps(client, corePath("default", "configmaps"), "", restless);
-  Informer secrets(client, corePath("default", "secrets"));
+  kube::Informer configMaps(client, kube::corePath("default", "configmaps"), "", restless);
+  kube::Informer secrets(client, kube::corePath("default", "secrets"));
   OperatorMetrics metrics;
   metrics.addInformer("secrets", secrets);
   configMaps.start();

@@ -97,9 +97,9 @@ TEST(OperatorMetrics, ReconcilesAreCountedByResultWithErrorsAlsoInTheErrorCounte
 TEST(OperatorMetrics, WorkQueueHooksMoveDepthAddsDurationsAndRetries) {
   auto observer = std::make_shared<OperatorMetrics>();
   OperatorMetrics& metrics = *observer;
-  WorkQueueOptions options;
+  kube::WorkQueueOptions options;
   options.observer = observer;
-  WorkQueue queue(options);
+  kube::WorkQueue queue(options);
   queue.add("ns/a");
   queue.add("ns/b");
   queue.add("ns/a");  // absorbed: already waiting
@@ -144,10 +144,10 @@ TEST(OperatorMetrics, BenchmarkPhasesMissingFromAnUpdateGoToZero) {
 // The informer families have a series per registered resource, and none
 // before: prometheus-cpp leaves a family without series out of the text.
 TEST(OperatorMetrics, AnInformerThatNeverRanReadsZero) {
-  KubeConfig config;
+  kube::KubeConfig config;
   config.server = "https://127.0.0.1:1";
-  KubeClient client(config);
-  Informer pods(client, corePath("", "pods"));
+  kube::KubeClient client(config);
+  kube::Informer pods(client, kube::corePath("", "pods"));
   OperatorMetrics metrics;
   metrics.addInformer("pods", pods);
   const auto s = parse(metrics.scrape());

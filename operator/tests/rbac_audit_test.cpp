@@ -173,7 +173,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   std::string benchmarksPath(const std::string& name = "") const {
-    return groupPath(kGroup, kVersion, ns_, kPlural, name);
+    return kube::groupPath(kGroup, kVersion, ns_, kPlural, name);
   }
 
   void createBenchmark(const std::string& name, const value& runPolicy = value::object()) {
@@ -189,7 +189,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
           try {
             last_ = client_->get(benchmarksPath(name));
             return test(last_);
-          } catch (const KubeApiError&) {
+          } catch (const kube::KubeApiError&) {
             return false;
           }
         },
@@ -201,7 +201,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
       try {
         client_->get(benchmarksPath(name));
         return false;
-      } catch (const KubeApiError& e) {
+      } catch (const kube::KubeApiError& e) {
         return e.notFound();
       }
     });
@@ -210,7 +210,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
   // The benchmark's live objects of one kind (those being deleted left out).
   size_t count(const std::string& collection, const std::string& name, const std::string& gang = "") {
     const value list = client_->get(collection + "?labelSelector=" +
-                                    queryEscape(std::string(kLabelBenchmark) + "=" + name));
+                                    kube::queryEscape(std::string(kLabelBenchmark) + "=" + name));
     size_t n = 0;
     for (const value& o : list.at("items").as_array())
       if (!o.at("metadata").has_field("deletionTimestamp") &&
@@ -219,21 +219,21 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
     return n;
   }
   size_t pods(const std::string& name, const std::string& gang = "") {
-    return count(corePath(ns_, "pods"), name, gang);
+    return count(kube::corePath(ns_, "pods"), name, gang);
   }
   // Every child of the benchmark gone: pods, Services, ConfigMaps, and
   // NetworkPolicies where the API server has them.
   bool noChildren(const std::string& name) {
     return eventually([&] {
-      return pods(name) == 0 && count(corePath(ns_, "services"), name) == 0 &&
-             count(corePath(ns_, "configmaps"), name) == 0 &&
+      return pods(name) == 0 && count(kube::corePath(ns_, "services"), name) == 0 &&
+             count(kube::corePath(ns_, "configmaps"), name) == 0 &&
              count("/apis/networking.k8s.io/v1/namespaces/" + ns_ + "/networkpolicies", name) == 0;
     });
   }
 
   // The kubelet's part (as in controller_test.cpp): pod phase and container state.
   void setPod(const std::string& pod, const std::string& phase, int exitCode = 0, const std::string& message = "") {
-    client_->mergePatch(corePath(ns_, "pods", pod) + "/status",
+    client_->mergePatch(kube::corePath(ns_, "pods", pod) + "/status",
                         kubetest::podStatusPatch(phase, exitCode, message));
   }
 
@@ -243,7 +243,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
 
   // The count of the Event with this reason on the benchmark; 0 when none.
   int eventCount(const std::string& benchmark, const std::string& reason) {
-    const value events = client_->get(corePath(ns_, "events"));
+    const value events = client_->get(kube::corePath(ns_, "events"));
     for (const value& e : events.at("items").as_array())
       if (str(e, {"reason"}) == reason && str(e, {"involvedObject", "name"}) == benchmark)
         return static_cast<int>(e.at("count").as_integer());
@@ -266,7 +266,7 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
       return str(client_->get("/apis/coordination.k8s.io/v1/namespaces/" + kLeaseNamespace +
                               "/leases/distbench-operator"),
                  {"spec", "holderIdentity"});
-    } catch (const KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       return "";
     }
   }
@@ -358,7 +358,7 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // Endpoints for its master Service that someone else wrote first: the
   // operator's create finds them, reads (get) and replaces (update) them;
   // "flaky" below gets its Endpoints created (create).
-  client_->create(corePath(ns_, "endpoints"), value::parse(R"({"apiVersion": "v1",
+  client_->create(kube::corePath(ns_, "endpoints"), value::parse(R"({"apiVersion": "v1",
     "kind": "Endpoints", "metadata": {"name": "ok-master"}})"));
   createBenchmark("ok", ttl);
   ASSERT_TRUE(eventually([&] { return pods("ok") == 4; })) << log();
@@ -403,14 +403,17 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // a stranger's ends the run with NameConflict. One benchmark per kind,
   // since the first conflict ends the reconcile.
   const std::string netpols = "/apis/networking.k8s.io/v1/namespaces/" + ns_ + "/networkpolicies";
-  createForeign(corePath(ns_, "configmaps"), "ConfigMap", "v1", api::configMapName("taken-cm"), "data: {k: v}\n");
-  createForeign(corePath(ns_, "services"), "Service", "v1", api::workersServiceName("taken-svc"),
+  createForeign(kube::corePath(ns_, "configmaps"), "ConfigMap", "v1",
+                api::configMapName("taken-cm"), "data: {k: v}\n");
+  createForeign(kube::corePath(ns_, "services"), "Service", "v1",
+                api::workersServiceName("taken-svc"),
                 "spec:\n  clusterIP: None\n  ports: [{port: 80}]\n");
   createForeign(netpols, "NetworkPolicy", "networking.k8s.io/v1", api::networkPolicyName("taken-np"),
                 "spec: {podSelector: {}}\n");
-  createForeign(corePath(ns_, "pods"), "Pod", "v1", api::podName("taken-pod", api::Role::Master, 0),
-                "spec:\n  automountServiceAccountToken: false\n  containers: [{name: c, image: busybox}]\n");
-  createForeign(corePath(ns_, "secrets"), "Secret", "v1", api::runKeySecretName("taken-key"),
+  createForeign(
+      kube::corePath(ns_, "pods"), "Pod", "v1", api::podName("taken-pod", api::Role::Master, 0),
+      "spec:\n  automountServiceAccountToken: false\n  containers: [{name: c, image: busybox}]\n");
+  createForeign(kube::corePath(ns_, "secrets"), "Secret", "v1", api::runKeySecretName("taken-key"),
                 "stringData: {key: not-yours}\n");
   if (HasFatalFailure()) return;
   const std::vector<std::string> taken = {"taken-cm", "taken-svc", "taken-np", "taken-pod",
@@ -431,16 +434,19 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   ASSERT_TRUE(eventually(
       [&] {
         const value list = client_->get(benchmarksPath() + "?labelSelector=" +
-                                        queryEscape("distbench.io/schedule=nightly"));
+                                        kube::queryEscape("distbench.io/schedule=nightly"));
         if (list.at("items").size() == 0) return false;
         run = str(list.at("items").at(0), {"metadata", "name"});
         return true;
       },
       90s))
-      << "the schedule started no run within 90 s\n" << log();
-  client_->create(corePath(ns_, "configmaps"), value::parse(R"({"apiVersion": "v1",
-    "kind": "ConfigMap", "metadata": {"name": ")" + api::reportConfigMapName(run) + R"("},
-    "data": {")" + api::kReportKey + R"(": )" + value::string(tutorialReport()).serialize() + "}}"));
+      << "the schedule started no run within 90 s\n"
+      << log();
+  client_->create(kube::corePath(ns_, "configmaps"), value::parse(R"({"apiVersion": "v1",
+    "kind": "ConfigMap", "metadata": {"name": ")" + api::reportConfigMapName(run) +
+                                                                  R"("},
+    "data": {")" + api::kReportKey + R"(": )" + value::string(tutorialReport()).serialize() +
+                                                                  "}}"));
   ASSERT_TRUE(eventually([&] {
     try {
       value b = client_->get(benchmarksPath(run));
@@ -449,7 +455,7 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
                         "message": "stored", "lastTransitionTime": "2026-11-26T00:00:00Z"}]})");
       client_->replace(benchmarksPath(run) + "/status", b);
       return true;
-    } catch (const KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       return false;  // the operator wrote first: read again
     }
   })) << log();

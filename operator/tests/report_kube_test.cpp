@@ -96,7 +96,7 @@ class ReportTest : public ControllerTest {
   }
 
   value reportConfigMap(const std::string& name) {
-    return client_->get(corePath(ns_, "configmaps", api::reportConfigMapName(name)));
+    return client_->get(kube::corePath(ns_, "configmaps", api::reportConfigMapName(name)));
   }
 
   static value baselineBenchmark(const std::string& other) {
@@ -168,7 +168,7 @@ TEST_F(ReportTest, ABaselineOfAnotherKindOrMissingIsRefusedByName) {
   cm["metadata"]["name"] = value::string("baselines");
   cm["metadata"]["labels"]["distbench.io/baseline"] = value::string("true");
   cm["data"]["ddp.json"] = value::string(fixture("report/ddp-smallcnn.json"));
-  client_->create(corePath(ns_, "configmaps"), cm);
+  client_->create(kube::corePath(ns_, "configmaps"), cm);
 
   value spec = value::object();
   spec["baseline"]["configMap"]["name"] = value::string("baselines");
@@ -202,7 +202,7 @@ TEST_F(ReportTest, OnlyConfigMapsThatOptInAreReadAsABaseline) {
     cm["kind"] = value::string("ConfigMap");
     cm["metadata"]["name"] = value::string(name);
     cm["data"]["report.json"] = value::string(run);
-    client_->create(corePath(ns_, "configmaps"), cm);
+    client_->create(kube::corePath(ns_, "configmaps"), cm);
   }
   auto fromConfigMap = [](const std::string& name) {
     value spec = value::object();
@@ -236,7 +236,7 @@ TEST_F(ReportTest, OnlyConfigMapsThatOptInAreReadAsABaseline) {
   EXPECT_EQ(reason, "BaselineNotFound");
 
   // Labelled, the same ConfigMap is compared.
-  client_->mergePatch(corePath(ns_, "configmaps", "private"),
+  client_->mergePatch(kube::corePath(ns_, "configmaps", "private"),
                       value::parse(R"({"metadata":{"labels":{"distbench.io/baseline":"true"}}})"));
   writeMasterLog("labelled", logWithReport(run));
   runToSuccess("labelled", fromConfigMap("private"));
@@ -281,9 +281,10 @@ TEST_F(ReportTest, AMasterLogOfGigabytesIsReadOnlyToItsBound) {
   ASSERT_EQ(settled("deaf", "ReportStored", &reason), "False") << last_.serialize();
   EXPECT_EQ(reason, "ReportTooLarge");
   try {
-    client_->getText(corePath(ns_, "pods", "deaf-master-0") + "/log?container=worker", 1 << 20);
+    client_->getText(kube::corePath(ns_, "pods", "deaf-master-0") + "/log?container=worker",
+                     1 << 20);
     ADD_FAILURE() << "read a 64 MiB log with a bound of 1 MiB";
-  } catch (const ResponseTooLarge& e) {
+  } catch (const kube::ResponseTooLarge& e) {
     EXPECT_EQ(e.limit(), 1u << 20);
   }
   // Each reader hung up early: most of the log never left the kubelet, so
@@ -412,7 +413,7 @@ TEST_F(ReportTest, ALogWithoutAReportOrAKubeletThatDoesNotAnswerIsSaidAndCleanUp
   EXPECT_EQ(reason, "ReportMissing");
   EXPECT_EQ(conditionStatus(last_, "RegressionDetected", &reason), "Unknown");
   EXPECT_EQ(reason, "NoReport");
-  EXPECT_THROW(reportConfigMap("old"), KubeApiError);
+  EXPECT_THROW(reportConfigMap("old"), kube::KubeApiError);
 
   // The kubelet stops answering: asked again until --report-fetch-timeout,
   // then ReportUnavailable, and clean-up deletes the parameter server.

@@ -28,7 +28,7 @@ TEST(RunBottleneck, IsBoundedAsEveryStatusMessage) {
   summary["bottleneck"] = value::string(std::string(5000, 'x'));
   const std::optional<std::string> line = bottleneckOf(summary);
   ASSERT_TRUE(line.has_value());
-  EXPECT_LE(line->size(), kMaxMessageBytes);
+  EXPECT_LE(line->size(), kube::kMaxMessageBytes);
   EXPECT_NE(line->find("[cut, 5000 bytes in all]"), std::string::npos) << *line;
 }
 

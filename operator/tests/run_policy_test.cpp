@@ -17,7 +17,7 @@ using std::chrono::seconds;
 using web::json::value;
 using Action = GangDecision::Action;
 
-const SystemTime kT0 = *parseRfc3339("2026-11-22T00:00:00Z");
+const kube::SystemTime kT0 = *kube::parseRfc3339("2026-11-22T00:00:00Z");
 
 // A gang pod with `phase` (and optionally being deleted), created at kT0.
 value pod(const std::string& role, int rank, const std::string& phase, bool deleting = false) {

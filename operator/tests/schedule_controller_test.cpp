@@ -51,13 +51,13 @@ std::string slower(const std::string& json, double factor) {
   return report::toJson(r);
 }
 
-int64_t minutesOf(SystemTime t) {
+int64_t minutesOf(kube::SystemTime t) {
   return std::chrono::duration_cast<std::chrono::minutes>(t.time_since_epoch()).count();
 }
 
 // The start of the minute after `t`.
-SystemTime nextMinute(SystemTime t) {
-  return SystemTime(std::chrono::minutes(minutesOf(t) + 1));
+kube::SystemTime nextMinute(kube::SystemTime t) {
+  return kube::SystemTime(std::chrono::minutes(minutesOf(t) + 1));
 }
 
 class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
@@ -91,8 +91,8 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
     };
-    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>, const Result&,
-                            const std::string* error) {
+    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
+                            const kube::Result&, const std::string* error) {
       if (!error) {
         ++reconciledOk_;
         return;
@@ -113,14 +113,14 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   // Moves the reconciler's clock and has every schedule look again.
-  void setNow(SystemTime t) {
+  void setNow(kube::SystemTime t) {
     {
       std::lock_guard<std::mutex> lock(clockMutex_);
       now_ = t;
     }
     if (controller_) controller_->enqueueAll();
   }
-  SystemTime now() {
+  kube::SystemTime now() {
     std::lock_guard<std::mutex> lock(clockMutex_);
     return now_;
   }
@@ -153,8 +153,9 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   std::vector<value> runs(const std::string& schedule) {
-    const value list = client_->get(kubetest::establishedCrd().path(ns_) + "?labelSelector=" +
-                                    queryEscape(std::string(api::kScheduleLabel) + "=" + schedule));
+    const value list =
+        client_->get(kubetest::establishedCrd().path(ns_) + "?labelSelector=" +
+                     kube::queryEscape(std::string(api::kScheduleLabel) + "=" + schedule));
     std::vector<value> out;
     for (const value& r : list.at("items").as_array())
       if (!r.at("metadata").has_field("deletionTimestamp")) out.push_back(r);
@@ -176,7 +177,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
     value status = value::object();
     status["phase"] = value::string(phase);
     status["message"] = value::string(phase == "Failed" ? "trainer 1 exited with code 1" : "done");
-    status["completionTime"] = value::string(formatRfc3339(now()));
+    status["completionTime"] = value::string(kube::formatRfc3339(now()));
     status["results"]["p50"] = value::string("0.123s");
     value conditions = value::array();
     if (phase == "Succeeded") {
@@ -185,7 +186,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       stored["status"] = value::string(reportJson.empty() ? "False" : "True");
       stored["reason"] = value::string(reportJson.empty() ? "ReportMissing" : "Stored");
       stored["message"] = value::string("m");
-      stored["lastTransitionTime"] = value::string(formatRfc3339(now()));
+      stored["lastTransitionTime"] = value::string(kube::formatRfc3339(now()));
       conditions[0] = stored;
       if (!regression.empty()) {
         value r = value::object();
@@ -193,7 +194,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
         r["status"] = value::string(regression);
         r["reason"] = value::string(regression == "True" ? "RegressionDetected" : "NoRegression");
         r["message"] = value::string(regression == "True" ? "1 of 1 rows regressed" : "none");
-        r["lastTransitionTime"] = value::string(formatRfc3339(now()));
+        r["lastTransitionTime"] = value::string(kube::formatRfc3339(now()));
         conditions[1] = r;
         status["baseline"]["worstRow"] = value::string("HybridDDPRPC / All: median +50%");
       }
@@ -205,7 +206,7 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       cm["kind"] = value::string("ConfigMap");
       cm["metadata"]["name"] = value::string(api::reportConfigMapName(run));
       cm["data"][api::kReportKey] = value::string(reportJson);
-      client_->create(corePath(ns_, "configmaps"), cm);
+      client_->create(kube::corePath(ns_, "configmaps"), cm);
     }
     b["status"] = status;
     client_->replace(path + "/status", b);
@@ -239,13 +240,13 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   // followed by a space.
   std::string pooled(const std::string& schedule) {
     try {
-      const value cm =
-          client_->get(corePath(ns_, "configmaps", api::scheduleBaselineConfigMapName(schedule)));
+      const value cm = client_->get(
+          kube::corePath(ns_, "configmaps", api::scheduleBaselineConfigMapName(schedule)));
       std::string names;
       const value runs = value::parse(cm.at("data").at("runs.json").as_string());
       for (const value& e : runs.as_array()) names += e.at("name").as_string() + " ";
       return names;
-    } catch (const KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       return "";
     }
   }
@@ -282,7 +283,8 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   }
 
   static std::string webhooksPath() {
-    return groupPath("admissionregistration.k8s.io", "v1", "", "validatingwebhookconfigurations");
+    return kube::groupPath("admissionregistration.k8s.io", "v1", "",
+                           "validatingwebhookconfigurations");
   }
 
   std::vector<std::string> errors() {
@@ -309,11 +311,11 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
     return at->serialize();
   }
 
-  WorkQueueOptions queue_;            // set before start()
+  kube::WorkQueueOptions queue_;      // set before start()
   std::atomic<int> reconciledOk_{0};  // reconciles that ended without an error
   std::unique_ptr<ScheduleController> controller_;
   std::mutex clockMutex_;
-  SystemTime now_;
+  kube::SystemTime now_;
   std::mutex eventsMutex_;
   std::vector<std::string> events_;
   std::vector<std::string> errors_;  // "<key>: <what the reconcile threw>"
@@ -335,20 +337,22 @@ std::string reportTooLargeForThePool() {
 
 TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
   const value created = create(schedule("every", "* * * * *"));
-  const SystemTime since =
-      parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
   setNow(since);
   start();
   ASSERT_TRUE(eventually([&] { return !str(get("every"), {"status", "nextScheduleTime"}).empty(); }));
   EXPECT_TRUE(runNames("every").empty());
-  EXPECT_EQ(str(get("every"), {"status", "nextScheduleTime"}), formatRfc3339(nextMinute(since)));
+  EXPECT_EQ(str(get("every"), {"status", "nextScheduleTime"}),
+            kube::formatRfc3339(nextMinute(since)));
 
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime first = nextMinute(since);
   setNow(first + 2s);
   const std::string name = "every-" + std::to_string(minutesOf(first));
   ASSERT_TRUE(eventually([&] { return runNames("every") == std::vector<std::string>{name}; }));
   const value run = runs("every").at(0);
-  EXPECT_EQ(str(run, {"metadata", "annotations", api::kScheduledAtAnnotation}), formatRfc3339(first));
+  EXPECT_EQ(str(run, {"metadata", "annotations", api::kScheduledAtAnnotation}),
+            kube::formatRfc3339(first));
   EXPECT_EQ(str(run, {"metadata", "labels", "team"}), "perf");
   EXPECT_EQ(str(run, {"metadata", "ownerReferences"}).find("DistBenchmarkSchedule") != std::string::npos,
             true);
@@ -357,13 +361,13 @@ TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
   EXPECT_FALSE(run.at("spec").has_field("baseline"));
   ASSERT_TRUE(eventually([&] {
     const value s = get("every");
-    return str(s, {"status", "lastScheduleTime"}) == formatRfc3339(first) &&
+    return str(s, {"status", "lastScheduleTime"}) == kube::formatRfc3339(first) &&
            str(s, {"status", "active"}).find(name) != std::string::npos;
   }));
 
   // The next firing, once the first run has ended.
   finish(name, "Succeeded", fixture("report/tutorial-run.json"));
-  const SystemTime second = first + 60s;
+  const kube::SystemTime second = first + 60s;
   setNow(second + 1s);
   const std::string name2 = "every-" + std::to_string(minutesOf(second));
   ASSERT_TRUE(eventually([&] {
@@ -376,8 +380,9 @@ TEST_F(ScheduleControllerTest, StartsARunAtEachFiringNamedByItsTime) {
 
 TEST_F(ScheduleControllerTest, ForbidWaitsForTheActiveRunAndReplaceDeletesIt) {
   const value created = create(schedule("forbid", "* * * * *"));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   setNow(first + 1s);
   start();
   const std::string run1 = "forbid-" + std::to_string(minutesOf(first));
@@ -410,7 +415,8 @@ TEST_F(ScheduleControllerTest, SuspendedStartsNothingAndResumesWithOneCatchUpRun
   value spec = value::object();
   spec["suspend"] = value::boolean(true);
   const value created = create(schedule("paused", "* * * * *", spec));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
   setNow(since + 10min);
   start();
   ASSERT_TRUE(eventually([&] { return !str(get("paused"), {"status", "nextScheduleTime"}).empty(); }));
@@ -420,7 +426,7 @@ TEST_F(ScheduleControllerTest, SuspendedStartsNothingAndResumesWithOneCatchUpRun
   resume["suspend"] = value::boolean(false);
   patchSpec("paused", resume);
   // Ten firings passed while suspended: one run, for the latest.
-  const SystemTime latest = SystemTime(std::chrono::minutes(minutesOf(since + 10min)));
+  const kube::SystemTime latest = kube::SystemTime(std::chrono::minutes(minutesOf(since + 10min)));
   ASSERT_TRUE(eventually([&] { return runNames("paused").size() == 1; }));
   EXPECT_EQ(runNames("paused").at(0), "paused-" + std::to_string(minutesOf(latest)));
 }
@@ -429,9 +435,10 @@ TEST_F(ScheduleControllerTest, DowntimeCatchesUpOnceWithinTheStartingDeadlineAnd
   value spec = value::object();
   spec["startingDeadlineSeconds"] = value::number(120);
   const value created = create(schedule("late", "0 * * * *", spec));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
   // The operator comes back 3 hours later, 30 s after a firing: one run.
-  const SystemTime hour = SystemTime(std::chrono::hours(
+  const kube::SystemTime hour = kube::SystemTime(std::chrono::hours(
       std::chrono::duration_cast<std::chrono::hours>(since.time_since_epoch()).count() + 3));
   setNow(hour + 30s);
   start();
@@ -446,10 +453,10 @@ TEST_F(ScheduleControllerTest, DowntimeCatchesUpOnceWithinTheStartingDeadlineAnd
   start();
   ASSERT_TRUE(eventually([&] { return sawEvent("Warning MissedSchedule"); }));
   EXPECT_EQ(runNames("late").size(), 1u);
-  EXPECT_EQ(str(get("late"), {"status", "nextScheduleTime"}), formatRfc3339(hour + 2h));
+  EXPECT_EQ(str(get("late"), {"status", "nextScheduleTime"}), kube::formatRfc3339(hour + 2h));
   // Reconciled again and again, a run is accounted once.
   EXPECT_EQ(str(get("late"), {"status", "consecutiveFailures"}), "1");
-  EXPECT_EQ(str(get("late"), {"status", "lastRun", "scheduledTime"}), formatRfc3339(hour));
+  EXPECT_EQ(str(get("late"), {"status", "lastRun", "scheduledTime"}), kube::formatRfc3339(hour));
 }
 
 TEST_F(ScheduleControllerTest, FinishedRunsPastTheHistoryLimitsAreDeleted) {
@@ -457,8 +464,9 @@ TEST_F(ScheduleControllerTest, FinishedRunsPastTheHistoryLimitsAreDeleted) {
   spec["successfulRunsHistoryLimit"] = value::number(2);
   spec["failedRunsHistoryLimit"] = value::number(1);
   const value created = create(schedule("history", "* * * * *", spec));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  SystemTime t = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  kube::SystemTime t = nextMinute(since);
   start();
   std::vector<std::string> made;
   const std::vector<std::string> outcomes = {"Succeeded", "Failed", "Succeeded", "Failed",
@@ -487,23 +495,24 @@ TEST_F(ScheduleControllerTest, EachSuccessfulRunJoinsTheRollingBaselineUnlessItR
   spec["baseline"]["runs"] = value::number(2);
   spec["baseline"]["thresholdPercent"] = value::number(10);
   const value created = create(schedule("rolling", "* * * * *", spec));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  SystemTime t = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  kube::SystemTime t = nextMinute(since);
   start();
   const std::string report = fixture("report/tutorial-run.json");
   const std::string baselineCm = api::scheduleBaselineConfigMapName("rolling");
   auto pooled = [&]() -> std::string {
     try {
-      const value cm = client_->get(corePath(ns_, "configmaps", baselineCm));
+      const value cm = client_->get(kube::corePath(ns_, "configmaps", baselineCm));
       std::string names;
       const value runs = value::parse(cm.at("data").at("runs.json").as_string());
       for (const value& e : runs.as_array()) names += e.at("name").as_string() + " ";
       return names;
-    } catch (const KubeApiError&) {
+    } catch (const kube::KubeApiError&) {
       return "";
     }
   };
-  auto runAt = [&](SystemTime at) {
+  auto runAt = [&](kube::SystemTime at) {
     setNow(at + 1s);
     const std::string name = "rolling-" + std::to_string(minutesOf(at));
     EXPECT_TRUE(eventually([&] {
@@ -527,7 +536,7 @@ TEST_F(ScheduleControllerTest, EachSuccessfulRunJoinsTheRollingBaselineUnlessItR
   finish(r2, "Succeeded", report);
   ASSERT_TRUE(eventually([&] { return pooled() == r1 + " " + r2 + " "; })) << pooled();
   EXPECT_EQ(str(get("rolling"), {"status", "lastRun", "verdict"}), "NoBaseline");
-  const value cm = client_->get(corePath(ns_, "configmaps", baselineCm));
+  const value cm = client_->get(kube::corePath(ns_, "configmaps", baselineCm));
   EXPECT_EQ(str(cm, {"metadata", "labels", "distbench.io/baseline"}), "true");
   const report::Report pool = report::parseReport(cm.at("data").at("baseline.json").as_string());
   const report::Report one = report::parseReport(report);
@@ -589,12 +598,13 @@ TEST_F(ScheduleControllerTest, AForgedRunIsNeitherCountedPooledNorAdopted) {
   spec["baseline"]["runs"] = value::number(2);
   const value created = create(schedule("forged", "* * * * *", spec));
   const std::string uid = str(created, {"metadata", "uid"});
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   setNow(since);
   start();
   ASSERT_TRUE(eventually([&] {
-    return str(get("forged"), {"status", "nextScheduleTime"}) == formatRfc3339(first);
+    return str(get("forged"), {"status", "nextScheduleTime"}) == kube::formatRfc3339(first);
   }));
   const std::string guessed = "forged-" + std::to_string(minutesOf(first));
   forgeRun(guessed, "forged", uid);
@@ -621,7 +631,7 @@ TEST_F(ScheduleControllerTest, AForgedRunIsNeitherCountedPooledNorAdopted) {
   EXPECT_EQ(real.rfind("forged-", 0), 0u);
   EXPECT_TRUE(sawEvent("Warning RunNameTaken: DistBenchmark " + ns_ + "/" + guessed +
                        " exists and was not created by this schedule; the run due at " +
-                       formatRfc3339(first) + " starts as " + real));
+                       kube::formatRfc3339(first) + " starts as " + real));
   ASSERT_TRUE(eventually([&] {
     const value s = get("forged");
     return str(s, {"status", "active"}) ==
@@ -637,7 +647,7 @@ TEST_F(ScheduleControllerTest, AForgedRunIsNeitherCountedPooledNorAdopted) {
   ASSERT_TRUE(eventually([&] {
     return str(get("forged"), {"status", "lastRun", "name"}) == real;
   }));
-  EXPECT_EQ(str(get("forged"), {"status", "lastRun", "scheduledTime"}), formatRfc3339(first));
+  EXPECT_EQ(str(get("forged"), {"status", "lastRun", "scheduledTime"}), kube::formatRfc3339(first));
   ASSERT_TRUE(eventually([&] { return pooled("forged") == real + " "; })) << pooled("forged");
 
   // The forged run under the guessed name is still "active" (it has no
@@ -660,8 +670,9 @@ TEST_F(ScheduleControllerTest, AForgedRunIsNeitherCountedPooledNorAdopted) {
 // so, and the schedule goes on.
 TEST_F(ScheduleControllerTest, ARunTooLargeForThePoolIsRefusedAndTheScheduleGoesOn) {
   const value created = create(schedule("big", "* * * * *"));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   setNow(first + 1s);
   start();
   const std::string r1 = "big-" + std::to_string(minutesOf(first));
@@ -695,8 +706,9 @@ TEST_F(ScheduleControllerTest, ARunTooLargeForThePoolIsRefusedAndTheScheduleGoes
 // and an Event say why, and the next firing starts.
 TEST_F(ScheduleControllerTest, APoolWriteTheServerRefusesIsAConditionAndTheScheduleGoesOn) {
   const value created = create(schedule("refused", "* * * * *"));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   deadWebhook("", "configmaps", "UPDATE", api::kScheduleLabel, "refused");
   setNow(first + 1s);
   start();
@@ -727,8 +739,9 @@ TEST_F(ScheduleControllerTest, AStatusTheServerRefusesStopsNoFiring) {
   value s = schedule("unwritable", "* * * * *");
   s["metadata"]["labels"]["hook"] = value::string("dead");
   const value created = create(s);
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   deadWebhook("distbench.io", "distbenchmarkschedules/status", "UPDATE", "hook", "dead");
   setNow(first + 1s);
   start();
@@ -766,8 +779,9 @@ TEST_F(ScheduleControllerTest, AStatusTheServerRefusesStopsNoFiring) {
 // than its last firing, so such a lastRun is not believed.
 TEST_F(ScheduleControllerTest, ALastRunLaterThanTheLastFiringDoesNotStopAccounting) {
   const value created = create(schedule("poisoned", "* * * * *"));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   setNow(first + 1s);
   start();
   const std::string r1 = "poisoned-" + std::to_string(minutesOf(first));
@@ -791,8 +805,9 @@ TEST_F(ScheduleControllerTest, ALastRunLaterThanTheLastFiringDoesNotStopAccounti
 // to 128 bytes (the CRD's maxLength), with a hash that keeps them apart.
 TEST_F(ScheduleControllerTest, AReportsLongRowNamesAreCutInTheStatus) {
   const value created = create(schedule("names", "* * * * *"));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime first = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime first = nextMinute(since);
   setNow(first + 1s);
   start();
   const std::string r1 = "names-" + std::to_string(minutesOf(first));
@@ -830,12 +845,13 @@ TEST_F(ScheduleControllerTest, AFiringDuringAnApiOutageCatchesUpExactlyOnce) {
   value spec = value::object();
   spec["startingDeadlineSeconds"] = value::number(120);
   const value created = create(schedule("outage", "* * * * *", spec));
-  const SystemTime since = parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
-  const SystemTime firing = nextMinute(since);
+  const kube::SystemTime since =
+      kube::parseRfc3339(str(created, {"metadata", "creationTimestamp"})).value();
+  const kube::SystemTime firing = nextMinute(since);
   setNow(since);
   start();
   ASSERT_TRUE(eventually([&] {
-    return str(get("outage"), {"status", "nextScheduleTime"}) == formatRfc3339(firing);
+    return str(get("outage"), {"status", "nextScheduleTime"}) == kube::formatRfc3339(firing);
   }));
 
   const std::string run = "outage-" + std::to_string(minutesOf(firing));
@@ -857,13 +873,13 @@ TEST_F(ScheduleControllerTest, AFiringDuringAnApiOutageCatchesUpExactlyOnce) {
   // loaded machine's slack.
   EXPECT_LT(late, 8.0);
   EXPECT_EQ(str(runs("outage").at(0), {"metadata", "annotations", api::kScheduledAtAnnotation}),
-            formatRfc3339(firing));
+            kube::formatRfc3339(firing));
 
   finish(run, "Failed");
   ASSERT_TRUE(eventually([&] {
     const value s = get("outage");
     return str(s, {"status", "consecutiveFailures"}) == "1" &&
-           str(s, {"status", "lastRun", "scheduledTime"}) == formatRfc3339(firing);
+           str(s, {"status", "lastRun", "scheduledTime"}) == kube::formatRfc3339(firing);
   })) << str(get("outage"), {"status"});
   // Looked at again, with the firing still within its deadline: no second
   // run, no second count.

@@ -23,7 +23,7 @@ value run(const std::string& name, const std::string& ownerUid, const std::strin
 }
 
 RunRecord record(const std::string& name, const std::string& scheduledAt) {
-  return {name, "u-" + name, parseRfc3339(scheduledAt).value()};
+  return {name, "u-" + name, kube::parseRfc3339(scheduledAt).value()};
 }
 
 TEST(ScheduleRunsTest, OnlyTheSchedulesOwnRunsOldestFirst) {
@@ -58,7 +58,7 @@ TEST(ScheduleRunsTest, ARunTheScheduleDidNotRecordIsNotItsRun) {
   const std::vector<ScheduledRun> runs = scheduledRuns(objects, "sched", recorded);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].name, "s-2");
-  EXPECT_EQ(formatRfc3339(runs[0].scheduledAt), "2026-11-26T09:59:00Z");
+  EXPECT_EQ(kube::formatRfc3339(runs[0].scheduledAt), "2026-11-26T09:59:00Z");
   EXPECT_EQ(runs[1].name, "s-1");
 
   // A recorded UID on an object that no longer names the schedule as its
@@ -77,7 +77,7 @@ TEST(ScheduleRunsTest, StatusRunsRoundTripAndUnreadableEntriesAreLeftOut) {
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[1].name, "s-abcde");
   EXPECT_EQ(back[1].uid, "u-s-abcde");
-  EXPECT_EQ(formatRfc3339(back[1].scheduledAt), "2026-11-26T10:01:00Z");
+  EXPECT_EQ(kube::formatRfc3339(back[1].scheduledAt), "2026-11-26T10:01:00Z");
 
   status["runs"][2] = value::parse(R"({"name": "s-2", "scheduledTime": "2026-11-26T10:02:00Z"})");
   status["runs"][3] = value::parse(R"({"name": "s-3", "uid": "u", "scheduledTime": "soon"})");
@@ -101,7 +101,7 @@ TEST(ScheduleRunsTest, ASucceededRunSettlesOnceItsReportIsStored) {
   EXPECT_EQ(stored.verdict, kVerdictNoBaseline);
   EXPECT_EQ(stored.p50, "0.412s");
   ASSERT_TRUE(stored.finishedAt);
-  EXPECT_EQ(formatRfc3339(*stored.finishedAt), "2026-11-26T10:00:40Z");
+  EXPECT_EQ(kube::formatRfc3339(*stored.finishedAt), "2026-11-26T10:00:40Z");
 }
 
 TEST(ScheduleRunsTest, TheComparisonDecidesTheVerdict) {

@@ -12,14 +12,14 @@ namespace {
 using namespace std::chrono_literals;
 
 // 2026-11-26T00:00:00Z, a whole minute.
-const SystemTime kT0 = SystemTime(std::chrono::seconds(1795651200));
+const kube::SystemTime kT0 = kube::SystemTime(std::chrono::seconds(1795651200));
 
 // Fires every `period` from the epoch, as "*/N * * * *" does within an hour.
 NextFiring every(std::chrono::seconds period, int* calls = nullptr) {
-  return [period, calls](SystemTime after) -> std::optional<SystemTime> {
+  return [period, calls](kube::SystemTime after) -> std::optional<kube::SystemTime> {
     if (calls) ++*calls;
     const auto s = std::chrono::duration_cast<std::chrono::seconds>(after.time_since_epoch());
-    return SystemTime((s / period + 1) * period);
+    return kube::SystemTime((s / period + 1) * period);
   };
 }
 
@@ -79,7 +79,7 @@ TEST(ScheduleTimingTest, AZeroDeadlineRunsOnlyAFiringThatIsExactlyNow) {
 }
 
 TEST(ScheduleTimingTest, AScheduleThatNeverFiresAgainHasNoNext) {
-  NextFiring once = [](SystemTime after) -> std::optional<SystemTime> {
+  NextFiring once = [](kube::SystemTime after) -> std::optional<kube::SystemTime> {
     if (after < kT0 + 60s) return kT0 + 60s;
     return std::nullopt;
   };
@@ -91,7 +91,7 @@ TEST(ScheduleTimingTest, AScheduleThatNeverFiresAgainHasNoNext) {
 
 TEST(ScheduleTimingTest, MonthsOfMissedMinutesAreFoundInBoundedSteps) {
   int calls = 0;
-  const SystemTime now = kT0 + std::chrono::hours(24 * 200) + 7s;
+  const kube::SystemTime now = kT0 + std::chrono::hours(24 * 200) + 7s;
   const ScheduleTiming t = scheduleTiming(every(60s, &calls), kT0, now, std::nullopt);
   ASSERT_TRUE(t.due);
   EXPECT_EQ(*t.due, now - 7s);

@@ -1,6 +1,6 @@
 #include "distbench/kube/bounded_message.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 std::string truncateUtf8(const std::string& text, std::size_t maxBytes) {
   if (text.size() <= maxBytes) return text;
@@ -18,4 +18,4 @@ std::string boundedMessage(const std::string& text, std::size_t maxBytes) {
   return truncateUtf8(text, maxBytes - marker.size()) + marker;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

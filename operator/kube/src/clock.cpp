@@ -1,6 +1,6 @@
 #include "distbench/kube/clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 class SteadyClock final : public Clock {
@@ -28,4 +28,4 @@ Clock::TimePoint addSaturating(Clock::TimePoint from, Clock::Duration by) {
   return from + by;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

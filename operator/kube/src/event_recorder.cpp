@@ -10,7 +10,7 @@
 
 #include "distbench/kube/log.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using web::json::value;
@@ -244,4 +244,4 @@ std::string EventRecorder::uniqueSuffix() {
   return hex;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 ExponentialBackoff::ExponentialBackoff(Duration base, Duration max) : base_(base), max_(max) {
   if (base <= Duration::zero() || max < base) {
@@ -36,4 +36,4 @@ int ExponentialBackoff::failures(const std::string& key) const {
   return it == failures_.end() ? 0 : it->second;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

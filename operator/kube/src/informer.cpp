@@ -6,7 +6,7 @@
 
 #include "distbench/kube/json_fields.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 using web::json::value;
 
@@ -278,8 +278,7 @@ void Informer::run() {
   }
 }
 
-bool waitForSync(std::initializer_list<const Informer*> informers,
-                 std::chrono::milliseconds timeout) {
+bool waitForSync(const std::vector<const Informer*>& informers, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (const Informer* i : informers) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -289,4 +288,4 @@ bool waitForSync(std::initializer_list<const Informer*> informers,
   return true;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -18,7 +18,7 @@
 
 #include "distbench/kube/bounded_message.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using web::http::http_request;
@@ -316,4 +316,4 @@ std::string queryEscape(const std::string& v) {
   return out;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

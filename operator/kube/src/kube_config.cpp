@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 std::string readFile(const std::string& path, const std::string& what) {
@@ -162,4 +162,4 @@ KubeConfig loadConfig(const std::string& kubeconfigFlag, const std::string& cont
   return loadInClusterConfig();
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -10,7 +10,7 @@
 #include <ctime>
 #include <stdexcept>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using web::json::value;
@@ -238,4 +238,4 @@ void LeaderElector::release() {
   }
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

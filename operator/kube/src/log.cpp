@@ -9,7 +9,7 @@
 #include <iostream>
 #include <mutex>
 
-namespace distbench::op::log {
+namespace distbench::kube::log {
 namespace {
 
 struct State {
@@ -232,4 +232,4 @@ void write(Level level, std::string_view msg, Fields fields) noexcept {
   }
 }
 
-}  // namespace distbench::op::log
+}  // namespace distbench::kube::log

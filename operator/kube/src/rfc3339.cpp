@@ -5,7 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 std::string formatRfc3339(SystemTime t, int fractionDigits) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
@@ -48,4 +48,4 @@ std::optional<SystemTime> parseRfc3339(const std::string& text) {
              std::chrono::duration<double>(fraction));
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 TokenBucket::TokenBucket(double qps, int burst, Clock::TimePoint now)
     : qps_(qps), burst_(burst), tokens_(burst), last_(now) {
@@ -27,4 +27,4 @@ Clock::Duration TokenBucket::reserve(Clock::TimePoint now) {
   return Clock::Duration(static_cast<Clock::Duration::rep>(std::ceil(-tokens_ / qps_ * 1e9)));
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 WorkQueue::WorkQueue(WorkQueueOptions options, Clock& clock)
     : clock_(clock),
@@ -172,4 +172,4 @@ void WorkQueue::promoteDueLocked(Clock::TimePoint now) {
   if (promoted) cv_.notify_all();
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -7,7 +7,7 @@
 
 #include "distbench/kube/kube_client.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 namespace {
 
@@ -172,4 +172,4 @@ void WorkerPool::process(const std::string& key) {
   queue_.done(key);
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 // Whether `text` is well-formed UTF-8 (no sequence cut short or stray
@@ -68,4 +68,4 @@ TEST(BoundedMessage, TruncationNeverSplitsACharacter) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -15,7 +15,7 @@
 #include "distbench/testing/kube/kube_test_helpers.h"
 #include "manual_clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using namespace std::chrono_literals;
@@ -194,4 +194,4 @@ TEST_F(EventRecorderTest, AFailedWriteIsSwallowed) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

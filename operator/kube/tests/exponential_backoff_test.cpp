@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using namespace std::chrono_literals;
@@ -50,4 +50,4 @@ TEST(ExponentialBackoff, RejectsNonPositiveBaseAndBaseAboveMax) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

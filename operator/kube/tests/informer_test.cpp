@@ -18,7 +18,7 @@
 #include "distbench/testing/kube/kube_test_env.h"
 #include "distbench/testing/kube/kube_test_helpers.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using web::json::value;
@@ -279,4 +279,4 @@ TEST(InformerGone, ClassifiesErrorEventsAndKeys) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -14,7 +14,7 @@
 #include "distbench/process/temp_dir.h"
 #include "distbench/testing/kube/kube_test_env.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using ::testing::HasSubstr;
@@ -143,4 +143,4 @@ TEST_F(KubeClientTest, WatchEndsWhenTheServerEndsIt) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

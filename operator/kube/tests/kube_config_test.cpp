@@ -11,7 +11,7 @@
 
 #include "distbench/process/temp_dir.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using ::testing::HasSubstr;
@@ -124,4 +124,4 @@ TEST(KubeConfig, InClusterFromTheServiceAccount) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

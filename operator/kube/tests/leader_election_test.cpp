@@ -17,7 +17,7 @@
 #include "distbench/testing/kube/kube_test_env.h"
 #include "distbench/testing/kube/kube_test_helpers.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using std::chrono::milliseconds;
@@ -224,4 +224,4 @@ TEST(LeaderElectionOptionsTest, RejectsDeadlinesThatCannotBeSafe) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

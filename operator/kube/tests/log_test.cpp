@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using web::json::value;
@@ -131,4 +131,4 @@ TEST(LogParse, LevelsAndFormatsByName) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

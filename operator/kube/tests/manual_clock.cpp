@@ -1,6 +1,6 @@
 #include "manual_clock.h"
 
-namespace distbench::op::testing {
+namespace distbench::kube::testing {
 
 Clock::TimePoint ManualClock::now() const {
   std::lock_guard<std::mutex> lock(timeMu_);
@@ -49,4 +49,4 @@ void ManualClock::advance(Duration by) {
   for (auto& [id, onJump] : watchers_) onJump();
 }
 
-}  // namespace distbench::op::testing
+}  // namespace distbench::kube::testing

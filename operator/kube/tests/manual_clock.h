@@ -7,7 +7,7 @@
 
 #include "distbench/kube/clock.h"
 
-namespace distbench::op::testing {
+namespace distbench::kube::testing {
 
 class ManualClock final : public Clock {
  public:
@@ -42,4 +42,4 @@ class ManualClock final : public Clock {
   mutable int waiters_ = 0;
 };
 
-}  // namespace distbench::op::testing
+}  // namespace distbench::kube::testing

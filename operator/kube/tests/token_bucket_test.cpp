@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using namespace std::chrono_literals;
@@ -49,4 +49,4 @@ TEST(TokenBucket, RejectsNonPositiveRateAndEmptyBurst) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -9,7 +9,7 @@
 
 #include "manual_clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using namespace std::chrono_literals;
@@ -416,4 +416,4 @@ TEST(WorkQueue, RejectsOutOfRangeOptions) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -17,7 +17,7 @@
 #include "distbench/process/eventually.h"
 #include "manual_clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 namespace {
 
 using namespace std::chrono_literals;
@@ -434,4 +434,4 @@ TEST(WorkerPool, RejectsZeroWorkersAndASecondStart) {
 }
 
 }  // namespace
-}  // namespace distbench::op
+}  // namespace distbench::kube

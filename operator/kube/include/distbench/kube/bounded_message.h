@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // What a condition message, status.message or an Event's message may hold:
 // `kubectl describe` prints each on one line, and events.k8s.io/v1 caps its
@@ -26,4 +26,4 @@ std::string boundedMessage(const std::string& text, std::size_t maxBytes = kMaxM
 // would not fit whole (never inside a UTF-8 sequence).
 std::string truncateUtf8(const std::string& text, std::size_t maxBytes);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

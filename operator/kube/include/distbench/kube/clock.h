@@ -9,7 +9,7 @@
 #include <functional>
 #include <mutex>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 class Clock {
  public:
@@ -46,4 +46,4 @@ Clock& steadyClock();
 // a negative `by` counts as zero.
 Clock::TimePoint addSaturating(Clock::TimePoint from, Clock::Duration by);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -26,7 +26,7 @@
 #include "distbench/kube/clock.h"
 #include "distbench/kube/kube_client.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 enum class EventType { Normal, Warning };
 
@@ -108,4 +108,4 @@ class EventRecorder {
   std::thread thread_;  // last: starts after everything above exists
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 class ExponentialBackoff {
  public:
@@ -38,4 +38,4 @@ class ExponentialBackoff {
   std::unordered_map<std::string, int> failures_;
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -27,7 +27,7 @@
 
 #include "distbench/kube/kube_client.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // The cache key: "namespace/name", or "name" for cluster-scoped objects
 // (client-go's MetaNamespaceKeyFunc), so keys match the work queue's.
@@ -143,7 +143,6 @@ class Informer {
 
 // Every informer of `informers` has synced, all within one `timeout`;
 // false when the time ran out (or one stopped) first.
-bool waitForSync(std::initializer_list<const Informer*> informers,
-                 std::chrono::milliseconds timeout);
+bool waitForSync(const std::vector<const Informer*>& informers, std::chrono::milliseconds timeout);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

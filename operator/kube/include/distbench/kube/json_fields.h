@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // The field, or null when `object` is not an object or lacks it.
 inline const web::json::value* fieldOf(const web::json::value& object, const char* name) {
@@ -39,4 +39,4 @@ inline int64_t intField(const web::json::value& object, const char* name, int64_
   return v != nullptr && v->is_number() ? v->as_number().to_int64() : fallback;
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -19,7 +19,7 @@
 
 #include "distbench/kube/kube_config.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 class KubeApiError : public std::runtime_error {
  public:
@@ -132,4 +132,4 @@ std::string groupPath(const std::string& group, const std::string& version, cons
 // Query-string value escaping for label selectors and the like.
 std::string queryEscape(const std::string& value);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 struct KubeConfig {
   std::string server;  // https://host:port
@@ -38,4 +38,4 @@ KubeConfig loadInClusterConfig(const std::string& root = "");
 // The operator's order: --kubeconfig, then $KUBECONFIG, then in-cluster.
 KubeConfig loadConfig(const std::string& kubeconfigFlag, const std::string& context);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -29,7 +29,7 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 struct LeaderElectionOptions {
   std::string ns = "default";
@@ -114,4 +114,4 @@ class LeaderElector {
   std::mutex stopMutex_;  // serializes stop() callers around join()
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <utility>
 
-namespace distbench::op::log {
+namespace distbench::kube::log {
 
 enum class Level { Debug, Info, Warn, Error };
 enum class Format { Json, Text };
@@ -54,4 +54,4 @@ inline void error(std::string_view msg, Fields fields = {}) noexcept {
   write(Level::Error, msg, fields);
 }
 
-}  // namespace distbench::op::log
+}  // namespace distbench::kube::log

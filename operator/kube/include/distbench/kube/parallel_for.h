@@ -12,7 +12,7 @@
 #include <future>
 #include <vector>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // The helper threads (each with its connection) that every parallelFor of
 // a process may have at once: a burst of reconciles, each wanting a gang's
@@ -80,4 +80,4 @@ void parallelForEach(const std::vector<T>& items, int parallelism, F work,
       items.size(), parallelism, [&](size_t i) { work(items[i]); }, budget);
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

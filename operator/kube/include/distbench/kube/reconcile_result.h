@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // What a reconcile asks of the queue; built with the named constructors.
 struct Result {
@@ -22,4 +22,4 @@ struct Result {
   static Result retry() { return {true, {}}; }
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 using SystemTime = std::chrono::system_clock::time_point;
 
@@ -15,4 +15,4 @@ std::string formatRfc3339(SystemTime t, int fractionDigits = 0);
 // Reads RFC 3339 in UTC ("Z"), with or without fractional seconds.
 std::optional<SystemTime> parseRfc3339(const std::string& text);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

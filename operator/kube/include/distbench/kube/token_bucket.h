@@ -5,7 +5,7 @@
 
 #include "distbench/kube/clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 class TokenBucket {
  public:
@@ -30,4 +30,4 @@ class TokenBucket {
   Clock::TimePoint last_;
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

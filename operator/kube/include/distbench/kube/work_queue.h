@@ -34,7 +34,7 @@
 #include "distbench/kube/token_bucket.h"
 #include "distbench/kube/work_queue_observer.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 struct WorkQueueOptions {
   Clock::Duration baseBackoff = ExponentialBackoff::kDefaultBase;
@@ -121,4 +121,4 @@ class WorkQueue {
   TokenBucket bucket_;
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

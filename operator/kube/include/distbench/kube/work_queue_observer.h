@@ -7,7 +7,7 @@
 
 #include "distbench/kube/clock.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // Called with the queue's lock held, so calls arrive in order and never
 // concurrently; they must be quick and must not call back into the queue.
@@ -30,4 +30,4 @@ class WorkQueueObserver {
   virtual void retried() {}
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -20,7 +20,7 @@
 #include "distbench/kube/reconcile_result.h"
 #include "distbench/kube/work_queue.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 class WorkerPool {
  public:
@@ -93,4 +93,4 @@ class WorkerPool {
   bool pausing_ = false;
 };
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

@@ -21,7 +21,8 @@ using process::eventually;
 // Creates namespace `name` (existing is fine) and, with `forPods`, its
 // "default" ServiceAccount, which pods need and which no
 // kube-controller-manager creates in these tests.
-inline void ensureNamespace(op::KubeClient& client, const std::string& name, bool forPods = false) {
+inline void ensureNamespace(kube::KubeClient& client, const std::string& name,
+                            bool forPods = false) {
   auto create = [&client](const std::string& path, const char* kind, const std::string& objectName) {
     web::json::value object = web::json::value::object();
     object["apiVersion"] = web::json::value::string("v1");
@@ -29,12 +30,12 @@ inline void ensureNamespace(op::KubeClient& client, const std::string& name, boo
     object["metadata"]["name"] = web::json::value::string(objectName);
     try {
       client.create(path, object);
-    } catch (const op::KubeApiError& e) {
+    } catch (const kube::KubeApiError& e) {
       if (!e.alreadyExists()) throw;
     }
   };
-  create(op::corePath("", "namespaces"), "Namespace", name);
-  if (forPods) create(op::corePath(name, "serviceaccounts"), "ServiceAccount", "default");
+  create(kube::corePath("", "namespaces"), "Namespace", name);
+  if (forPods) create(kube::corePath(name, "serviceaccounts"), "ServiceAccount", "default");
 }
 
 // A ValidatingWebhookConfiguration `name` whose one webhook is down: it

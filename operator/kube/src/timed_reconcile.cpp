@@ -1,8 +1,8 @@
-#include "distbench/operator/timed_reconcile.h"
+#include "distbench/kube/timed_reconcile.h"
 
 #include <exception>
 
-namespace distbench::op {
+namespace distbench::kube {
 
 std::function<Result(const std::string&)> timedReconcile(
     std::function<Result(const std::string&)> reconcile, OnReconciled onReconciled) {
@@ -22,4 +22,4 @@ std::function<Result(const std::string&)> timedReconcile(
   };
 }
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

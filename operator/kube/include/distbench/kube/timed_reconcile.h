@@ -1,6 +1,6 @@
 // A reconcile function that reports how each call ended and how long it
-// took (the operator's reconcile metrics and logs), for the worker pools of
-// both controllers.
+// took (a controller's reconcile metrics and logs): what Controller runs on
+// its workers.
 #pragma once
 
 #include <chrono>
@@ -9,7 +9,7 @@
 
 #include "distbench/kube/reconcile_result.h"
 
-namespace distbench::op {
+namespace distbench::kube {
 
 // `error` is null when the reconcile returned.
 using OnReconciled = std::function<void(const std::string& key, std::chrono::duration<double> took,
@@ -20,4 +20,4 @@ using OnReconciled = std::function<void(const std::string& key, std::chrono::dur
 std::function<Result(const std::string&)> timedReconcile(
     std::function<Result(const std::string&)> reconcile, OnReconciled onReconciled);
 
-}  // namespace distbench::op
+}  // namespace distbench::kube

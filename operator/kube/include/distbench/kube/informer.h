@@ -17,7 +17,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <optional>

@@ -21,9 +21,12 @@
 # freedom, not 2) and a ~100x slowdown keep the verdict clear of that. A cap
 # the quota can cover (20 % and more of a CPU) bites only the iterations
 # that outrun it, and the median hardly moves (docs/performance.md, the
-# hybrid straggler at 20 %). The threshold is 300 %, so the unchanged runs,
-# compared with one another, stay far from it on a node that runs the other
-# lane's scenarios beside them (e2e/CMakeLists.txt).
+# hybrid straggler at 20 %). The threshold is 1000 %, the most a schedule
+# takes: an unchanged run beside the other lane's scenarios (e2e/CMakeLists.txt)
+# once came out +647 % (95 % CI +174 % .. +2652 %) against the pool of three
+# before it, its 1M/1R row's three iterations caught by the OOM and eviction
+# scenarios, and a regressed run does not join the pool; the capped runs
+# measured +14700 % and +17200 %.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$e2e_root/e2e/prometheus.sh"
@@ -66,12 +69,12 @@ jq -n --arg name "$SCHED" --argjson spec "$template" '{
     metadata: {name: $name},
     spec: {schedule: "* * * * *", concurrencyPolicy: "Forbid",
            successfulRunsHistoryLimit: 5, failedRunsHistoryLimit: 2,
-           baseline: {runs: 4, thresholdPercent: 300},
+           baseline: {runs: 4, thresholdPercent: 1000},
            template: {spec: $spec}}}' |
   kubectl apply -n "$E2E_NS" -f - >/dev/null || die "kubectl apply DistBenchmarkSchedule $SCHED"
 # shellcheck disable=SC2016 # expanded when the scenario exits
 at_exit 'kubectl -n "$E2E_NS" patch distbenchmarkschedule "$SCHED" --type merge -p "{\"spec\":{\"suspend\":true}}" >/dev/null 2>&1'
-log "applied DistBenchmarkSchedule $E2E_NS/$SCHED (* * * * *, baseline 4 runs, threshold 300%)"
+log "applied DistBenchmarkSchedule $E2E_NS/$SCHED (* * * * *, baseline 4 runs, threshold 1000%)"
 valid() { [[ $(sched_json | jq -r '[.status.conditions[]? | select(.type == "Valid") | .status][0] // ""') == True ]]; }
 wait_for 30 "$SCHED Valid" valid
 
@@ -97,7 +100,7 @@ for BENCH in "${unchanged[@]}"; do
   phase_is Succeeded || { on_failure; die "unchanged run $BENCH is $(bench_field .status.phase), not Succeeded"; }
   if condition_true RegressionDetected; then
     on_failure
-    die "unchanged run $BENCH regressed against the runs before it (an A/A false alarm at 300%): $(bench_json | jq -c '.status.baseline')"
+    die "unchanged run $BENCH regressed against the runs before it (an A/A false alarm at 1000%): $(bench_json | jq -c '.status.baseline')"
   fi
   log "unchanged run $BENCH: p50 $(bench_field .status.results.p50), RegressionDetected $(bench_json | jq -r '[.status.conditions[]? | select(.type == "RegressionDetected") | .status][0] // "none (no baseline)"')"
 done
@@ -142,8 +145,8 @@ wait_for 150 "DistbenchRegression firing for $E2E_NS/$SCHED" alert_firing Distbe
 log "ok: DistbenchRegression firing: $(curl -s "$PROM_URL/api/v1/alerts" | jq -c "[.data.alerts[] | select(.labels.alertname == \"DistbenchRegression\") | .labels | select($selector)][0]")"
 gauge() { prom_query "max($1{namespace=\"$E2E_NS\", schedule=\"$SCHED\"})" | jq -r '.data.result[0].value[1] // "none"'; }
 log "gauges: regression $(gauge distbench_schedule_regression), threshold ratio $(gauge distbench_schedule_regression_threshold_ratio), consecutive failures $(gauge distbench_schedule_consecutive_failures), expected interval $(gauge distbench_schedule_expected_interval_seconds) s"
-[[ $(gauge distbench_schedule_regression_threshold_ratio) == 3 ]] ||
-  { on_failure; die "distbench_schedule_regression_threshold_ratio is $(gauge distbench_schedule_regression_threshold_ratio), expected 3 (thresholdPercent 300)"; }
+[[ $(gauge distbench_schedule_regression_threshold_ratio) == 10 ]] ||
+  { on_failure; die "distbench_schedule_regression_threshold_ratio is $(gauge distbench_schedule_regression_threshold_ratio), expected 10 (thresholdPercent 1000)"; }
 [[ $(gauge distbench_schedule_expected_interval_seconds) == 60 ]] ||
   { on_failure; die "distbench_schedule_expected_interval_seconds is $(gauge distbench_schedule_expected_interval_seconds), expected 60 for * * * * *"; }
 

@@ -63,6 +63,16 @@ ParsedArgs ArgParser::parse(const std::vector<std::string>& args) const {
   return parsed;
 }
 
+double parseNumberFlag(const std::string& flag, const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value)) {
+    throw UsageError(flag + " needs " + what + ", not '" + text + "'");
+  }
+  return value;
+}
+
 double parseSecondsFlag(const std::string& flag, const std::string& text) {
   errno = 0;
   char* end = nullptr;

@@ -27,16 +27,6 @@ std::vector<int> parsePercentiles(const std::string& text) {
   }
 }
 
-double parseNumber(const std::string& flag, const std::string& text, const std::string& what) {
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value)) {
-    throw UsageError(flag + " needs " + what + ", not '" + text + "'");
-  }
-  return value;
-}
-
 uint64_t parseSeed(const std::string& text) {
   char* end = nullptr;
   errno = 0;
@@ -61,13 +51,13 @@ report::DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
   report::DiffOptions options;
   if (auto text = parsed.value("--percentiles")) options.percentiles = parsePercentiles(*text);
   if (auto text = parsed.value("--threshold")) {
-    const double pct = parseNumber("--threshold", *text, "a percentage >= 0");
+    const double pct = parseNumberFlag("--threshold", *text, "a percentage >= 0");
     if (pct < 0) throw UsageError("--threshold needs a percentage >= 0, not '" + *text + "'");
     options.thresholdPercent = pct;
   }
   if (auto text = parsed.value("--confidence")) {
     const std::string what = "a confidence between 0 and 1 (0.95 for 95%)";
-    const double c = parseNumber("--confidence", *text, what);
+    const double c = parseNumberFlag("--confidence", *text, what);
     if (!(c > 0 && c < 1)) throw UsageError("--confidence needs " + what + ", not '" + *text + "'");
     options.bootstrap.confidence = c;
   }

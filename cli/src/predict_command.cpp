@@ -1,9 +1,6 @@
 // `distbench predict`: what a measured run's rows would take at another link
 // speed or world size (report/prediction.h; the model: docs/performance.md,
 // "Prediction").
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <iostream>
 
 #include "distbench/cli/arg_parser.h"
@@ -85,23 +82,18 @@ void burstFlag(report::PredictOptions& options, const std::string& text) {
     options.burst = report::LinkBurst::Tbf;
     return;
   }
-  errno = 0;
-  char* end = nullptr;
-  const double bytes = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !(bytes >= 0) || !std::isfinite(bytes)) {
-    throw UsageError("--link-burst needs 'tbf' or a number of bytes (0: none), not '" + text +
-                     "'");
-  }
+  const std::string what = "'tbf' or a number of bytes (0: none)";
+  const double bytes = parseNumberFlag("--link-burst", text, what);
+  if (bytes < 0) throw UsageError("--link-burst needs " + what + ", not '" + text + "'");
   options.burst = bytes > 0 ? report::LinkBurst::Bytes : report::LinkBurst::None;
   options.burstBytes = bytes;
 }
 
 double efficiencyFlag(const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !(value > 0 && value <= 1)) {
-    throw UsageError("--efficiency needs a number in (0, 1], not '" + text + "'");
+  const std::string what = "a number in (0, 1]";
+  const double value = parseNumberFlag("--efficiency", text, what);
+  if (!(value > 0 && value <= 1)) {
+    throw UsageError("--efficiency needs " + what + ", not '" + text + "'");
   }
   return value;
 }

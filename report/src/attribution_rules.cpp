@@ -6,6 +6,7 @@
 
 #include "distbench/report/bit_rate.h"
 #include "distbench/report/percentiles.h"
+#include "host_sharing.h"
 
 namespace distbench::report::attribution_detail {
 namespace {
@@ -123,9 +124,7 @@ std::string rankName(const Report& report, const Local& local, int rank) {
 }
 
 double stragglerFactor(const Report& report) {
-  const bool shared = report.device != "cuda" && report.host.logicalCpus > 0 &&
-                      report.worldSize > report.host.logicalCpus;
-  return shared ? kSharedCoresStragglerFactor : kStragglerFactor;
+  return ranksOutnumberCpus(report) ? kSharedCoresStragglerFactor : kStragglerFactor;
 }
 
 std::optional<StragglerFinding> findStraggler(const std::vector<RankCompute>& ranks,

@@ -6,6 +6,7 @@
 
 #include "distbench/report/alpha_beta.h"
 #include "distbench/report/percentiles.h"
+#include "host_sharing.h"
 #include "prediction_kinds.h"
 
 namespace distbench::report {
@@ -55,14 +56,23 @@ double Context::burstFor(int rank, double bitsPerSecond, bool overridden) const 
   return 0;
 }
 
+namespace {
+
+// The first of ranks first..first+count-1 that `links` gives `rate`.
+std::optional<int> rankAt(const std::map<int, double>& links, int first, int count, double rate) {
+  const long long end = static_cast<long long>(first) + count;
+  for (const auto& [rank, r] : links) {
+    if (rank >= first && rank < end && r == rate) return rank;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Context::LinkView Context::measuredLinkView(int first, int count) const {
   LinkView view{slowestMeasured(first, count), 0};
-  const long long end = static_cast<long long>(first) + count;
-  for (const auto& [rank, rate] : measuredLinks_) {
-    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
-      view.burstBytes = burstFor(rank, rate, false);
-      break;
-    }
+  if (const auto rank = rankAt(measuredLinks_, first, count, view.bitsPerSecond)) {
+    view.burstBytes = burstFor(*rank, view.bitsPerSecond, false);
   }
   return view;
 }
@@ -70,30 +80,21 @@ Context::LinkView Context::measuredLinkView(int first, int count) const {
 Context::LinkView Context::targetLinkView(int first, int count) const {
   LinkView view{slowestTarget(first, count), 0};
   if (!std::isfinite(view.bitsPerSecond)) return view;
-  const long long end = static_cast<long long>(first) + count;
   // The slowest link is one the options set, or one left as measured.
-  for (const auto& [rank, rate] : options_.rankBitsPerSecond) {
-    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
-      view.burstBytes = burstFor(rank, rate, true);
-      return view;
-    }
-  }
-  if (options_.bitsPerSecond > 0 && options_.bitsPerSecond == view.bitsPerSecond) {
+  if (const auto rank = rankAt(options_.rankBitsPerSecond, first, count, view.bitsPerSecond)) {
+    view.burstBytes = burstFor(*rank, view.bitsPerSecond, true);
+  } else if (options_.bitsPerSecond > 0 && options_.bitsPerSecond == view.bitsPerSecond) {
     view.burstBytes = burstFor(first, view.bitsPerSecond, true);
-    return view;
-  }
-  for (const auto& [rank, rate] : measuredLinks_) {
-    if (rank >= first && rank < end && rate == view.bitsPerSecond) {
-      view.burstBytes = burstFor(rank, rate, false);
-      return view;
-    }
+  } else if (const auto measured = rankAt(measuredLinks_, first, count, view.bitsPerSecond)) {
+    view.burstBytes = burstFor(*measured, view.bitsPerSecond, false);
   }
   return view;
 }
 
 bool Context::sharesCpus() const {
-  if (report_.device == "cuda" || report_.host.logicalCpus <= 0) return false;
-  return !report_.localJson.empty() || report_.worldSize > report_.host.logicalCpus;
+  // A local run shares one host however few its ranks.
+  if (report_.localJson.empty()) return ranksOutnumberCpus(report_);
+  return report_.device != "cuda" && report_.host.logicalCpus > 0;
 }
 
 double Context::contention(int before, int after) const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "distbench/report/bootstrap.h"
+#include "distbench/report/percentiles.h"
 #include "prediction_kinds.h"
 
 namespace distbench::report::prediction {
@@ -45,14 +46,8 @@ std::pair<double, double> p50Spread(const std::vector<double>& samples) {
     m = medianInPlace(work);
   }
   std::sort(medians.begin(), medians.end());
-  const auto at = [&](double q) {
-    const double position = q * (medians.size() - 1);
-    const size_t below = static_cast<size_t>(std::floor(position));
-    const size_t above = std::min(below + 1, medians.size() - 1);
-    return medians[below] + (position - below) * (medians[above] - medians[below]);
-  };
-  return {std::max(0.0, center - at((1 - kConfidence) / 2)),
-          std::max(0.0, at((1 + kConfidence) / 2) - center)};
+  return {std::max(0.0, center - percentileLinear(medians, 100 * (1 - kConfidence) / 2)),
+          std::max(0.0, percentileLinear(medians, 100 * (1 + kConfidence) / 2) - center)};
 }
 
 }  // namespace

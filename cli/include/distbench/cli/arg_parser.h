@@ -48,6 +48,8 @@ class ArgParser {
 };
 
 // Numbers in flags, with errors that name the flag.
+// Any finite number; otherwise "FLAG needs WHAT, not 'TEXT'".
+double parseNumberFlag(const std::string& flag, const std::string& text, const std::string& what);
 double parseSecondsFlag(const std::string& flag, const std::string& text);
 int parseNonNegativeIntFlag(const std::string& flag, const std::string& text);
 

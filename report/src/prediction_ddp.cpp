@@ -23,10 +23,6 @@ using web::json::value;
 // DDP trainers are ranks 1..T (rank 0 is the master, which runs no rows).
 constexpr int kFirstTrainer = 1;
 
-struct Bucket {
-  double bytes = 0, launched = 0;
-};
-
 // distbench's bucketer (worker/include/distbench/worker/comm/bucket_assignment.h): the first
 // bucket holds at most 1 MiB, the others bucketCapMB, and a last bucket over
 // 1 MiB has its trailing 1 MiB split off. Kept in step with it by hand: the
@@ -81,8 +77,8 @@ double gradientBytesOf(double bytes, const std::string& field) {
   return bytes;
 }
 
-std::vector<Bucket> readBuckets(const value& row, const std::string& path) {
-  std::vector<Bucket> out;
+std::vector<BucketLaunch> readBuckets(const value& row, const std::string& path) {
+  std::vector<BucketLaunch> out;
   if (!row.has_field("buckets") || !row.at("buckets").is_array()) return out;
   const auto& list = row.at("buckets").as_array();
   for (size_t i = 0; i < list.size(); ++i) {
@@ -101,13 +97,13 @@ std::vector<Bucket> readBuckets(const value& row, const std::string& path) {
 // a share of backward (so a backward that takes longer launches them
 // later), and the measured backward.
 struct ReplayInputs {
-  std::vector<Bucket> buckets;  // launched: share of backward
+  std::vector<BucketLaunch> buckets;  // launched: a share of backward
   double backward = 0;
   double eta = 0;
 };
 
-std::vector<Bucket> launchShares(std::vector<Bucket> buckets, double backward) {
-  for (Bucket& b : buckets) b.launched = backward > 0 ? b.launched / backward : 0;
+std::vector<BucketLaunch> launchShares(std::vector<BucketLaunch> buckets, double backward) {
+  for (BucketLaunch& b : buckets) b.launched = backward > 0 ? b.launched / backward : 0;
   return buckets;
 }
 
@@ -122,7 +118,7 @@ double exposedWait(const ReplayInputs& in, double perByte, int ranks,
   const double share = 2.0 * (ranks - 1) / ranks;
   TokenBucketLink wire(link.bitsPerSecond, in.eta, link.burstBytes);
   double done = 0;
-  for (const Bucket& b : in.buckets) {
+  for (const BucketLaunch& b : in.buckets) {
     const double start = std::max(b.launched * backward, done);
     const double bytes = share * b.bytes;
     done = start + smoothMax(perByte * bytes * scale, wire.send(start, bytes) - start);
@@ -158,7 +154,7 @@ struct DdpRow {
 
 // With bucket timings: the buckets replayed, their own cost per byte
 // calibrated on the measured wait.
-void replayBucketTimings(const DdpRow& r, const std::vector<Bucket>& buckets,
+void replayBucketTimings(const DdpRow& r, const std::vector<BucketLaunch>& buckets,
                          const Context& context, RowPrediction& out) {
   const ReplayInputs in{launchShares(buckets, r.backward), r.backward, context.efficiency()};
   const Context::LinkView before = context.measuredLinkView(kFirstTrainer, r.measuredRanks);
@@ -250,7 +246,7 @@ RowPrediction predictRow(const value& model, const std::string& modelPath, const
   out.ranks = r.ranks;
   out.linkBitsPerSecond = context.slowestTarget(kFirstTrainer, r.ranks);
 
-  const std::vector<Bucket> buckets = readBuckets(row, path);
+  const std::vector<BucketLaunch> buckets = readBuckets(row, path);
   if (r.ranks == 1 && r.measuredRanks > 1) {
     // One rank has no allreduce: the sweep's own one-rank row, where there
     // is one, measured it.

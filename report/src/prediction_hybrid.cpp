@@ -203,6 +203,7 @@ struct HybridPlan {
   double scale = 1;                     // contention(), trainers before -> after
   bool otherWorld = false;              // trainers or PSs changed
   std::optional<double> service;        // a PS's service per trainer and step
+  std::vector<TrainerStep> trainers;    // results.trainers[i], as measured
   std::optional<double> leastCompute;   // fewer trainers sharing CPUs: theirs
 };
 
@@ -221,14 +222,10 @@ TrainerStep readTrainerAt(const value& list, size_t i, int servers, const Contex
 // PSs and the kernel's network work): with fewer of them, a trainer
 // computes as the least slowed one did. Two trainers on 2 CPUs computed
 // 19.1 and 19.5 ms a step (CPU time) beside a PS's 3.2 ms; one alone, 17 ms.
-std::optional<double> leastSlowedCompute(const value& list, const HybridPlan& plan,
-                                         const Context& context) {
+std::optional<double> leastSlowedCompute(const HybridPlan& plan, const Context& context) {
   if (plan.top.trainers >= plan.measured.trainers || !context.sharesCpus()) return std::nullopt;
   std::optional<double> least;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const double compute = readTrainerAt(list, i, plan.measured.servers, context).compute;
-    least = std::min(least.value_or(compute), compute);
-  }
+  for (const TrainerStep& t : plan.trainers) least = std::min(least.value_or(t.compute), t.compute);
   return least;
 }
 
@@ -244,7 +241,11 @@ HybridPlan planHybrid(const value& results, const Context& context) {
   plan.otherWorld = plan.top.trainers != plan.measured.trainers ||
                     plan.top.servers != plan.measured.servers;
   plan.service = serviceSecondsPerTrainer(results);
-  plan.leastCompute = leastSlowedCompute(results.at("trainers"), plan, context);
+  const value& list = results.at("trainers");
+  for (size_t i = 0; i < list.as_array().size(); ++i) {
+    plan.trainers.push_back(readTrainerAt(list, i, plan.measured.servers, context));
+  }
+  plan.leastCompute = leastSlowedCompute(plan, context);
   return plan;
 }
 
@@ -269,7 +270,7 @@ RowPrediction predictTrainer(const value& list, size_t i, const HybridPlan& plan
   const double batches = keyNumber(series, "batchesPerEpoch").value_or(1);
   const int rank = wholeNumber(trainer, "rank", path, 0, INT_MAX)
                        .value_or(plan.firstTrainerBefore + static_cast<int>(i));
-  const TrainerStep t = readTrainerAt(list, i, plan.measured.servers, context);
+  const TrainerStep& t = plan.trainers[i];
 
   const int index = rank - plan.firstTrainerBefore;
   const Links before{context.measuredLinkView(rank, 1),

@@ -25,7 +25,7 @@ namespace {
 //   ranks share the host's CPUs differently (compute scaled by
 //   contention()).
 constexpr double kRunToRun = 0.15;
-constexpr double kLinkError = 0.06;
+constexpr double kLinkError = 0.08;
 constexpr double kWorldSizeError = 0.11;
 constexpr double kContentionError = 0.11;
 

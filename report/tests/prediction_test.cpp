@@ -456,11 +456,11 @@ TEST(PredictInterval, TheModelsMeasuredErrorAroundThePredictionWiderForANoisyCal
   DdpRun run;
   run.wait = 0;
   run.buckets = "[" + bucket(4e6, 0.006, 0) + "]";
-  // One sample: no spread of its own; the model's 6 % (links changed).
+  // One sample: no spread of its own; the model's 8 % (links changed).
   const RowPrediction quiet = row(predict(run.report(), at(100e6)), "2R");
   EXPECT_NEAR(quiet.predictedSeconds, 0.010 + 0.32, 1e-9);
-  EXPECT_NEAR(quiet.highSeconds - quiet.predictedSeconds, halfWidth(quiet, 0.06), 1e-9);
-  EXPECT_NEAR(quiet.predictedSeconds - quiet.lowSeconds, halfWidth(quiet, 0.06), 1e-9);
+  EXPECT_NEAR(quiet.highSeconds - quiet.predictedSeconds, halfWidth(quiet, 0.08), 1e-9);
+  EXPECT_NEAR(quiet.predictedSeconds - quiet.lowSeconds, halfWidth(quiet, 0.08), 1e-9);
   EXPECT_NE(quiet.uncertainty.find("links changed"), std::string::npos) << quiet.uncertainty;
   // The same p50 from samples spread over +-20 %: the interval widens.
   Report noisy = run.report();

@@ -22,12 +22,14 @@ namespace distbench::api::detail {
 enum class SpecField { Optional, Required };
 
 // `readMetadata(r, node, path, resource.metadata)` and `readSpec(r, node,
-// path, resource.spec)` read those two fields; `kindName` names the resource
-// in the errors about the document as a whole. Throws SpecError.
-template <typename Resource, typename ReadMetadata, typename ReadSpec>
+// path, resource.spec)` read those two fields; `validate(resource)` returns
+// its errors and may keep what it parsed in it (a schedule's timing);
+// `kindName` names the resource in the errors about the document as a
+// whole. Throws SpecError.
+template <typename Resource, typename ReadMetadata, typename ReadSpec, typename Validate>
 Resource readDocument(const std::string& text, const std::string& documentName,
                       const char* kindName, SpecField specField, ReadMetadata readMetadata,
-                      ReadSpec readSpec) {
+                      ReadSpec readSpec, Validate validate) {
   using Node = YAML::Node;
   using Path = std::string;
   std::vector<YAML::Node> documents;

@@ -27,8 +27,9 @@ DistBenchmark resolve(const DistBenchmark& benchmark, const RenderOptions& optio
     rt.metricsPort = options.metricsPorts[masterRank()];
   }
   if (options.metricsLingerSeconds) rt.metricsLingerSeconds = *options.metricsLingerSeconds;
-  // The config writes every default out, this one included where it applies.
-  if (rt.device == Device::CUDA && !rt.gpusPerRank) rt.gpusPerRank = kDefaultGpusPerRank;
+  // The config writes every default out, this one included where it applies
+  // (gpusPerTrainer is the one place that defaults it).
+  if (rt.device == Device::CUDA) rt.gpusPerRank = gpusPerTrainer(rt);
   // No rank reads spec.local: distbench run acts on it before any starts, a cluster ignores it.
   b.spec.local.reset();
   return b;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "distbench/api/cron_schedule.h"
+#include "distbench/api/regression_threshold.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_validation.h"
 #include "field_errors.h"
@@ -33,24 +34,6 @@ void checkMetadata(const DistBenchmarkSchedule& s, FieldErrors& e) {
   checkNamespace(s.metadata.namespace_, e);
 }
 
-void checkSchedule(const ScheduleSpec& spec, FieldErrors& e) {
-  std::optional<TimeZone> zone;
-  try {
-    zone = TimeZone::load(spec.timeZone);
-  } catch (const std::invalid_argument& error) {
-    e.fail("spec.timeZone", error.what());
-  }
-  if (spec.schedule.empty()) return e.fail("spec.schedule", "required");
-  try {
-    const CronSchedule cron = CronSchedule::parse(spec.schedule);
-    if (!cron.canFire()) {
-      e.fail("spec.schedule", "never fires: no month of the month field has any of its days");
-    }
-  } catch (const std::invalid_argument& error) {
-    e.fail("spec.schedule", error.what());
-  }
-}
-
 void checkPolicies(const ScheduleSpec& spec, FieldErrors& e) {
   if (spec.startingDeadlineSeconds) {
     e.between<int64_t>("spec.startingDeadlineSeconds", *spec.startingDeadlineSeconds, 0,
@@ -60,9 +43,8 @@ void checkPolicies(const ScheduleSpec& spec, FieldErrors& e) {
             kMaxRunsHistoryLimit);
   e.between("spec.failedRunsHistoryLimit", spec.failedRunsHistoryLimit, 0, kMaxRunsHistoryLimit);
   e.between("spec.baseline.runs", spec.baseline.runs, 1, kMaxBaselineRuns);
-  const double threshold = spec.baseline.thresholdPercent;
-  if (!(threshold > 0 && threshold <= kMaxBaselineThresholdPercent)) {
-    e.fail("spec.baseline.thresholdPercent", "must be > 0 and ≤ 1000");
+  if (!isRegressionThresholdPercent(spec.baseline.thresholdPercent)) {
+    e.fail("spec.baseline.thresholdPercent", std::string("must be ") + kRegressionThresholdRule);
   }
 }
 
@@ -115,12 +97,50 @@ void checkTemplateSpec(const DistBenchmarkSchedule& s, bool nameOk, FieldErrors&
 
 }  // namespace
 
+std::optional<ScheduleTiming> parseScheduleTiming(const std::string& schedule,
+                                                  const std::string& timeZone,
+                                                  std::vector<FieldError>* errors) {
+  auto fail = [errors](const char* field, std::string message) {
+    if (errors) errors->push_back({field, std::move(message)});
+  };
+  std::optional<TimeZone> zone;
+  try {
+    zone = TimeZone::load(timeZone);
+  } catch (const std::invalid_argument& error) {
+    fail("spec.timeZone", error.what());
+  }
+  if (schedule.empty()) {
+    fail("spec.schedule", "required");
+    return std::nullopt;
+  }
+  std::optional<CronSchedule> cron;
+  try {
+    cron = CronSchedule::parse(schedule);
+    if (!cron->canFire()) {
+      fail("spec.schedule", "never fires: no month of the month field has any of its days");
+      cron.reset();
+    }
+  } catch (const std::invalid_argument& error) {
+    fail("spec.schedule", error.what());
+  }
+  if (!zone || !cron) return std::nullopt;
+  return ScheduleTiming{std::move(*cron), std::move(*zone)};
+}
+
 std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule) {
+  std::optional<ScheduleTiming> timing;
+  return validate(schedule, timing);
+}
+
+std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule,
+                                 std::optional<ScheduleTiming>& timing) {
   FieldErrors e;
   checkMetadata(schedule, e);
   const bool nameOk = isDns1123Label(schedule.metadata.name) && schedule.metadata.name.front() >= 'a' &&
                       schedule.metadata.name.front() <= 'z';
-  checkSchedule(schedule.spec, e);
+  std::vector<FieldError> timingErrors;
+  timing = parseScheduleTiming(schedule.spec.schedule, schedule.spec.timeZone, &timingErrors);
+  for (FieldError& error : timingErrors) e.fail(std::move(error.field), std::move(error.message));
   checkPolicies(schedule.spec, e);
   checkTemplateMetadata(schedule.spec.template_.metadata, e);
   checkTemplateSpec(schedule, nameOk, e);

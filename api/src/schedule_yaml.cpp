@@ -100,9 +100,11 @@ void readScheduleSpec(Reader& r, const Node& node, const Path& path, ScheduleSpe
 }
 
 DistBenchmarkSchedule parseDocument(const std::string& text, const std::string& documentName) {
-  return detail::readDocument<DistBenchmarkSchedule>(text, documentName, kScheduleKind,
-                                                     detail::SpecField::Required,
-                                                     readScheduleMetadata, readScheduleSpec);
+  return detail::readDocument<DistBenchmarkSchedule>(
+      text, documentName, kScheduleKind, detail::SpecField::Required, readScheduleMetadata,
+      readScheduleSpec,
+      // Validation parses spec.schedule and spec.timeZone; the result keeps them.
+      [](DistBenchmarkSchedule& s) { return validate(s, s.spec.timing); });
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "distbench/api/image_models.h"
 #include "distbench/api/local_spec.h"
 #include "distbench/api/object_names.h"
+#include "distbench/api/regression_threshold.h"
 #include "distbench/api/role.h"
 #include "distbench/api/spec_limits.h"
 #include "field_errors.h"
@@ -302,8 +303,8 @@ void checkBaseline(const DistBenchmark& b, FieldErrors& c) {
                  base.configMap->key + "\"");
     }
   }
-  if (!(base.thresholdPercent >= 0) || !std::isfinite(base.thresholdPercent)) {
-    c.fail(bp + "thresholdPercent", "must be a percentage ≥ 0");
+  if (!isRegressionThresholdPercent(base.thresholdPercent)) {
+    c.fail(bp + "thresholdPercent", std::string("must be ") + kRegressionThresholdRule);
   }
 }
 

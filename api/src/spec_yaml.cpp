@@ -23,7 +23,7 @@ DistBenchmark parseDocument(const std::string& text, const std::string& document
       [](detail::Reader& r, const YAML::Node& v, const std::string& p, ObjectMeta& m) {
         detail::readMetadata(r, v, p, m);
       },
-      detail::readSpec);
+      detail::readSpec, [](const DistBenchmark& b) { return validate(b); });
 }
 
 }  // namespace

@@ -212,6 +212,24 @@ TEST(ScheduleSpecTest, TimeZoneMustBeAnIanaZone) {
               HasSubstr("not an IANA zone name"));
 }
 
+// Validation parses spec.schedule and spec.timeZone once and the schedule
+// keeps them, so the controller and `distbench validate` parse neither.
+TEST(ScheduleSpecTest, KeepsTheScheduleParsed) {
+  const DistBenchmarkSchedule s =
+      parseDistBenchmarkSchedule(withSpec("  timeZone: Europe/Berlin\n"));
+  ASSERT_TRUE(s.spec.timing.has_value());
+  EXPECT_EQ(s.spec.timing->cron.expression(), s.spec.schedule);
+  EXPECT_EQ(s.spec.timing->zone.name(), "Europe/Berlin");
+  // The one reader, for a reader with only the two texts: validation's errors.
+  std::vector<FieldError> errors;
+  EXPECT_FALSE(parseScheduleTiming("0 0 30 2 *", "Mars/Base", &errors).has_value());
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].field, "spec.timeZone");
+  EXPECT_EQ(errors[1].field, "spec.schedule");
+  EXPECT_THAT(errors[1].message, HasSubstr("never fires"));
+  EXPECT_TRUE(parseScheduleTiming("*/5 * * * *", "UTC").has_value());
+}
+
 TEST(ScheduleSpecTest, ConcurrencyPolicyRefusesAllow) {
   EXPECT_THAT(errorAt(withSpec("  concurrencyPolicy: Allow\n"), "spec.concurrencyPolicy"),
               HasSubstr("disturb each other"));
@@ -237,10 +255,10 @@ TEST(ScheduleSpecTest, BoundsAreEnforcedAtTheirEdges) {
       {"  baseline: {runs: 50}\n", "spec.baseline.runs", true},
       {"  baseline: {runs: 0}\n", "spec.baseline.runs", false},
       {"  baseline: {runs: 51}\n", "spec.baseline.runs", false},
-      {"  baseline: {thresholdPercent: 0}\n", "spec.baseline.thresholdPercent", false},
-      {"  baseline: {thresholdPercent: 0.01}\n", "spec.baseline.thresholdPercent", true},
-      {"  baseline: {thresholdPercent: 1000}\n", "spec.baseline.thresholdPercent", true},
-      {"  baseline: {thresholdPercent: 1000.5}\n", "spec.baseline.thresholdPercent", false},
+      // The rule of a DistBenchmark's and of --threshold (regression_threshold.h).
+      {"  baseline: {thresholdPercent: -0.01}\n", "spec.baseline.thresholdPercent", false},
+      {"  baseline: {thresholdPercent: 0}\n", "spec.baseline.thresholdPercent", true},
+      {"  baseline: {thresholdPercent: 1000.5}\n", "spec.baseline.thresholdPercent", true},
       {"  suspend: maybe\n", "spec.suspend", false},
   };
   for (const auto& c : cases) {

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "distbench/api/regression_threshold.h"
+
 namespace distbench::cli {
 namespace {
 
@@ -52,7 +54,7 @@ report::DiffOptions diffOptionsFrom(const ParsedArgs& parsed) {
   if (auto text = parsed.value("--percentiles")) options.percentiles = parsePercentiles(*text);
   if (auto text = parsed.value("--threshold")) {
     const double pct = parseNumberFlag("--threshold", *text, "a percentage >= 0");
-    if (pct < 0) throw UsageError("--threshold needs a percentage >= 0, not '" + *text + "'");
+    if (!api::isRegressionThresholdPercent(pct)) throw UsageError("--threshold needs a percentage >= 0, not '" + *text + "'");
     options.thresholdPercent = pct;
   }
   if (auto text = parsed.value("--confidence")) {

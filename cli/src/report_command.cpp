@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "distbench/api/regression_threshold.h"
 #include "distbench/cli/arg_parser.h"
 #include "distbench/cli/commands.h"
 #include "distbench/cli/diff_options.h"
@@ -198,7 +199,7 @@ int reportCommand(const std::vector<std::string>& args) {
   report::DiffOptions options = diffOptionsFrom(parsed);
   report::TrendOptions trendOptions;
   if (trend) {
-    if (!options.thresholdPercent) options.thresholdPercent = 5;
+    if (!options.thresholdPercent) options.thresholdPercent = api::kDefaultRegressionThresholdPercent;
     if (auto n = parsed.value("--baseline-runs")) trendOptions.baselineRuns = parseBaselineRuns(*n);
     trendOptions.diff = options;
   } else if (!baselinePath) {

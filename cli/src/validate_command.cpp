@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "distbench/api/benchmark_spec.h"
-#include "distbench/api/cron_schedule.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_error.h"
@@ -85,8 +84,7 @@ bool validateSchedule(const std::string& file, bool allowPrivileged) {
     }
   }
   const api::ScheduleSpec& spec = schedule->spec;
-  const std::optional<api::SystemTime> next = api::CronSchedule::parse(spec.schedule)
-                                                  .next(now, api::TimeZone::load(spec.timeZone));
+  const std::optional<api::SystemTime> next = spec.timing->cron.next(now, spec.timing->zone);
   std::cout << file << ": valid (" << api::kScheduleKind << " " << schedule->metadata.name
             << ": \"" << spec.schedule << "\" in " << spec.timeZone << ", next run "
             << (spec.suspend ? "suspended" : next ? api::formatRfc3339(*next) : "none within 5 years")

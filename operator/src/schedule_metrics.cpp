@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "distbench/api/cron_schedule.h"
+#include "distbench/api/schedule_spec.h"
 #include "distbench/api/time_zone.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/schedule_row_name.h"
@@ -57,9 +57,8 @@ std::optional<double> ScheduleMetrics::intervalSeconds(const value& schedule) {
   if (auto it = intervals_.find(key); it != intervals_.end()) return it->second;
   std::optional<double> interval;
   try {
-    const api::CronSchedule cron = api::CronSchedule::parse(text);
-    const api::TimeZone zone = api::TimeZone::load(zoneName);
-    if (const auto after = cron.next(*at, zone))
+    const std::optional<api::ScheduleTiming> timing = api::parseScheduleTiming(text, zoneName);
+    if (const auto after = timing ? timing->cron.next(*at, timing->zone) : std::nullopt)
       interval = std::chrono::duration<double>(*after - *at).count();
   } catch (const std::exception&) {
     // An invalid schedule has no interval; its Valid condition says why.

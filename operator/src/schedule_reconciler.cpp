@@ -137,8 +137,8 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   try {
     // Parsed strictly and validated, the template as the runs it makes.
     ctx.schedule = api::parseDistBenchmarkSchedule(ctx.object.serialize());
-    cron = api::CronSchedule::parse(ctx.schedule.spec.schedule);
-    zone = api::TimeZone::load(ctx.schedule.spec.timeZone);
+    cron = ctx.schedule.spec.timing->cron;  // parsed by validation
+    zone = ctx.schedule.spec.timing->zone;
     if (!options_.allowPrivilegedOverrides)
       api::requireRestrictedProfile(api::scheduledRun(ctx.schedule, ctx.now));
   } catch (const std::exception& e) {

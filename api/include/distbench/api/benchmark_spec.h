@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "distbench/api/regression_threshold.h"
+
 namespace distbench::api {
 
 inline constexpr const char* kApiVersion = "distbench.io/v1alpha1";
@@ -138,7 +140,8 @@ struct FabricSpec {
   int64_t allreduceBytes = 4194304;
   int allreduceIterations = 10;
   // The smallest slowdown the verdict names, in percent of the group's
-  // figure.
+  // figure: how far a node or link lies below its group, not the
+  // regression threshold of spec.baseline (regression_threshold.h).
   double thresholdPercent = 25;
   // Up to this many nodes every pair is measured; past it the planner
   // measures a first pass and then around suspects (report/fabric_plan.h).
@@ -291,8 +294,9 @@ struct Baseline {
   // put there with kubectl create configmap --from-file).
   std::optional<ConfigMapKeyRef> configMap;
   // A row regresses when its median is slower by more than this many
-  // percent and the bootstrap interval of the change lies above 0.
-  double thresholdPercent = 5;
+  // percent and the bootstrap interval of the change lies above 0
+  // (regression_threshold.h: its default and rule).
+  double thresholdPercent = kDefaultRegressionThresholdPercent;
 };
 
 // spec.local: what `distbench run` emulates on one machine, the same as its

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/api/cron_schedule.h"
+#include "distbench/api/regression_threshold.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/time_zone.h"
 
@@ -34,7 +36,6 @@ inline constexpr const char* kScheduleBaselineRunsKey = "runs.json";
 inline constexpr int64_t kMaxStartingDeadlineSeconds = 31'536'000;  // a year
 inline constexpr int kMaxRunsHistoryLimit = 100;
 inline constexpr int kMaxBaselineRuns = 50;
-inline constexpr double kMaxBaselineThresholdPercent = 1000;
 // The digits of a run name's suffix (minutes since the epoch) until 2160.
 inline constexpr int kRunSuffixDigits = 8;
 
@@ -47,7 +48,7 @@ const char* toString(ConcurrencyPolicy);
 // spec.baseline: what each run is compared with.
 struct ScheduleBaseline {
   int runs = 5;  // the last N successful, unregressed runs, pooled
-  double thresholdPercent = 5;
+  double thresholdPercent = kDefaultRegressionThresholdPercent;  // regression_threshold.h
 };
 
 // spec.template.metadata: copied onto each run.
@@ -63,9 +64,19 @@ struct RunTemplate {
   DistBenchmarkSpec spec;
 };
 
+// spec.schedule and spec.timeZone parsed: what the next run is computed
+// from (the controller, `distbench validate`, the schedule's metrics).
+struct ScheduleTiming {
+  CronSchedule cron;
+  TimeZone zone;
+};
+
 struct ScheduleSpec {
   std::string schedule;  // cron_schedule.h; required
   std::string timeZone = "UTC";
+  // The two above parsed, by validation, so no reader parses them again;
+  // parseDistBenchmarkSchedule's result always has it.
+  std::optional<ScheduleTiming> timing;
   ConcurrencyPolicy concurrencyPolicy = ConcurrencyPolicy::Forbid;
   // Seconds after the scheduled time within which a late run (operator
   // down, or busy) may still start. Absent: no deadline.
@@ -107,6 +118,20 @@ DistBenchmarkSchedule loadDistBenchmarkScheduleFile(const std::string& path);
 // (kRunSuffixDigits), so a schedule whose runs' names would be too long is
 // refused at metadata.name.
 std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule);
+// As validate, keeping spec.schedule and spec.timeZone parsed in `timing`
+// when both are valid (parseDistBenchmarkSchedule fills spec.timing so).
+std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule,
+                                 std::optional<ScheduleTiming>& timing);
+
+// The one reader of spec.schedule and spec.timeZone, for validation and for
+// a reader that has only the two texts (the operator's metrics read the
+// object as the API server holds it). Empty when either is wrong; then
+// `errors`, when given, receives why, spec.timeZone's first, as validation
+// reports them: a missing schedule, an expression CronSchedule::parse
+// refuses, or one that never fires.
+std::optional<ScheduleTiming> parseScheduleTiming(const std::string& schedule,
+                                                  const std::string& timeZone,
+                                                  std::vector<FieldError>* errors = nullptr);
 
 // "<schedule>-<minutes since the Unix epoch of scheduledTime>": CronJob's
 // naming, so runs sort by time.

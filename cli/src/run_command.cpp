@@ -221,6 +221,221 @@ int cleanUpCommand() {
   return kExitOk;
 }
 
+// The baseline is a cluster object (another benchmark's stored report, a
+// ConfigMap key) that a local run cannot read; the run itself is valid.
+void noteBaseline(const api::DistBenchmark& benchmark) {
+  if (!benchmark.spec.baseline) return;
+  std::cerr << "distbench: spec.baseline is compared by the operator in a cluster; locally, "
+               "compare the reports with `distbench diff BASE.json RUN.json --threshold "
+            << benchmark.spec.baseline->thresholdPercent << "`\n";
+}
+
+// spec.local stands for --links/--slow (spec_local.h); a flag overrides its
+// part. False (said why) when the block's links meet a flag they exclude.
+bool takeSpecLocal(const api::DistBenchmark& benchmark, RunSettings& settings) {
+  const bool linksFlag = !settings.links.empty();
+  SandboxRequest request = sandboxRequest(benchmark.spec.local, settings.links, settings.slow);
+  for (const std::string& note : request.notes) std::cerr << note << "\n";
+  if (!linksFlag && !request.links.empty() &&
+      (!settings.prometheusSdPath.empty() || settings.metricsAddress != "127.0.0.1")) {
+    std::cerr << "distbench: --prometheus-sd and --metrics-address cannot be used with "
+                 "spec.local.links: every rank then runs in its own network namespace, whose "
+                 "/metrics cannot be reached from this one\n";
+    return false;
+  }
+  settings.links = std::move(request.links);
+  settings.slow = std::move(request.slow);
+  return true;
+}
+
+// Checked before anything starts, so that a missing build reads as a usage
+// problem rather than as a rank that failed.
+std::optional<std::string> checkedWorker(const RunSettings& settings) {
+  std::string worker = settings.workerBinary.empty()
+                           ? executableDirectory() + "/distbench-worker"
+                           : settings.workerBinary;
+  if (worker.find('/') != std::string::npos && ::access(worker.c_str(), X_OK) != 0) {
+    std::cerr << "distbench: cannot use worker " << worker << ": " << std::strerror(errno)
+              << " (build distbench-worker, or pass --worker PATH)\n";
+    return std::nullopt;
+  }
+  return worker;
+}
+
+api::RenderOptions renderOptionsFor(const RunSettings& settings, const std::string& worker,
+                                    const process::TempDir& tempDir) {
+  api::RenderOptions renderOptions;
+  // With --links the store is reached at rank 0's namespace address.
+  renderOptions.masterAddr = settings.links.empty() ? "127.0.0.1" : rankAddress(0);
+  renderOptions.workerBinary = worker;
+  renderOptions.configPath = tempDir.path() + "/config.yaml";
+  // Only this run's ranks can read it (mode 0600): other users of the
+  // machine who find the store's port cannot name its keys (api/run_key.h).
+  renderOptions.runKeyFile = tempDir.path() + "/run-key";
+  return renderOptions;
+}
+
+// The ranks, with the run key and the config they read written; empty
+// (said why) when either cannot be written.
+std::optional<api::RenderedBenchmark> renderRun(const api::DistBenchmark& benchmark,
+                                                const RunSettings& settings,
+                                                const api::RenderOptions& renderOptions,
+                                                LocalWiring& wiring) {
+  if (!writeRunKeyFile(renderOptions.runKeyFile)) {
+    std::cerr << "distbench: cannot write " << renderOptions.runKeyFile << "\n";
+    return std::nullopt;
+  }
+  wiring = wiringFor(settings, benchmark);
+  api::RenderedBenchmark rendered = renderForLocalRun(benchmark, renderOptions, wiring);
+  if (!writeFile(renderOptions.configPath, rendered.configYaml)) {
+    std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
+    return std::nullopt;
+  }
+  return rendered;
+}
+
+// The links and caps asked for, per rendered rank. Throws UsageError
+// naming the entry that names no rank.
+struct SandboxAsk {
+  std::map<int, double> links;
+  std::map<int, double> cpu;
+  std::map<RankPair, double> pairs;
+};
+SandboxAsk resolveSandbox(const RunSettings& settings, const std::vector<api::RankProcess>& ranks) {
+  SandboxAsk ask;
+  try {
+    if (!settings.links.empty()) {
+      ask.links = resolveLinks(settings.links, ranks);
+      ask.pairs = resolvePairs(settings.links, ranks);
+    }
+    if (!settings.slow.empty()) ask.cpu = resolveSlow(settings.slow, ranks);
+  } catch (const SandboxSpecError& error) {
+    throw UsageError(error.what());
+  }
+  return ask;
+}
+
+// Everything the sandbox needs is checked, and made, before any rank starts;
+// a refusal says why, leaves nothing behind and returns false.
+bool makeSandbox(const RunSettings& settings, std::vector<api::RankProcess>& ranks,
+                 std::optional<LocalSandbox>& sandbox) {
+  if (settings.links.empty() && settings.slow.empty()) return true;
+  const SandboxAsk ask = resolveSandbox(settings, ranks);
+  try {
+    checkSandboxPrerequisites(!settings.links.empty(), !ask.cpu.empty());
+    for (const std::string& line : sweepStaleSandboxes()) std::cerr << line << "\n";
+    sandbox.emplace(planSandbox(newRunId(), ranks, ask.links, ask.cpu, !settings.links.empty(),
+                                ask.pairs));
+  } catch (const std::exception& error) {
+    std::cerr << "distbench: " << error.what() << "\n";
+    return false;
+  }
+  setPodIps(ranks, sandbox->plan());
+  return true;
+}
+
+// --prometheus-sd: the targets file, kept while the run lasts. False (said
+// why) when it cannot be written.
+bool writeTargets(const RunSettings& settings, const api::DistBenchmark& benchmark,
+                  const api::RenderedBenchmark& rendered, const LocalWiring& wiring,
+                  const std::string& metricsHost, TerminalOutput& output,
+                  std::optional<PrometheusTargetsFile>& targets) {
+  if (settings.prometheusSdPath.empty()) return true;
+  try {
+    targets.emplace(settings.prometheusSdPath,
+                    prometheusTargetsJson(benchmark.metadata.name, rendered.ranks,
+                                          wiring.metricsPorts, metricsHost));
+  } catch (const std::exception& e) {
+    std::cerr << "distbench: --prometheus-sd: " << e.what() << "\n";
+    return false;
+  }
+  output.log("distbench: Prometheus targets in " + settings.prometheusSdPath);
+  return true;
+}
+
+LaunchOptions launchOptionsFor(const RunSettings& settings, const std::string& metricsHost,
+                               int interruptFd, const std::optional<LocalSandbox>& sandbox) {
+  LaunchOptions launchOptions;
+  launchOptions.metricsHost = metricsHost;
+  launchOptions.gracePeriod = settings.gracePeriod;
+  launchOptions.timeout = settings.timeout;
+  launchOptions.interruptFd = interruptFd;
+  if (sandbox) {
+    for (const RankSandbox& rank : sandbox->plan().ranks) {
+      launchOptions.spawnOptions[rank.rank] = sandbox->spawnOptions(rank.rank);
+    }
+  }
+  return launchOptions;
+}
+
+// The report's `local` block and the footer that reads it, added to a
+// report the master wrote in this run (a failed run may leave an older one
+// at the path).
+void addLocalBlockToReport(const LocalSandbox& sandbox, const LaunchResult& result,
+                           const std::string& reportPath, const RunSettings& settings,
+                           TerminalOutput& output) {
+  std::map<int, RankCounters> counters = sandbox.readCounters();
+  for (const auto& [rank, seconds] : result.cpuSeconds) counters[rank].cpuSeconds = seconds;
+  if (result.outcome != LaunchOutcome::Succeeded || reportPath.empty() ||
+      !std::filesystem::exists(reportPath)) {
+    return;
+  }
+  try {
+    const std::string footer = addLocalBlock(
+        reportPath, localBlockJson(sandbox.plan(), settings.links.text, settings.slow.text, counters));
+    // The master's footer could not see the links; this one can.
+    std::string lines = "\nWith the emulated links and CPU caps (the report's `local` block):\n" + footer;
+    if (!lines.empty() && lines.back() == '\n') lines.pop_back();
+    output.result(lines);
+  } catch (const std::exception& error) {
+    output.log("distbench: could not add the local block to " + reportPath + ": " + error.what());
+  }
+}
+
+void tearDownSandbox(LocalSandbox& sandbox, TerminalOutput& output) {
+  std::string problems = sandbox.tearDown();
+  if (!problems.empty()) {
+    output.log("distbench: the sandbox was not removed completely (`distbench run --clean-up` "
+               "retries):\n" + problems);
+  }
+}
+
+// From the rendered ranks to the exit status: the sandbox, the start lines,
+// the targets file, the ranks, and what is said and added after them.
+int launchRun(const RunSettings& settings, const api::DistBenchmark& benchmark,
+              api::RenderedBenchmark& rendered, const api::RenderOptions& renderOptions,
+              const LocalWiring& wiring, int interruptFd) {
+  std::optional<LocalSandbox> sandbox;
+  if (!makeSandbox(settings, rendered.ranks, sandbox)) return kExitUsage;
+
+  TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
+  output.log(runningLine(benchmark, renderOptions.masterAddr, wiring.masterPort));
+  if (sandbox) logSandbox(output, sandbox->plan());
+
+  // "0.0.0.0" is where ranks listen, not an address to reach them at.
+  const std::string metricsHost =
+      settings.metricsAddress == "0.0.0.0" ? "127.0.0.1" : settings.metricsAddress;
+  std::optional<PrometheusTargetsFile> targets;
+  if (!writeTargets(settings, benchmark, rendered, wiring, metricsHost, output, targets)) {
+    return kExitUsage;
+  }
+
+  const LaunchOptions launchOptions = launchOptionsFor(settings, metricsHost, interruptFd, sandbox);
+  auto started = std::chrono::steady_clock::now();
+  LaunchResult result = LocalLauncher(rendered.ranks, output, launchOptions).run();
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  if (sandbox) {
+    addLocalBlockToReport(*sandbox, result, wiring.reportPath, settings, output);
+    tearDownSandbox(*sandbox, output);
+  }
+  if (result.outcome == LaunchOutcome::Succeeded) {
+    logSuccess(output, rendered.ranks.size(), elapsed, wiring.reportPath);
+  }
+  output.clearStatus();
+  return result.exitCode;
+}
+
 }  // namespace
 
 RunSettings parseRunArgs(const std::vector<std::string>& args) {
@@ -289,14 +504,8 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
     settings.gracePeriod = toMillis(parseSecondsFlag("--grace-period", *grace));
   }
   try {
-    if (auto links = parsed.value("--links")) {
-      parseLinkSpec(*links);
-      settings.links = *links;
-    }
-    if (auto slow = parsed.value("--slow")) {
-      parseSlowSpec(*slow);
-      settings.slow = *slow;
-    }
+    if (auto links = parsed.value("--links")) settings.links = parseLinkSpec(*links);
+    if (auto slow = parsed.value("--slow")) settings.slow = parseSlowSpec(*slow);
   } catch (const SandboxSpecError& error) {
     throw UsageError(error.what());
   }
@@ -329,39 +538,10 @@ int runCommand(const std::vector<std::string>& args) {
 
   std::optional<api::DistBenchmark> benchmark = loadSpec(settings.source, std::cerr);
   if (!benchmark) return kExitUsage;
-  if (benchmark->spec.baseline) {
-    // The baseline is a cluster object (another benchmark's stored report, a
-    // ConfigMap key) that a local run cannot read; the run itself is valid.
-    std::cerr << "distbench: spec.baseline is compared by the operator in a cluster; locally, "
-                 "compare the reports with `distbench diff BASE.json RUN.json --threshold "
-              << benchmark->spec.baseline->thresholdPercent << "`\n";
-  }
-  // spec.local stands for --links/--slow (spec_local.h); a flag overrides its part.
-  const bool linksFlag = !settings.links.empty();
-  const SandboxRequest request =
-      sandboxRequest(benchmark->spec.local, settings.links, settings.slow);
-  for (const std::string& note : request.notes) std::cerr << note << "\n";
-  if (!linksFlag && !request.links.empty() &&
-      (!settings.prometheusSdPath.empty() || settings.metricsAddress != "127.0.0.1")) {
-    std::cerr << "distbench: --prometheus-sd and --metrics-address cannot be used with "
-                 "spec.local.links: every rank then runs in its own network namespace, whose "
-                 "/metrics cannot be reached from this one\n";
-    return kExitUsage;
-  }
-  settings.links = request.links;
-  settings.slow = request.slow;
-  const bool sandboxed = !settings.links.empty() || !settings.slow.empty();
-
-  std::string worker = settings.workerBinary.empty()
-                           ? executableDirectory() + "/distbench-worker"
-                           : settings.workerBinary;
-  // Checked here, before anything starts, so that a missing build reads as a
-  // usage problem rather than as a rank that failed.
-  if (worker.find('/') != std::string::npos && ::access(worker.c_str(), X_OK) != 0) {
-    std::cerr << "distbench: cannot use worker " << worker << ": " << std::strerror(errno)
-              << " (build distbench-worker, or pass --worker PATH)\n";
-    return kExitUsage;
-  }
+  noteBaseline(*benchmark);
+  if (!takeSpecLocal(*benchmark, settings)) return kExitUsage;
+  const std::optional<std::string> worker = checkedWorker(settings);
+  if (!worker) return kExitUsage;
 
   // A Ctrl-C from here on reaches the launcher as a teardown request, even
   // one that arrives before the first rank is started.
@@ -371,120 +551,12 @@ int runCommand(const std::vector<std::string>& args) {
   ::signal(SIGPIPE, SIG_IGN);
 
   process::TempDir tempDir;
-  api::RenderOptions renderOptions;
-  // With --links the store is reached at rank 0's namespace address.
-  renderOptions.masterAddr = settings.links.empty() ? "127.0.0.1" : rankAddress(0);
-  renderOptions.workerBinary = worker;
-  renderOptions.configPath = tempDir.path() + "/config.yaml";
-  // Only this run's ranks can read it (mode 0600): other users of the
-  // machine who find the store's port cannot name its keys (api/run_key.h).
-  renderOptions.runKeyFile = tempDir.path() + "/run-key";
-  if (!writeRunKeyFile(renderOptions.runKeyFile)) {
-    std::cerr << "distbench: cannot write " << renderOptions.runKeyFile << "\n";
-    return kExitFailed;
-  }
-
-  const LocalWiring wiring = wiringFor(settings, *benchmark);
-  api::RenderedBenchmark rendered = renderForLocalRun(*benchmark, renderOptions, wiring);
-  if (!writeFile(renderOptions.configPath, rendered.configYaml)) {
-    std::cerr << "distbench: cannot write " << renderOptions.configPath << "\n";
-    return kExitFailed;
-  }
-
-  // Everything the sandbox needs is checked, and made, before any rank starts;
-  // a refusal says why and leaves nothing behind.
-  std::optional<LocalSandbox> sandbox;
-  if (sandboxed) {
-    std::map<int, double> links;
-    std::map<int, double> cpu;
-    std::map<RankPair, double> pairs;
-    try {
-      if (!settings.links.empty()) {
-        const LinkSpec spec = parseLinkSpec(settings.links);
-        links = resolveLinks(spec, rendered.ranks);
-        pairs = resolvePairs(spec, rendered.ranks);
-      }
-      if (!settings.slow.empty()) cpu = resolveSlow(parseSlowSpec(settings.slow), rendered.ranks);
-    } catch (const SandboxSpecError& error) {
-      throw UsageError(error.what());
-    }
-    try {
-      checkSandboxPrerequisites(!settings.links.empty(), !cpu.empty());
-      for (const std::string& line : sweepStaleSandboxes()) std::cerr << line << "\n";
-      sandbox.emplace(
-          planSandbox(newRunId(), rendered.ranks, links, cpu, !settings.links.empty(), pairs));
-    } catch (const std::exception& error) {
-      std::cerr << "distbench: " << error.what() << "\n";
-      return kExitUsage;
-    }
-    setPodIps(rendered.ranks, sandbox->plan());
-  }
-
-  TerminalOutput output(STDOUT_FILENO, STDERR_FILENO, ::isatty(STDERR_FILENO) == 1);
-  output.log(runningLine(*benchmark, renderOptions.masterAddr, wiring.masterPort));
-  if (sandbox) logSandbox(output, sandbox->plan());
-
-  // "0.0.0.0" is where ranks listen, not an address to reach them at.
-  const std::string metricsHost =
-      settings.metricsAddress == "0.0.0.0" ? "127.0.0.1" : settings.metricsAddress;
-  std::optional<PrometheusTargetsFile> targets;
-  if (!settings.prometheusSdPath.empty()) {
-    try {
-      targets.emplace(settings.prometheusSdPath,
-                      prometheusTargetsJson(benchmark->metadata.name, rendered.ranks,
-                                            wiring.metricsPorts, metricsHost));
-    } catch (const std::exception& e) {
-      std::cerr << "distbench: --prometheus-sd: " << e.what() << "\n";
-      return kExitUsage;
-    }
-    output.log("distbench: Prometheus targets in " + settings.prometheusSdPath);
-  }
-
-  LaunchOptions launchOptions;
-  launchOptions.metricsHost = metricsHost;
-  launchOptions.gracePeriod = settings.gracePeriod;
-  launchOptions.timeout = settings.timeout;
-  launchOptions.interruptFd = signals.fd();
-  if (sandbox) {
-    for (const RankSandbox& rank : sandbox->plan().ranks) {
-      launchOptions.spawnOptions[rank.rank] = sandbox->spawnOptions(rank.rank);
-    }
-  }
-  auto started = std::chrono::steady_clock::now();
-  LaunchResult result = LocalLauncher(rendered.ranks, output, launchOptions).run();
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-  if (sandbox) {
-    std::map<int, RankCounters> counters = sandbox->readCounters();
-    for (const auto& [rank, seconds] : result.cpuSeconds) counters[rank].cpuSeconds = seconds;
-    // Only a report the master wrote in this run: a failed run may leave an
-    // older one at the path.
-    if (result.outcome == LaunchOutcome::Succeeded && !wiring.reportPath.empty() &&
-        std::filesystem::exists(wiring.reportPath)) {
-      try {
-        const std::string footer = addLocalBlock(
-            wiring.reportPath,
-            localBlockJson(sandbox->plan(), settings.links, settings.slow, counters));
-        // The master's footer could not see the links; this one can.
-        std::string lines = "\nWith the emulated links and CPU caps (the report's `local` block):\n" + footer;
-        if (!lines.empty() && lines.back() == '\n') lines.pop_back();
-        output.result(lines);
-      } catch (const std::exception& error) {
-        output.log("distbench: could not add the local block to " + wiring.reportPath + ": " +
-                   error.what());
-      }
-    }
-    std::string problems = sandbox->tearDown();
-    if (!problems.empty()) {
-      output.log("distbench: the sandbox was not removed completely (`distbench run --clean-up` "
-                 "retries):\n" + problems);
-    }
-  }
-  if (result.outcome == LaunchOutcome::Succeeded) {
-    logSuccess(output, rendered.ranks.size(), elapsed, wiring.reportPath);
-  }
-  output.clearStatus();
-  return result.exitCode;
+  const api::RenderOptions renderOptions = renderOptionsFor(settings, *worker, tempDir);
+  LocalWiring wiring;
+  std::optional<api::RenderedBenchmark> rendered =
+      renderRun(*benchmark, settings, renderOptions, wiring);
+  if (!rendered) return kExitFailed;
+  return launchRun(settings, *benchmark, *rendered, renderOptions, wiring, signals.fd());
 }
 
 }  // namespace distbench::cli

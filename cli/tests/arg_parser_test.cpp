@@ -115,8 +115,11 @@ TEST(ParseRunArgs, ExactlyOneSpecSource) {
 TEST(RunSandboxArgs, KeepsTheTextAsGiven) {
   RunSettings s = parseRunArgs({"x.yaml", "--links", "bandwidth=1gbit;rank5=100mbit", "--slow",
                                 "rank3=cpu:50%"});
-  EXPECT_EQ(s.links, "bandwidth=1gbit;rank5=100mbit");
-  EXPECT_EQ(s.slow, "rank3=cpu:50%");
+  EXPECT_EQ(s.links.text, "bandwidth=1gbit;rank5=100mbit");
+  EXPECT_EQ(s.slow.text, "rank3=cpu:50%");
+  EXPECT_EQ(s.links.defaultBitsPerSecond, 1e9);
+  ASSERT_EQ(s.slow.cpu.size(), 1u);
+  EXPECT_EQ(s.slow.cpu[0].second, 0.5);
   EXPECT_FALSE(s.cleanUp);
 }
 

@@ -23,18 +23,22 @@ api::DistBenchmark withLocal(const std::string& local) {
       local);
 }
 
-SandboxPlan plan(const std::vector<api::RankProcess>& ranks, const std::string& links,
-                 const std::string& slow) {
+SandboxPlan plan(const std::vector<api::RankProcess>& ranks, const LinkSpec& links,
+                 const SlowSpec& slow) {
   std::map<int, double> rates;
   std::map<int, double> cpu;
   std::map<RankPair, double> pairs;
   if (!links.empty()) {
-    rates = resolveLinks(parseLinkSpec(links), ranks);
-    pairs = resolvePairs(parseLinkSpec(links), ranks);
+    rates = resolveLinks(links, ranks);
+    pairs = resolvePairs(links, ranks);
   }
-  if (!slow.empty()) cpu = resolveSlow(parseSlowSpec(slow), ranks);
+  if (!slow.empty()) cpu = resolveSlow(slow, ranks);
   return planSandbox("0a1b2c3d", ranks, rates, cpu, !links.empty(), pairs);
 }
+
+// The flags as the command line parses them.
+LinkSpec linksFlag(const std::string& text) { return parseLinkSpec(text); }
+SlowSpec slowFlag(const std::string& text) { return parseSlowSpec(text); }
 
 // Every command the sandbox would run, and every cgroup it would make.
 std::vector<std::string> everyLine(const SandboxPlan& p) {
@@ -57,10 +61,11 @@ TEST(SpecLocal, PlannedExactlyAsTheFlags) {
       "    links: {bandwidth: 1gbit, ranks: {rank3: 100mbit, ps0: 10mbit}}\n"
       "    slow: {trainer0: {cpu: 50%}, master: {cpu: \"0.25\"}}\n");
   const std::vector<api::RankProcess> ranks = api::render(b).ranks;
-  const SandboxRequest request = sandboxRequest(b.spec.local, "", "");
+  const SandboxRequest request = sandboxRequest(b.spec.local, {}, {});
   const SandboxPlan fromSpec = plan(ranks, request.links, request.slow);
   const SandboxPlan fromFlags =
-      plan(ranks, "bandwidth=1gbit;rank3=100mbit;ps0=10mbit", "trainer0=cpu:50%;master=cpu:0.25");
+      plan(ranks, linksFlag("bandwidth=1gbit;rank3=100mbit;ps0=10mbit"),
+           slowFlag("trainer0=cpu:50%;master=cpu:0.25"));
   EXPECT_EQ(everyLine(fromSpec), everyLine(fromFlags));
   ASSERT_EQ(fromSpec.ranks.size(), 4u);
   for (std::size_t i = 0; i < 4; ++i) {
@@ -84,10 +89,10 @@ TEST(SpecLocal, PairsPlannedExactlyAsTheFlags) {
   const api::DistBenchmark b =
       withLocal("    links: {ranks: {rank3: 100mbit}, pairs: {trainer1-master: 50mbit}}\n");
   const std::vector<api::RankProcess> ranks = api::render(b).ranks;
-  const SandboxRequest request = sandboxRequest(b.spec.local, "", "");
-  EXPECT_EQ(request.links, "rank3=100mbit;trainer1-master=50mbit");
-  const SandboxPlan fromSpec = plan(ranks, request.links, "");
-  const SandboxPlan fromFlags = plan(ranks, "rank0-rank3=50mbit;rank3=100mbit", "");
+  const SandboxRequest request = sandboxRequest(b.spec.local, {}, {});
+  EXPECT_EQ(request.links.text, "rank3=100mbit;trainer1-master=50mbit");
+  const SandboxPlan fromSpec = plan(ranks, request.links, {});
+  const SandboxPlan fromFlags = plan(ranks, linksFlag("rank0-rank3=50mbit;rank3=100mbit"), {});
   EXPECT_EQ(everyLine(fromSpec), everyLine(fromFlags));
   EXPECT_EQ(fromSpec.pairs, (std::map<RankPair, double>{{{0, 3}, 50e6}}));
   EXPECT_EQ(fromSpec.ranks[0].peerBitsPerSecond, (std::map<int, double>{{3, 50e6}}));
@@ -98,27 +103,28 @@ TEST(SpecLocal, AFlagOverridesItsPartOnly) {
   const api::DistBenchmark b = withLocal(
       "    links: {bandwidth: 1gbit}\n"
       "    slow: {rank3: {cpu: 50%}}\n");
-  SandboxRequest request = sandboxRequest(b.spec.local, "bandwidth=200mbit", "");
-  EXPECT_EQ(request.links, "bandwidth=200mbit");
-  EXPECT_EQ(request.slow, "rank3=cpu:50%");
+  SandboxRequest request = sandboxRequest(b.spec.local, linksFlag("bandwidth=200mbit"), {});
+  EXPECT_EQ(request.links.text, "bandwidth=200mbit");
+  EXPECT_EQ(request.slow.text, "rank3=cpu:50%");
   EXPECT_EQ(request.notes, (std::vector<std::string>{
                                "distbench: --links overrides spec.local.links",
                                "distbench: spec.local.slow, as --slow \"rank3=cpu:50%\""}));
-  request = sandboxRequest(b.spec.local, "", "rank2=cpu:10%");
-  EXPECT_EQ(request.links, "bandwidth=1gbit");
-  EXPECT_EQ(request.slow, "rank2=cpu:10%");
+  request = sandboxRequest(b.spec.local, {}, slowFlag("rank2=cpu:10%"));
+  EXPECT_EQ(request.links.text, "bandwidth=1gbit");
+  EXPECT_EQ(request.links.defaultBitsPerSecond, 1e9);
+  EXPECT_EQ(request.slow.text, "rank2=cpu:10%");
   EXPECT_EQ(request.notes.back(), "distbench: --slow overrides spec.local.slow");
 }
 
 TEST(SpecLocal, WithoutTheBlockOnlyTheFlags) {
-  SandboxRequest request = sandboxRequest(std::nullopt, "", "rank1=cpu:20%");
-  EXPECT_EQ(request.links, "");
-  EXPECT_EQ(request.slow, "rank1=cpu:20%");
+  SandboxRequest request = sandboxRequest(std::nullopt, {}, slowFlag("rank1=cpu:20%"));
+  EXPECT_TRUE(request.links.empty());
+  EXPECT_EQ(request.slow.text, "rank1=cpu:20%");
   EXPECT_TRUE(request.notes.empty());
   // A CPU-only block makes no namespaces, as --slow alone makes none.
   const api::DistBenchmark b = withLocal("    slow: {rank1: {cpu: 20%}}\n");
-  request = sandboxRequest(b.spec.local, "", "");
-  EXPECT_EQ(request.links, "");
+  request = sandboxRequest(b.spec.local, {}, {});
+  EXPECT_TRUE(request.links.empty());
   EXPECT_TRUE(netnsAddLines(plan(api::render(b).ranks, request.links, request.slow)).empty());
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "distbench/cli/local_run/link_spec.h"
 #include "distbench/cli/spec_source.h"
 
 namespace distbench::cli {
@@ -24,10 +25,10 @@ struct RunSettings {
   std::string metricsAddress = "127.0.0.1";  // --metrics-address, an IPv4 address
   std::chrono::milliseconds timeout{std::chrono::hours(1)};
   std::chrono::milliseconds gracePeriod{std::chrono::seconds(5)};
-  // --links / --slow as given ("" = not given); parsed here so bad text is
-  // a usage error before anything starts.
-  std::string links;
-  std::string slow;
+  // --links / --slow parsed (empty = not given), so bad text is a usage
+  // error before anything starts; each keeps its text as given.
+  LinkSpec links;
+  SlowSpec slow;
   bool cleanUp = false;  // --clean-up: remove stale sandboxes and exit
   bool help = false;
 };

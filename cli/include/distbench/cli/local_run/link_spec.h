@@ -21,7 +21,7 @@ struct SandboxSpecError : std::invalid_argument {
 };
 
 struct LinkSpec {
-  std::string text;                                    // as given
+  std::string text;  // as given (or the text spec.local stands for, spec_local.h)
   std::optional<double> defaultBitsPerSecond;          // bandwidth=…, every rank
   std::vector<std::pair<std::string, double>> ranks;   // selector -> bit/s
   std::vector<std::pair<std::string, double>> pairs;   // "trainer1-trainer3" -> bit/s
@@ -32,7 +32,7 @@ struct LinkSpec {
 using RankPair = std::pair<int, int>;
 
 struct SlowSpec {
-  std::string text;                                    // as given
+  std::string text;  // as given (or the text spec.local stands for)
   std::vector<std::pair<std::string, double>> cpu;     // selector -> CPUs (0.5 = half of one)
   bool empty() const { return cpu.empty(); }
 };

@@ -1,8 +1,11 @@
-// spec.local as the --links and --slow text it stands for, and which of the
+// spec.local as the parsed --links and --slow it stands for, and which of the
 // two a run uses: a flag overrides its part of the block (--links the
-// links, --slow the caps). Written as flag text, the block takes the one
-// path the flags take (parsing, resolving, planning, the report's `local`
-// block), so a spec and the flags cannot mean different things.
+// links, --slow the caps). The block's rates and caps, which validation
+// checked with the same parsers (report::parseBitRate, api::parseCpuCap),
+// become the LinkSpec and SlowSpec the flags parse into, so the block and
+// the flags take one path from there (resolving, planning, the report's
+// `local` block) and cannot mean different things. Only their text is
+// written out, for the run's notes and the report; nothing parses it again.
 #pragma once
 
 #include <map>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/cli/local_run/link_spec.h"
 
 namespace distbench::cli {
 
@@ -20,14 +24,20 @@ std::string linksText(const api::LocalLinks& links);
 // "rank3=cpu:50%;trainer0=cpu:0.25"
 std::string slowText(const std::map<std::string, api::LocalSlowRank>& slow);
 
+// A validated block's links and caps, as parseLinkSpec/parseSlowSpec would
+// read linksText/slowText (that text in `text`, rank names in lower case).
+LinkSpec linkSpecOf(const api::LocalLinks& links);
+SlowSpec slowSpecOf(const std::map<std::string, api::LocalSlowRank>& slow);
+
 struct SandboxRequest {
-  std::string links;               // --links text; "" = no emulated links
-  std::string slow;                // --slow text; "" = no CPU caps
+  LinkSpec links;                  // empty = no emulated links
+  SlowSpec slow;                   // empty = no CPU caps
   std::vector<std::string> notes;  // for the run's output: where each came from
 };
 
-// `linksFlag`/`slowFlag`: as given on the command line, "" when not given.
+// `linksFlag`/`slowFlag`: as parsed from the command line, empty when not
+// given.
 SandboxRequest sandboxRequest(const std::optional<api::LocalSpec>& local,
-                              const std::string& linksFlag, const std::string& slowFlag);
+                              const LinkSpec& linksFlag, const SlowSpec& slowFlag);
 
 }  // namespace distbench::cli

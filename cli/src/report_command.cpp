@@ -159,21 +159,28 @@ int parseBaselineRuns(const std::string& text) {
   return n;
 }
 
-}  // namespace
-
-int reportCommand(const std::vector<std::string>& args) {
+ParsedArgs parseReportArgs(const std::vector<std::string>& args) {
   std::vector<FlagSpec> flags = diffOptionFlags();
   flags.push_back({"--output", true});
   flags.push_back({"-o", true});
   flags.push_back({"--baseline", true});
   flags.push_back({"--trend", false});
   flags.push_back({"--baseline-runs", true});
-  const ParsedArgs parsed = ArgParser(flags).parse(args);
-  if (parsed.has("--help")) {
-    std::cout << kReportUsage;
-    return kExitOk;
-  }
-  const bool trend = parsed.has("--trend");
+  return ArgParser(flags).parse(args);
+}
+
+// What `distbench report` was asked for, checked before any file is read.
+struct ReportRequest {
+  bool trend = false;
+  std::vector<std::string> files;
+  std::string output;
+  std::optional<std::string> baselinePath;
+  report::DiffOptions options;
+  report::TrendOptions trendOptions;  // with --trend
+};
+
+// The reports given: one, or with --trend a series. Throws UsageError.
+void checkReportFiles(const ParsedArgs& parsed, bool trend) {
   const std::vector<std::string>& files = parsed.positionals();
   if (files.empty()) throw UsageError("missing RUN, the report to show");
   if (trend) {
@@ -192,21 +199,79 @@ int reportCommand(const std::vector<std::string>& args) {
     throw UsageError("expected one report, RUN, not " + std::to_string(files.size()) +
                      " files (a second one to compare with goes after --baseline)");
   }
+}
+
+// Throws UsageError naming the flag.
+ReportRequest reportRequest(const ParsedArgs& parsed) {
+  ReportRequest request;
+  request.trend = parsed.has("--trend");
+  checkReportFiles(parsed, request.trend);
+  request.files = parsed.positionals();
   std::optional<std::string> output = parsed.value("--output");
   if (auto o = parsed.value("-o")) output = o;
   if (!output || output->empty()) throw UsageError("missing -o FILE, the page to write");
-  const std::optional<std::string> baselinePath = parsed.value("--baseline");
-  report::DiffOptions options = diffOptionsFrom(parsed);
-  report::TrendOptions trendOptions;
-  if (trend) {
-    if (!options.thresholdPercent) options.thresholdPercent = api::kDefaultRegressionThresholdPercent;
-    if (auto n = parsed.value("--baseline-runs")) trendOptions.baselineRuns = parseBaselineRuns(*n);
-    trendOptions.diff = options;
-  } else if (!baselinePath) {
+  request.output = *output;
+  request.baselinePath = parsed.value("--baseline");
+  request.options = diffOptionsFrom(parsed);
+  if (request.trend) {
+    if (!request.options.thresholdPercent) {
+      request.options.thresholdPercent = api::kDefaultRegressionThresholdPercent;
+    }
+    if (auto n = parsed.value("--baseline-runs")) {
+      request.trendOptions.baselineRuns = parseBaselineRuns(*n);
+    }
+    request.trendOptions.diff = request.options;
+  } else if (!request.baselinePath) {
     for (const FlagSpec& flag : diffOptionFlags()) {
       if (parsed.has(flag.name)) throw UsageError(flag.name + " needs --baseline");
     }
   }
+  return request;
+}
+
+// The page of one run, compared with --baseline where given; the exit
+// status as diff's.
+int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libraries) {
+  const report::Report run = report::loadReportFile(request.files[0]);
+  ReportPageInput input;
+  input.run = &run;
+  input.runSource = request.files[0];
+  input.options = request.options;
+  std::optional<report::Report> baseline;
+  std::optional<report::ReportDiff> diff;
+  if (request.baselinePath) {
+    baseline = report::loadReportFile(*request.baselinePath);
+    diff = report::compareReports(*baseline, run, request.options);
+    input.baseline = &*baseline;
+    input.baselineSource = *request.baselinePath;
+    input.diff = &*diff;
+  }
+  writePage(request.output, renderReportPage(input, libraries));
+  std::cerr << "distbench report: wrote " << request.output << "\n";
+  if (!diff) return kExitOk;
+  // As diff: a gate that compared nothing must not pass.
+  if (diff->comparedRows() == 0) {
+    std::cerr << "distbench report: no row could be compared with the baseline (see the "
+                 "page's notes)\n";
+    return kExitUsage;
+  }
+  if (report::anyRegression(*diff)) {
+    std::cerr << "distbench report: regressions over " << *request.options.thresholdPercent
+              << "% against the baseline (see the page)\n";
+    return kExitRegression;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int reportCommand(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parseReportArgs(args);
+  if (parsed.has("--help")) {
+    std::cout << kReportUsage;
+    return kExitOk;
+  }
+  const ReportRequest request = reportRequest(parsed);
 
   const std::vector<ChartLibrary>& libraries = chartLibraries();
   if (libraries.empty()) {
@@ -216,37 +281,10 @@ int reportCommand(const std::vector<std::string>& args) {
 
   // As for diff: nothing written, so 1 (a regression) would lie.
   try {
-    if (trend) return trendPage(files, *output, trendOptions, libraries);
-    const report::Report run = report::loadReportFile(files[0]);
-    ReportPageInput input;
-    input.run = &run;
-    input.runSource = files[0];
-    input.options = options;
-    std::optional<report::Report> baseline;
-    std::optional<report::ReportDiff> diff;
-    if (baselinePath) {
-      baseline = report::loadReportFile(*baselinePath);
-      diff = report::compareReports(*baseline, run, options);
-      input.baseline = &*baseline;
-      input.baselineSource = *baselinePath;
-      input.diff = &*diff;
+    if (request.trend) {
+      return trendPage(request.files, request.output, request.trendOptions, libraries);
     }
-    writePage(*output, renderReportPage(input, libraries));
-    std::cerr << "distbench report: wrote " << *output << "\n";
-    if (diff) {
-      // As diff: a gate that compared nothing must not pass.
-      if (diff->comparedRows() == 0) {
-        std::cerr << "distbench report: no row could be compared with the baseline (see the "
-                     "page's notes)\n";
-        return kExitUsage;
-      }
-      if (report::anyRegression(*diff)) {
-        std::cerr << "distbench report: regressions over " << *options.thresholdPercent
-                  << "% against the baseline (see the page)\n";
-        return kExitRegression;
-      }
-    }
-    return kExitOk;
+    return runPage(request, libraries);
   } catch (const report::ReportError& error) {
     std::cerr << "distbench report: " << error.what() << "\n";
   } catch (const report::IncomparableReports& error) {

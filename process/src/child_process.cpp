@@ -110,6 +110,101 @@ pid_t waitFor(pid_t pid, int& status, rusage& usage, int flags) {
   return result;
 }
 
+// The child's stdout and stderr, and the exec status pipe (CLOEXEC: EOF
+// means exec succeeded, a ChildFailure that it did not).
+struct ChildPipes {
+  Pipe out;
+  Pipe err;
+  Pipe execStatus;
+};
+
+// In the child, between fork and exec: only async-signal-safe calls.
+// Into the cgroup first, so that even the rest of this setup is capped;
+// "0" means the writer itself.
+void enterSandbox(const SpawnOptions& options, int errorPipe) {
+  if (options.cgroupProcsFd >= 0 && ::write(options.cgroupProcsFd, "0", 1) != 1) {
+    childFail(errorPipe, errno, kStepCgroup);
+  }
+  if (options.netnsFd >= 0 && ::setns(options.netnsFd, CLONE_NEWNET) != 0) {
+    childFail(errorPipe, errno, kStepNetns);
+  }
+}
+
+// Handlers are reset by exec, ignored signals are not: a worker that
+// inherits SIGPIPE ignored or SIGTERM ignored would misbehave. Then the
+// mask blocked across fork is lifted.
+void resetSignals() {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig == SIGKILL || sig == SIGSTOP) continue;
+    ::signal(sig, SIG_DFL);
+  }
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
+}
+
+void redirectStdio(const ChildPipes& pipes) {
+  const int errorPipe = pipes.execStatus.write;
+  int devNull = ::open("/dev/null", O_RDONLY);
+  if (devNull < 0) childFail(errorPipe, errno);
+  if (::dup2(devNull, STDIN_FILENO) < 0) childFail(errorPipe, errno);
+  if (::dup2(pipes.out.write, STDOUT_FILENO) < 0) childFail(errorPipe, errno);
+  if (::dup2(pipes.err.write, STDERR_FILENO) < 0) childFail(errorPipe, errno);
+}
+
+[[noreturn]] void execChild(char* const* argv, char* const* envp, const SpawnOptions& options,
+                            const ChildPipes& pipes, pid_t parent) {
+  ::setpgid(0, 0);
+  // If distbench dies without tearing down (SIGKILL, a crash), the rank
+  // goes too instead of running on, holding ports, with no one to report to.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // parent died before prctl
+  enterSandbox(options, pipes.execStatus.write);
+  resetSignals();
+  redirectStdio(pipes);
+  ::execvpe(argv[0], argv, envp);
+  childFail(pipes.execStatus.write, errno, kStepExec);
+}
+
+// Forks with every signal blocked, so that our handlers (SIGINT, SIGTERM)
+// cannot run in the child before it resets them; the child execs.
+pid_t forkChild(char* const* argv, char* const* envp, const SpawnOptions& options,
+                const ChildPipes& pipes) {
+  const pid_t parent = ::getpid();
+  sigset_t all;
+  sigset_t previous;
+  ::sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    throw std::system_error(error, std::generic_category(), "fork");
+  }
+  if (pid == 0) execChild(argv, envp, options, pipes, parent);
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  // Also from this side, so the group exists whichever process runs first;
+  // EACCES once the child has exec'd is expected and harmless.
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+// Waits for the exec: EOF on the status pipe. A failure reaps the child
+// and throws SpawnError naming the step.
+void awaitExec(pid_t pid, int execStatusRead, const std::string& program) {
+  ChildFailure failure{};
+  ssize_t n;
+  do {
+    n = ::read(execStatusRead, &failure, sizeof failure);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0) {
+    int status = 0;
+    rusage usage{};
+    waitFor(pid, status, usage, 0);
+    throw SpawnError(describeFailure(program, failure));
+  }
+}
+
 }  // namespace
 
 std::string ExitStatus::describe() const {
@@ -123,93 +218,25 @@ std::string ExitStatus::describe() const {
 ChildProcess ChildProcess::spawn(const std::vector<std::string>& argv, const Env& env,
                                  const SpawnOptions& options) {
   if (argv.empty()) throw SpawnError("empty command");
-
+  // Everything the child needs is built before fork (mergedEnvironment).
   std::vector<std::string> args = argv;
   std::vector<char*> argPointers = pointers(args);
   std::vector<std::string> environment = mergedEnvironment(env);
   std::vector<char*> envPointers = pointers(environment);
 
-  Pipe out;
-  Pipe err;
-  Pipe execStatus;  // CLOEXEC: EOF means exec succeeded, an int means errno
-  const pid_t parent = ::getpid();
-
-  // Block every signal across fork so that our handlers (SIGINT, SIGTERM)
-  // cannot run in the child before it resets them.
-  sigset_t all;
-  sigset_t previous;
-  ::sigfillset(&all);
-  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    int error = errno;
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    throw std::system_error(error, std::generic_category(), "fork");
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    // If distbench dies without tearing down (SIGKILL, a crash), the rank
-    // goes too instead of running on, holding ports, with no one to report to.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // parent died before prctl
-
-    // Into the cgroup first, so that even the rest of this setup is capped;
-    // "0" means the writer itself.
-    if (options.cgroupProcsFd >= 0 && ::write(options.cgroupProcsFd, "0", 1) != 1) {
-      childFail(execStatus.write, errno, kStepCgroup);
-    }
-    if (options.netnsFd >= 0 && ::setns(options.netnsFd, CLONE_NEWNET) != 0) {
-      childFail(execStatus.write, errno, kStepNetns);
-    }
-
-    // Handlers are reset by exec, ignored signals are not: a worker that
-    // inherits SIGPIPE ignored or SIGTERM ignored would misbehave.
-    for (int sig = 1; sig < NSIG; ++sig) {
-      if (sig == SIGKILL || sig == SIGSTOP) continue;
-      ::signal(sig, SIG_DFL);
-    }
-    sigset_t none;
-    ::sigemptyset(&none);
-    ::pthread_sigmask(SIG_SETMASK, &none, nullptr);
-
-    int devNull = ::open("/dev/null", O_RDONLY);
-    if (devNull < 0) childFail(execStatus.write, errno);
-    if (::dup2(devNull, STDIN_FILENO) < 0) childFail(execStatus.write, errno);
-    if (::dup2(out.write, STDOUT_FILENO) < 0) childFail(execStatus.write, errno);
-    if (::dup2(err.write, STDERR_FILENO) < 0) childFail(execStatus.write, errno);
-    ::execvpe(argPointers[0], argPointers.data(), envPointers.data());
-    childFail(execStatus.write, errno, kStepExec);
-  }
-
-  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  // Also from this side, so the group exists whichever process runs first;
-  // EACCES once the child has exec'd is expected and harmless.
-  ::setpgid(pid, pid);
+  ChildPipes pipes;
+  const pid_t pid = forkChild(argPointers.data(), envPointers.data(), options, pipes);
+  closeFd(pipes.out.write);
+  closeFd(pipes.err.write);
+  closeFd(pipes.execStatus.write);
+  awaitExec(pid, pipes.execStatus.read, argv[0]);
 
   ChildProcess child;
   child.pid_ = pid;
-  closeFd(out.write);
-  closeFd(err.write);
-  closeFd(execStatus.write);
-
-  ChildFailure failure{};
-  ssize_t n;
-  do {
-    n = ::read(execStatus.read, &failure, sizeof failure);
-  } while (n < 0 && errno == EINTR);
-  if (n > 0) {
-    int status = 0;
-    rusage usage{};
-    waitFor(pid, status, usage, 0);
-    child.pid_ = -1;
-    throw SpawnError(describeFailure(argv[0], failure));
-  }
-
-  child.stdoutFd_ = out.read;
-  child.stderrFd_ = err.read;
-  out.read = -1;
-  err.read = -1;
+  child.stdoutFd_ = pipes.out.read;
+  child.stderrFd_ = pipes.err.read;
+  pipes.out.read = -1;
+  pipes.err.read = -1;
   for (int fd : {child.stdoutFd_, child.stderrFd_}) {
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   }

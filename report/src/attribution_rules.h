@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "distbench/report/attribution.h"
 #include "distbench/report/report.h"
+#include "distbench/report/row_attribution.h"
 
 namespace distbench::report::attribution_detail {
 

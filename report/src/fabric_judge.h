@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "distbench/report/fabric.h"
-#include "distbench/report/fabric_verdict.h"
+#include "distbench/report/fabric_status.h"
 
 namespace distbench::report::fabric_detail {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "distbench/report/fabric.h"
-#include "distbench/report/fabric_plan.h"
+#include "distbench/report/fabric_plan_options.h"
 
 namespace distbench::report::fabric_detail {
 

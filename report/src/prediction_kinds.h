@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "distbench/report/prediction.h"
+#include "distbench/report/predict_options.h"
 #include "distbench/report/report.h"
+#include "distbench/report/row_prediction.h"
 
 namespace distbench::report::prediction {
 

@@ -22,27 +22,16 @@
 // short (a pair that failed) is asked for again, its missing pairs only.
 #pragma once
 
-#include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "distbench/report/fabric.h"
+#include "distbench/report/fabric_plan_options.h"
 
 namespace distbench::report {
-
-using FabricRound = std::vector<std::pair<int, int>>;  // node indices, first < second
 
 // Every pair of n nodes once: n - 1 rounds for even n, n rounds for odd n
 // (one node rests in each). n < 2: none.
 std::vector<FabricRound> roundRobinRounds(int n);
-
-struct FabricPlanOptions {
-  int allPairsUpTo = 16;
-  double thresholdPercent = 25;  // what a suspect is, as the verdict's line
-  // Past allPairsUpTo: at most this share of all pairs is measured.
-  double maxPairShare = 0.10;
-  uint64_t seed = 1;  // the first pass's random matchings
-};
 
 // The next round to measure, given every pair measured so far (`sofar`
 // holds the nodes and every earlier round's samples); empty when the plan

@@ -436,6 +436,78 @@ int launchRun(const RunSettings& settings, const api::DistBenchmark& benchmark,
   return result.exitCode;
 }
 
+// --worker, --report, --no-report, --dump-state.
+void parseOutputFlags(const ParsedArgs& parsed, RunSettings& settings) {
+  if (auto worker = parsed.value("--worker")) {
+    if (worker->empty()) throw UsageError("--worker needs a path");
+    settings.workerBinary = *worker;
+  }
+  if (parsed.has("--report") && parsed.has("--no-report")) {
+    throw UsageError("--report and --no-report contradict each other");
+  }
+  if (auto report = parsed.value("--report")) {
+    if (report->empty()) throw UsageError("--report needs a file name");
+    settings.reportPath = *report;
+  }
+  settings.writeReport = !parsed.has("--no-report");
+  if (auto dir = parsed.value("--dump-state")) {
+    if (dir->empty()) throw UsageError("--dump-state needs a directory");
+    settings.dumpStateDir = *dir;
+  }
+}
+
+// --prometheus-sd, --metrics-linger, --metrics-address.
+void parseMetricsFlags(const ParsedArgs& parsed, RunSettings& settings) {
+  if (auto file = parsed.value("--prometheus-sd")) {
+    if (file->empty()) throw UsageError("--prometheus-sd needs a file name");
+    settings.prometheusSdPath = *file;
+    settings.metricsLingerSeconds = kLingerForAScraper;
+  }
+  if (auto linger = parsed.value("--metrics-linger")) {
+    settings.metricsLingerSeconds = parseNonNegativeIntFlag("--metrics-linger", *linger);
+  }
+  if (auto address = parsed.value("--metrics-address")) {
+    in_addr parsedAddress{};
+    if (::inet_pton(AF_INET, address->c_str(), &parsedAddress) != 1) {
+      throw UsageError("--metrics-address needs an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '" +
+                       *address + "'");
+    }
+    settings.metricsAddress = *address;
+  }
+}
+
+// --timeout, --grace-period.
+void parseTimingFlags(const ParsedArgs& parsed, RunSettings& settings) {
+  if (auto timeout = parsed.value("--timeout")) {
+    double seconds = parseSecondsFlag("--timeout", *timeout);
+    if (seconds <= 0) throw UsageError("--timeout must be more than 0 seconds");
+    settings.timeout = toMillis(seconds);
+  }
+  if (auto grace = parsed.value("--grace-period")) {
+    settings.gracePeriod = toMillis(parseSecondsFlag("--grace-period", *grace));
+  }
+}
+
+// --links and --slow, parsed now so that bad text is a usage error before
+// anything starts.
+void parseSandboxFlags(const ParsedArgs& parsed, RunSettings& settings) {
+  try {
+    if (auto links = parsed.value("--links")) settings.links = parseLinkSpec(*links);
+    if (auto slow = parsed.value("--slow")) settings.slow = parseSlowSpec(*slow);
+  } catch (const SandboxSpecError& error) {
+    throw UsageError(error.what());
+  }
+  if (!settings.links.empty()) {
+    for (const char* flag : {"--prometheus-sd", "--metrics-address"}) {
+      if (parsed.has(flag)) {
+        throw UsageError(std::string(flag) +
+                         " cannot be used with --links: every rank then runs in its own "
+                         "network namespace, whose /metrics cannot be reached from this one");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 RunSettings parseRunArgs(const std::vector<std::string>& args) {
@@ -463,61 +535,10 @@ RunSettings parseRunArgs(const std::vector<std::string>& args) {
     return settings;
   }
   settings.source = specSourceFrom(parsed);
-  if (auto worker = parsed.value("--worker")) {
-    if (worker->empty()) throw UsageError("--worker needs a path");
-    settings.workerBinary = *worker;
-  }
-  if (parsed.has("--report") && parsed.has("--no-report")) {
-    throw UsageError("--report and --no-report contradict each other");
-  }
-  if (auto report = parsed.value("--report")) {
-    if (report->empty()) throw UsageError("--report needs a file name");
-    settings.reportPath = *report;
-  }
-  settings.writeReport = !parsed.has("--no-report");
-  if (auto dir = parsed.value("--dump-state")) {
-    if (dir->empty()) throw UsageError("--dump-state needs a directory");
-    settings.dumpStateDir = *dir;
-  }
-  if (auto file = parsed.value("--prometheus-sd")) {
-    if (file->empty()) throw UsageError("--prometheus-sd needs a file name");
-    settings.prometheusSdPath = *file;
-    settings.metricsLingerSeconds = kLingerForAScraper;
-  }
-  if (auto linger = parsed.value("--metrics-linger")) {
-    settings.metricsLingerSeconds = parseNonNegativeIntFlag("--metrics-linger", *linger);
-  }
-  if (auto address = parsed.value("--metrics-address")) {
-    in_addr parsedAddress{};
-    if (::inet_pton(AF_INET, address->c_str(), &parsedAddress) != 1) {
-      throw UsageError("--metrics-address needs an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '" +
-                       *address + "'");
-    }
-    settings.metricsAddress = *address;
-  }
-  if (auto timeout = parsed.value("--timeout")) {
-    double seconds = parseSecondsFlag("--timeout", *timeout);
-    if (seconds <= 0) throw UsageError("--timeout must be more than 0 seconds");
-    settings.timeout = toMillis(seconds);
-  }
-  if (auto grace = parsed.value("--grace-period")) {
-    settings.gracePeriod = toMillis(parseSecondsFlag("--grace-period", *grace));
-  }
-  try {
-    if (auto links = parsed.value("--links")) settings.links = parseLinkSpec(*links);
-    if (auto slow = parsed.value("--slow")) settings.slow = parseSlowSpec(*slow);
-  } catch (const SandboxSpecError& error) {
-    throw UsageError(error.what());
-  }
-  if (!settings.links.empty()) {
-    for (const char* flag : {"--prometheus-sd", "--metrics-address"}) {
-      if (parsed.has(flag)) {
-        throw UsageError(std::string(flag) +
-                         " cannot be used with --links: every rank then runs in its own "
-                         "network namespace, whose /metrics cannot be reached from this one");
-      }
-    }
-  }
+  parseOutputFlags(parsed, settings);
+  parseMetricsFlags(parsed, settings);
+  parseTimingFlags(parsed, settings);
+  parseSandboxFlags(parsed, settings);
   return settings;
 }
 

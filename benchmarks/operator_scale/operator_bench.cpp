@@ -45,8 +45,8 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/parallel_for.h"
-#include "distbench/operator/benchmark_label.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/reconciler.h"
+#include "distbench/operator/common/benchmark_label.h"
 #include "distbench/testing/kube/kube_test_cluster.h"
 #include "distbench/testing/kube/operator_process.h"
 

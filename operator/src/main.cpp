@@ -30,13 +30,13 @@
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/leader_election.h"
 #include "distbench/kube/log.h"
-#include "distbench/operator/controller.h"
-#include "distbench/operator/operator_env.h"
-#include "distbench/operator/operator_flags.h"
-#include "distbench/operator/operator_metrics.h"
-#include "distbench/operator/schedule_controller.h"
-#include "distbench/operator/schedule_metrics.h"
-#include "distbench/operator/suspect_node_marks.h"
+#include "distbench/operator/benchmarks/benchmark_controller.h"
+#include "distbench/operator/benchmarks/suspect_node_marks.h"
+#include "distbench/operator/common/operator_env.h"
+#include "distbench/operator/common/operator_flags.h"
+#include "distbench/operator/common/operator_metrics.h"
+#include "distbench/operator/schedules/schedule_controller.h"
+#include "distbench/operator/schedules/schedule_metrics.h"
 
 #ifndef DISTBENCH_VERSION
 #define DISTBENCH_VERSION "dev"
@@ -102,11 +102,12 @@ class StopSignals {
   bool requested_ = false;
 };
 
-ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecorder& recorder,
-                                    const std::shared_ptr<OperatorMetrics>& metrics) {
-  ControllerOptions options;
+BenchmarkControllerOptions controllerOptions(const OperatorFlags& flags,
+                                             kube::EventRecorder& recorder,
+                                             const std::shared_ptr<OperatorMetrics>& metrics) {
+  BenchmarkControllerOptions options;
   options.ns = flags.ns;
-  options.workers = flags.workers;
+  options.runtime.workers = flags.workers;
   options.createFailureTimeout = std::chrono::seconds(
       static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
   options.reportFetchTimeout = std::chrono::seconds(
@@ -116,7 +117,7 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecor
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
   options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
   options.cluster.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
-  options.queue.observer = metrics;
+  options.runtime.queue.observer = metrics;
   options.onEvent = [&recorder](const web::json::value& object, bool warning,
                                 const std::string& reason, const std::string& message) {
     const auto& meta = object.at("metadata");
@@ -125,8 +126,9 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecor
     recorder.record(object, warning ? kube::EventType::Warning : kube::EventType::Normal, reason,
                     message);
   };
-  options.onReconciled = [&metrics](const std::string& key, std::chrono::duration<double> took,
-                                    const kube::Result& result, const std::string* error) {
+  options.runtime.onReconciled = [&metrics](const std::string& key,
+                                            std::chrono::duration<double> took,
+                                            const kube::Result& result, const std::string* error) {
     if (error != nullptr) {
       metrics->observeReconcile(took, ReconcileOutcome::Error);
       kube::log::error("reconcile failed; retrying with backoff",
@@ -143,12 +145,13 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecor
   return options;
 }
 
-ScheduleControllerOptions scheduleOptions(const ControllerOptions& benchmarks,
+ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benchmarks,
                                           const OperatorFlags& flags) {
   ScheduleControllerOptions options;
   options.ns = benchmarks.ns;
   options.informer = benchmarks.informer;
-  options.onReconciled = benchmarks.onReconciled;
+  options.runtime.onReconciled = benchmarks.runtime.onReconciled;
+  options.runtime.mayReconcile = benchmarks.runtime.mayReconcile;
   options.reconciler.onEvent = benchmarks.onEvent;
   options.reconciler.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
   return options;
@@ -228,11 +231,11 @@ int run(const OperatorFlags& flags) {
     le = leaderElectionOptions(flags);
     elector = std::make_unique<kube::LeaderElector>(config, *le);
   }
-  ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
+  BenchmarkControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
   // Exact on the clock, where the election thread may notice a lost Lease
   // only when its renew request gives up.
-  if (elector) benchmarkOptions.mayReconcile = [&elector] { return elector->isLeader(); };
-  Controller controller(client, benchmarkOptions);
+  if (elector) benchmarkOptions.runtime.mayReconcile = [&elector] { return elector->isLeader(); };
+  BenchmarkController controller(client, benchmarkOptions);
   metrics->addInformer("distbenchmarks", controller.benchmarks());
   metrics->addInformer("pods", controller.pods());
   metrics->addInformer("services", controller.services());
@@ -280,9 +283,8 @@ int run(const OperatorFlags& flags) {
     return 0;
   }
   if (*served) {
-    ScheduleControllerOptions options = scheduleOptions(benchmarkOptions, flags);
-    options.mayReconcile = benchmarkOptions.mayReconcile;
-    schedules = std::make_unique<ScheduleController>(client, std::move(options));
+    schedules =
+        std::make_unique<ScheduleController>(client, scheduleOptions(benchmarkOptions, flags));
     metrics->addInformer("distbenchmarkschedules", schedules->schedules());
     metrics->addInformer("distbenchmarks", schedules->runs());
     metrics->addFamilies([&] { return scheduleMetrics.collect(schedules->schedules().list()); });

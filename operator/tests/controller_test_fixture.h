@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "benchmark_namespace_test.h"
-#include "distbench/operator/controller.h"
-#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/benchmarks/benchmark_controller.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
 #include "distbench/testing/kube/audit_log.h"
 
 namespace distbench::op {
@@ -63,13 +63,13 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
   // `client`: whose credentials the controller uses (default: the admin's).
   void startController(std::chrono::seconds createFailureTimeout = 60s,
                        kube::KubeClient* client = nullptr) {
-    ControllerOptions o;
+    BenchmarkControllerOptions o;
     o.createFailureTimeout = createFailureTimeout;
     o.reportFetchTimeout = reportFetchTimeout_;
     o.cluster.allowPrivilegedOverrides = allowPrivilegedOverrides_;
     o.suspectNodes = suspectNodes_;
     o.ns = ns_;
-    o.workers = 2;
+    o.runtime.workers = 2;
     o.informer.backoffMax = 1s;
     o.onEvent = [this](const value&, bool warning, const std::string& reason,
                        const std::string& message) {
@@ -79,8 +79,8 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
       }
       if (onEvent_) onEvent_(reason);
     };
-    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
-                            const kube::Result&, const std::string* error) {
+    o.runtime.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
+                                    const kube::Result&, const std::string* error) {
       if (error) {
         std::fprintf(stderr, "reconcile %s: %s\n", key.c_str(), error->c_str());
         return;
@@ -92,7 +92,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       reconciled_.clear();
     }
-    controller_ = std::make_unique<Controller>(client ? *client : *client_, o);
+    controller_ = std::make_unique<BenchmarkController>(client ? *client : *client_, o);
     controller_->startInformers();
     ASSERT_TRUE(controller_->waitForSync(30s));
     controller_->startWorkers();
@@ -190,7 +190,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     return it == reconciled_.end() ? 0 : it->second;
   }
 
-  std::unique_ptr<Controller> controller_;
+  std::unique_ptr<BenchmarkController> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
   bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
   SuspectNodeAction suspectNodes_ = SuspectNodeAction::None;  // --suspect-nodes, likewise

@@ -1,5 +1,5 @@
 // The objects a DistBenchmark becomes: names, wiring, labels and owners.
-#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
 
 #include <gtest/gtest.h>
 

@@ -8,11 +8,11 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/api/worker_env.h"
-#include "distbench/operator/desired_objects.h"
-#include "distbench/operator/fabric_placement.h"
-#include "distbench/operator/fabric_suspects.h"
-#include "distbench/operator/operator_flags.h"
-#include "distbench/operator/suspect_node_marks.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/fabric_placement.h"
+#include "distbench/operator/benchmarks/fabric_suspects.h"
+#include "distbench/operator/benchmarks/suspect_node_marks.h"
+#include "distbench/operator/common/operator_flags.h"
 #include "distbench/report/fabric_simulate.h"
 #include "tutorial_benchmark.h"
 

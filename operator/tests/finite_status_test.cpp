@@ -1,6 +1,6 @@
 // A status with a number JSON cannot spell is written with null there
 // instead of being refused by the API server on every retry.
-#include "distbench/operator/finite_status.h"
+#include "distbench/operator/common/finite_status.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // What one reconcile does with a live run's gang, row by row, without an
 // API server: the pods observed, the plan made of them.
-#include "distbench/operator/gang_plan.h"
+#include "distbench/operator/benchmarks/gang_plan.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "distbench/operator/ownership.h"
+#include "distbench/operator/common/ownership.h"
 #include "tutorial_benchmark.h"
 
 namespace distbench::op {

@@ -1,12 +1,12 @@
 // Reading pods the way the kubelet and scheduler leave them: phases per
 // role, why a pod waits or failed, the master's summary, success rules.
-#include "distbench/operator/gang_state.h"
+#include "distbench/operator/benchmarks/gang_state.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "distbench/operator/status_conditions.h"
+#include "distbench/operator/common/status_conditions.h"
 
 namespace distbench::op {
 namespace {

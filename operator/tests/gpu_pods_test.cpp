@@ -10,7 +10,7 @@
 #include "distbench/api/presets.h"
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/worker_env.h"
-#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
 #include "tutorial_benchmark.h"
 
 namespace distbench::op {

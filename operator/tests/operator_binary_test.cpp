@@ -17,8 +17,8 @@
 #include "benchmark_namespace_test.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/kube_client.h"
-#include "distbench/operator/desired_objects.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/reconciler.h"
 #include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/operator_process.h"
 

@@ -1,4 +1,4 @@
-#include "distbench/operator/operator_flags.h"
+#include "distbench/operator/common/operator_flags.h"
 
 #include <gtest/gtest.h>
 

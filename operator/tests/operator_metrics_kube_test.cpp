@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "distbench/kube/informer.h"
-#include "distbench/operator/operator_metrics.h"
+#include "distbench/operator/common/operator_metrics.h"
 #include "distbench/process/temp_dir.h"
 #include "distbench/testing/kube/kube_test_env.h"
 

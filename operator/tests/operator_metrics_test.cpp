@@ -2,7 +2,7 @@
 // under the name the dashboard and docs use, with the values that known calls
 // must leave. (Informer counters that actually move need an API server:
 // operator_metrics_kube_test.cpp.)
-#include "distbench/operator/operator_metrics.h"
+#include "distbench/operator/common/operator_metrics.h"
 
 #include <gtest/gtest.h>
 

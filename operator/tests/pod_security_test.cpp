@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "distbench/api/presets.h"
-#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
 #include "tutorial_benchmark.h"
 
 namespace distbench::op {

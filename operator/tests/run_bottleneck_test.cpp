@@ -1,5 +1,5 @@
 // The bottleneck line the operator copies from the master's result summary.
-#include "distbench/operator/run_bottleneck.h"
+#include "distbench/operator/benchmarks/run_bottleneck.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // The run policy's rules, table-driven and without an API server: backoff,
 // deadlines, rendezvous timeout, create refusals, TTL. The same rules
 // against a real API server: controller_test.cpp, controller_safety_test.cpp.
-#include "distbench/operator/run_policy.h"
+#include "distbench/operator/benchmarks/run_policy.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "distbench/operator/status_conditions.h"
+#include "distbench/operator/common/status_conditions.h"
 
 namespace distbench::op {
 namespace {

@@ -1,6 +1,6 @@
 // Reading a report from the master's log, and storing it beside a diff,
 // within bounds: the master's image is the user's, and prints what it likes.
-#include "distbench/operator/run_report.h"
+#include "distbench/operator/benchmarks/run_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // A schedule's pool as its ConfigMap holds it: it always fits a ConfigMap,
 // whatever the size of one run's report, and the report's row names reach
 // the schedule's status cut to a bound.
-#include "distbench/operator/schedule_baseline.h"
+#include "distbench/operator/schedules/schedule_baseline.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-#include "distbench/operator/schedule_row_name.h"
+#include "distbench/operator/schedules/schedule_row_name.h"
 #include "distbench/report/report_json.h"
 
 namespace distbench::op {

@@ -6,7 +6,7 @@
 // DistBenchmark controller runs here: the test plays its part by writing a
 // run's status and report ConfigMap, as the other kube tests play the
 // kubelet's.
-#include "distbench/operator/schedule_controller.h"
+#include "distbench/operator/schedules/schedule_controller.h"
 
 #include <gtest/gtest.h>
 
@@ -22,8 +22,8 @@
 #include "distbench/api/object_names.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
-#include "distbench/operator/reconciler.h"
-#include "distbench/operator/schedule_controller.h"
+#include "distbench/operator/benchmarks/reconciler.h"
+#include "distbench/operator/schedules/schedule_controller.h"
 #include "distbench/report/baseline_pool.h"
 #include "distbench/report/report.h"
 #include "distbench/report/report_json.h"
@@ -79,9 +79,9 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
   void start() {
     ScheduleControllerOptions o;
     o.ns = ns_;
-    o.workers = 1;
+    o.runtime.workers = 1;
     o.informer.backoffMax = 1s;
-    o.queue = queue_;
+    o.runtime.queue = queue_;
     o.reconciler.now = [this] {
       std::lock_guard<std::mutex> lock(clockMutex_);
       return now_;
@@ -91,8 +91,8 @@ class ScheduleControllerTest : public kubetest::BenchmarkNamespaceTest {
       std::lock_guard<std::mutex> lock(eventsMutex_);
       events_.push_back((warning ? "Warning " : "Normal ") + reason + ": " + message);
     };
-    o.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
-                            const kube::Result&, const std::string* error) {
+    o.runtime.onReconciled = [this](const std::string& key, std::chrono::duration<double>,
+                                    const kube::Result&, const std::string* error) {
       if (!error) {
         ++reconciledOk_;
         return;

@@ -4,8 +4,8 @@
 #include <prometheus/metric_family.h>
 #include <prometheus/text_serializer.h>
 
-#include "distbench/operator/schedule_metrics.h"
-#include "distbench/operator/schedule_row_name.h"
+#include "distbench/operator/schedules/schedule_metrics.h"
+#include "distbench/operator/schedules/schedule_row_name.h"
 
 namespace distbench::op {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "distbench/api/schedule_spec.h"
-#include "distbench/operator/schedule_runs.h"
+#include "distbench/operator/schedules/schedule_runs.h"
 
 namespace distbench::op {
 namespace {

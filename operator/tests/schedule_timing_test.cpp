@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "distbench/operator/schedule_timing.h"
+#include "distbench/operator/schedules/schedule_timing.h"
 
 namespace distbench::op {
 namespace {

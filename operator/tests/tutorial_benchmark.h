@@ -3,7 +3,7 @@
 #pragma once
 
 #include "distbench/api/presets.h"
-#include "distbench/operator/desired_objects.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
 
 namespace distbench::op {
 

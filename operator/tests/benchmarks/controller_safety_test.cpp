@@ -6,7 +6,7 @@
 // rank pod being deleted is a failed rank at once, and one whose containers
 // exited is removed without waiting for its kubelet; the NetworkPolicy
 // comes and goes with the run.
-#include "controller_test_fixture.h"
+#include "support/controller_test_fixture.h"
 
 namespace distbench::op {
 namespace {

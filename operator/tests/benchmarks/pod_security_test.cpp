@@ -11,7 +11,7 @@
 
 #include "distbench/api/presets.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
-#include "tutorial_benchmark.h"
+#include "support/tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {

@@ -7,7 +7,6 @@
 
 #include <fstream>
 
-#include "controller_test_fixture.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
 #include "distbench/operator/benchmarks/run_report.h"
@@ -16,7 +15,8 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/testing/kube/operator_process.h"
-#include "fake_kubelet.h"
+#include "support/controller_test_fixture.h"
+#include "support/fake_kubelet.h"
 
 namespace distbench::op {
 namespace {

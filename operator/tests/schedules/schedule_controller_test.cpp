@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "benchmark_namespace_test.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/kube/json_fields.h"
@@ -30,6 +29,7 @@
 #include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/kube_test_helpers.h"
 #include "distbench/testing/kube/operator_process.h"
+#include "support/benchmark_namespace_test.h"
 
 namespace distbench::op {
 namespace {

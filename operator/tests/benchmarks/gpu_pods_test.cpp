@@ -11,7 +11,7 @@
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/worker_env.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
-#include "tutorial_benchmark.h"
+#include "support/tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {

@@ -2,9 +2,9 @@
 // with failurePolicy Fail every create it covers gets 500 "failed calling
 // webhook". Those creates are retried, but count toward the CreateFailed
 // deadline like a refusal: the run fails, it is not retried forever.
-#include "controller_test_fixture.h"
 #include "distbench/testing/kube/kube_test_helpers.h"
 #include "distbench/testing/kube/operator_process.h"
+#include "support/controller_test_fixture.h"
 
 namespace distbench::op {
 namespace {

@@ -8,12 +8,12 @@
 #include <fstream>
 #include <iterator>
 
-#include "controller_test_fixture.h"
 #include "distbench/api/object_names.h"
 #include "distbench/kube/kube_config.h"
 #include "distbench/testing/kube/audit_log.h"
 #include "distbench/testing/kube/control_plane_outage.h"
-#include "fake_kubelet.h"
+#include "support/controller_test_fixture.h"
+#include "support/fake_kubelet.h"
 
 namespace distbench::op {
 namespace {

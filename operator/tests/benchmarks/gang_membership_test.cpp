@@ -5,7 +5,7 @@
 // endpoints are the operator's own master pod) and is not selected by the
 // headless Service or the NetworkPolicy (they also select the run's UID,
 // which no pod planted before the resource existed can carry).
-#include "controller_test_fixture.h"
+#include "support/controller_test_fixture.h"
 
 namespace distbench::op {
 namespace {

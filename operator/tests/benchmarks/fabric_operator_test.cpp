@@ -14,7 +14,7 @@
 #include "distbench/operator/benchmarks/suspect_node_marks.h"
 #include "distbench/operator/common/operator_flags.h"
 #include "distbench/report/fabric_simulate.h"
-#include "tutorial_benchmark.h"
+#include "support/tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {

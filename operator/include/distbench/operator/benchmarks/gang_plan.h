@@ -1,7 +1,7 @@
 // One reconcile of a live run's gang, decided in one place from what was
 // observed (the benchmark's pods, the pods this gang should have, the run's
 // status) and nothing else, so that every case is a row of a table test
-// (operator/tests/gang_plan_test.cpp) and the reconciler only carries the
+// (operator/tests/benchmarks/gang_plan_test.cpp) and the reconciler only carries the
 // plan out (Reconciler::carryOut).
 #pragma once
 

@@ -9,7 +9,7 @@
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
-#include "tutorial_benchmark.h"
+#include "support/tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "distbench/operator/common/ownership.h"
-#include "tutorial_benchmark.h"
+#include "support/tutorial_benchmark.h"
 
 namespace distbench::op {
 namespace {

@@ -3,7 +3,7 @@
 // ends the run at once (RankRefused) instead of restarting the gang; a
 // result summary status cannot carry is refused and the run still ends; a
 // run key in a rank's last log line reaches neither status nor Events.
-#include "controller_test_fixture.h"
+#include "support/controller_test_fixture.h"
 
 namespace distbench::op {
 namespace {

@@ -1,9 +1,9 @@
 #include "distbench/operator/benchmarks/benchmark_controller.h"
 
 #include "distbench/kube/json_fields.h"
-#include "distbench/operator/common/benchmark_label.h"
 #include "distbench/operator/common/cache_trim.h"
 #include "distbench/operator/common/crd_names.h"
+#include "distbench/operator/common/labels.h"
 
 namespace distbench::op {
 
@@ -64,8 +64,8 @@ BenchmarkController::BenchmarkController(kube::KubeClient& client,
   const std::string& ns = options.ns;
   const kube::Informer::Options& o = options.informer;
   auto owned = [&](std::string path, std::function<void(value&)> trim) {
-    return &own(std::move(path), kBenchmarkLabel, withTransform(o, std::move(trim)), api::kKind,
-                kBenchmarkLabel);
+    return &own(std::move(path), kLabelBenchmark, withTransform(o, std::move(trim)), api::kKind,
+                kLabelBenchmark);
   };
   benchmarks_ =
       &watch(kube::groupPath(kGroup, kVersion, ns, kPlural), "", withTransform(o, trimBenchmark));

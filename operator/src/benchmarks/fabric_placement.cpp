@@ -1,7 +1,7 @@
 #include "distbench/operator/benchmarks/fabric_placement.h"
 
 #include "distbench/api/worker_env.h"
-#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/common/labels.h"
 
 namespace distbench::op {
 

@@ -17,9 +17,9 @@
 #include "distbench/operator/benchmarks/run_bottleneck.h"
 #include "distbench/operator/benchmarks/run_policy.h"
 #include "distbench/operator/benchmarks/run_report.h"
-#include "distbench/operator/common/benchmark_label.h"
 #include "distbench/operator/common/crd_names.h"
 #include "distbench/operator/common/finite_status.h"
+#include "distbench/operator/common/labels.h"
 #include "distbench/operator/common/ownership.h"
 
 namespace distbench::op {
@@ -29,7 +29,7 @@ using std::chrono::seconds;
 using web::json::value;
 
 std::string labelOf(const value& object) {
-  return kube::stringField(object.at("metadata"), "labels", kBenchmarkLabel);
+  return kube::stringField(object.at("metadata"), "labels", kLabelBenchmark);
 }
 
 std::string kindOf(const value& object) { return kube::stringField(object, "kind"); }

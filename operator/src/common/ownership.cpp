@@ -2,7 +2,7 @@
 
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/kube/json_fields.h"
-#include "distbench/operator/common/benchmark_label.h"
+#include "distbench/operator/common/labels.h"
 
 namespace distbench::op {
 
@@ -30,8 +30,8 @@ bool controlledByABenchmark(const value& object) {
 
 bool hasBenchmarkLabel(const value& object, const std::string& name) {
   const value& meta = object.at("metadata");
-  return meta.has_field("labels") && meta.at("labels").has_field(kBenchmarkLabel) &&
-         meta.at("labels").at(kBenchmarkLabel).as_string() == name;
+  return meta.has_field("labels") && meta.at("labels").has_field(kLabelBenchmark) &&
+         meta.at("labels").at(kLabelBenchmark).as_string() == name;
 }
 
 bool isDeleting(const value& object) {

@@ -4,7 +4,7 @@
 // is MASTER_ADDR, so no rank waits for DNS records that may not exist yet)
 // whose endpoints the operator writes itself, and a pod per rank. Built from the shared renderer, so pods get exactly
 // the environment local runs get. Everything carries the distbench.io labels
-// and a controller ownerReference to the resource.
+// (common/labels.h) and a controller ownerReference to the resource.
 #pragma once
 
 #include <cpprest/json.h>
@@ -13,19 +13,11 @@
 #include <vector>
 
 #include "distbench/api/benchmark_spec.h"
+#include "distbench/operator/common/labels.h"
 #include "distbench/operator/common/worker_images.h"
 
 namespace distbench::op {
 
-inline constexpr const char* kLabelBenchmark = "distbench.io/benchmark";
-inline constexpr const char* kLabelRole = "distbench.io/role";
-inline constexpr const char* kLabelRank = "distbench.io/rank";
-inline constexpr const char* kLabelGang = "distbench.io/gang";  // restart generation
-// The resource's UID on every gang pod, and in the selectors of the headless
-// Service and the NetworkPolicy: a label nobody can know before the resource
-// exists, so no pod planted in advance with the benchmark's name and a role
-// label joins the gang's Service or passes its NetworkPolicy.
-inline constexpr const char* kLabelRun = "distbench.io/run";
 inline constexpr const char* kConfigFile = "config.yaml";
 inline constexpr const char* kConfigDir = "/etc/distbench";
 // The run key's Secret (desiredRunKeySecret), mounted read-only into every

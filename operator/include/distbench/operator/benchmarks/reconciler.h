@@ -67,7 +67,7 @@ class Reconciler {
   };
 
   // The informers cache the children (pods, Services, ConfigMaps carrying
-  // kBenchmarkLabel) and must outlive the reconciler.
+  // kLabelBenchmark) and must outlive the reconciler.
   Reconciler(kube::KubeClient& client, const kube::Informer& pods, const kube::Informer& services,
              const kube::Informer& configMaps, const kube::Informer& networkPolicies,
              Options options);

@@ -17,6 +17,7 @@
 #include "distbench/operator/common/ownership.h"
 #include "distbench/operator/common/status_conditions.h"
 #include "distbench/operator/schedules/schedule_baseline.h"
+#include "distbench/operator/schedules/schedule_plan.h"
 #include "distbench/operator/schedules/schedule_timing.h"
 #include "distbench/report/report_json.h"
 
@@ -92,18 +93,65 @@ void dropRecord(std::vector<RunRecord>& records, const std::string& uid) {
                 records.end());
 }
 
-// The firing up to which runs are accounted: status.lastRun's. No run the
-// schedule created is later than its last firing; a later lastRun was never
-// its run (a forged one, accounted by an operator that predates
-// status.runs) and says nothing of what is accounted: believed, it would
-// keep every real run from being accounted.
-kube::SystemTime accountedUpTo(const value& status) {
-  const kube::SystemTime last =
-      kube::parseRfc3339(kube::stringField(status, "lastRun", "scheduledTime"))
-          .value_or(kube::SystemTime{});
-  const kube::SystemTime fired = kube::parseRfc3339(kube::stringField(status, "lastScheduleTime"))
-                                     .value_or(kube::SystemTime{});
-  return last > fired ? kube::SystemTime{} : last;
+// status.lastRun for a settled run, before its rows.
+value lastRunJson(const ScheduledRun& run) {
+  value last = value::object();
+  last["name"] = value::string(run.name);
+  last["scheduledTime"] = value::string(kube::formatRfc3339(run.scheduledAt));
+  last["phase"] = value::string(run.phase);
+  if (run.finishedAt) last["finishedTime"] = value::string(kube::formatRfc3339(*run.finishedAt));
+  if (!run.p50.empty()) last["p50"] = value::string(run.p50);
+  last["verdict"] = value::string(run.verdict);
+  if (!run.worstRow.empty()) last["worstRow"] = value::string(kube::boundedMessage(run.worstRow));
+  return last;
+}
+
+// status.lastRun.rows: the run's rows, each beside the pool's median.
+value rowsAgainstPool(const report::Report& runReport, const std::vector<report::PooledRun>& pool) {
+  std::optional<report::Report> pooled;
+  try {
+    if (!pool.empty()) pooled = report::poolReports(report::reportsOf(pool));
+  } catch (const report::ReportError&) {
+    // A pool of another benchmark: the run starts a new one (joinPool).
+  }
+  return rowSummaries(runReport, pooled ? &*pooled : nullptr, kMaxStatusRows);
+}
+
+// What the run's comparison with the pool means for the pool.
+report::PoolVerdict poolVerdictForRun(const ScheduledRun& run,
+                                      const std::vector<report::PooledRun>& pool) {
+  if (run.verdict == kVerdictRegression) return report::PoolVerdict::Regression;
+  if (run.verdict == kVerdictNoRegression) return report::PoolVerdict::NoRegression;
+  if (!pool.empty() &&
+      (run.verdictReason == "BaselineIncomparable" || run.verdictReason == "NothingCompared")) {
+    // Compared with the pool and nothing could be: another benchmark now.
+    return report::PoolVerdict::Incomparable;
+  }
+  return report::PoolVerdict::NoBaseline;
+}
+
+std::string tooLargeMessage(const ScheduledRun& run, const PoolData& data,
+                            const std::vector<report::PooledRun>& pool) {
+  return "run " + run.name +
+         " is not pooled: its report, trimmed for the pool, is in "
+         "both runs.json and baseline.json, " +
+         std::to_string(data.bytes) + " bytes, over the " + std::to_string(kMaxPoolDataBytes) +
+         " bytes a pool ConfigMap may hold (a pooled run's trimmed report must stay "
+         "under about half of that); the pool keeps its " +
+         std::to_string(pool.size()) + " runs";
+}
+
+value runRef(const std::string& name, const std::string& uid) {
+  value ref = value::object();
+  ref["name"] = value::string(name);
+  ref["uid"] = value::string(uid);
+  return ref;
+}
+
+value activeJson(const std::vector<ScheduledRun>& active) {
+  value out = value::array();
+  for (const ScheduledRun& run : active) out[out.size()] = runRef(run.name, run.uid);
+  return out;
 }
 
 }  // namespace
@@ -121,16 +169,8 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   }
   if (ctx.deleting()) return kube::Result::awaitChange();
   ctx.stamp(options_.now());
-  ctx.recorded = runRecords(ctx.original);
-  {
-    std::lock_guard<std::mutex> lock(memoMutex_);
-    std::vector<RunRecord>& created = created_[key];
-    // Those a written status holds are recorded there now.
-    created.erase(std::remove_if(created.begin(), created.end(),
-                                 [&](const RunRecord& r) { return holds(ctx.recorded, r.uid); }),
-                  created.end());
-    ctx.recorded.insert(ctx.recorded.end(), created.begin(), created.end());
-  }
+  recallRecords(ctx);
+  ScheduleObservation observed;
 
   std::optional<api::CronSchedule> cron;
   std::optional<api::TimeZone> zone;
@@ -142,66 +182,58 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
     if (!options_.allowPrivilegedOverrides)
       api::requireRestrictedProfile(api::scheduledRun(ctx.schedule, ctx.now));
   } catch (const std::exception& e) {
-    const std::string message = std::string("invalid spec: ") + e.what();
-    if (setConditionStatus(ctx.status, kCondValid, "False", "InvalidSpec", message, ctx.nowText,
-                           ctx.generation))
-      ctx.events.push_back({true, "InvalidSpec", message});
-    ctx.status["runs"] = runRecordsJson(ctx.recorded);
-    if (!writeStatus(ctx)) return kube::Result::retry();
-    return ctx.statusRefused ? kube::Result::after(kStatusRetry) : kube::Result::awaitChange();
+    observed.invalid = std::string("invalid spec: ") + e.what();
   }
+  if (!observed.invalid) {
+    observed.nextFiring = [&](kube::SystemTime after) { return cron->next(after, *zone); };
+    observe(ctx, observed);
+  }
+  return carryOut(ctx, planSchedule(observed));
+}
+
+void ScheduleReconciler::recallRecords(Context& ctx) {
+  ctx.recorded = runRecords(ctx.original);
+  std::lock_guard<std::mutex> lock(memoMutex_);
+  std::vector<RunRecord>& created = created_[ctx.key];
+  // Those a written status holds are recorded there now.
+  created.erase(std::remove_if(created.begin(), created.end(),
+                               [&](const RunRecord& r) { return holds(ctx.recorded, r.uid); }),
+                created.end());
+  ctx.recorded.insert(ctx.recorded.end(), created.begin(), created.end());
+}
+
+void ScheduleReconciler::observe(Context& ctx, ScheduleObservation& observed) {
+  // Valid before anything else is set: the conditions keep their order.
   setCondition(ctx.status, kCondValid, true, "Valid", "the schedule and its template are valid",
                ctx.nowText, ctx.generation);
-
-  const std::vector<ScheduledRun> runs = currentRuns(ctx);
-
-  // Settled runs not yet accounted, oldest first.
-  const kube::SystemTime accounted = accountedUpTo(ctx.status);
-  for (const ScheduledRun& run : runs)
-    if (run.settled && run.scheduledAt > accounted) account(ctx, run);
-  pruneHistory(ctx, runs);
-
-  std::vector<ScheduledRun> active;
-  value activeJson = value::array();
-  for (const ScheduledRun& run : runs) {
-    if (run.finished() || run.deleting) continue;
-    active.push_back(run);
-    value ref = value::object();
-    ref["name"] = value::string(run.name);
-    ref["uid"] = value::string(run.uid);
-    activeJson[activeJson.size()] = ref;
-  }
-  ctx.status["active"] = activeJson;
-
-  const kube::SystemTime created =
+  observed.spec = ctx.schedule.spec;
+  observed.created =
       kube::parseRfc3339(kube::stringField(ctx.object.at("metadata"), "creationTimestamp"))
           .value_or(ctx.now);
-  const kube::SystemTime since =
-      kube::parseRfc3339(kube::stringField(ctx.status, "lastScheduleTime")).value_or(created);
+  observed.lastScheduleTime = kube::parseRfc3339(kube::stringField(ctx.status, "lastScheduleTime"));
+  observed.lastRunScheduled =
+      kube::parseRfc3339(kube::stringField(ctx.status, "lastRun", "scheduledTime"))
+          .value_or(kube::SystemTime{});
+  observed.runs = currentRuns(ctx);
+  observed.recorded = ctx.recorded;
+  observed.now = ctx.now;
+  observed.maxWait = options_.maxWait;
+}
+
+kube::Result ScheduleReconciler::carryOut(Context& ctx, const SchedulePlan& plan) {
+  if (plan.invalid) return refuseSpec(ctx, *plan.invalid);
   const api::ScheduleSpec& spec = ctx.schedule.spec;
-  std::optional<std::chrono::seconds> deadline;
-  if (spec.startingDeadlineSeconds) deadline = std::chrono::seconds(*spec.startingDeadlineSeconds);
-  const ScheduleTiming timing = scheduleTiming(
-      [&](kube::SystemTime after) { return cron->next(after, *zone); }, since, ctx.now, deadline);
-  if (timing.next) {
-    ctx.status["nextScheduleTime"] = value::string(kube::formatRfc3339(*timing.next));
+  for (const ScheduledRun& run : plan.account) account(ctx, run);
+  // Its children (report ConfigMap included) go with it.
+  for (const ScheduledRun& run : plan.prune) deleteRun(ctx, run);
+  ctx.status["active"] = activeJson(plan.active);
+  if (plan.next) {
+    ctx.status["nextScheduleTime"] = value::string(kube::formatRfc3339(*plan.next));
   } else if (ctx.status.has_field("nextScheduleTime")) {
     ctx.status.erase("nextScheduleTime");
   }
-
-  if (!spec.suspend) {
-    if (timing.missed && firstTime(ctx, "missed " + kube::formatRfc3339(*timing.missed))) {
-      ctx.events.push_back(
-          {true, "MissedSchedule",
-           "missed the run due at " + kube::formatRfc3339(*timing.missed) + " (" +
-               std::to_string(timing.firingsSince) +
-               " firings since the last run): it is past startingDeadlineSeconds (" +
-               std::to_string(deadline ? deadline->count() : 0) +
-               "s); was the operator down? The next run is at " +
-               (timing.next ? kube::formatRfc3339(*timing.next) : std::string("never"))});
-    }
-    if (timing.due) startRun(ctx, *timing.due, active);
-  }
+  if (plan.missed) sayOnce(ctx, *plan.missed);
+  startDue(ctx, plan);
 
   if (ctx.poolRead) {
     value summary = value::object();
@@ -214,16 +246,57 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   }
   ctx.status["runs"] = runRecordsJson(ctx.recorded);
   if (!writeStatus(ctx)) return kube::Result::retry();
-  if (spec.suspend || !timing.next) {
+  if (!plan.wait)
     return ctx.statusRefused ? kube::Result::after(kStatusRetry) : kube::Result::awaitChange();
+  // A refused status is tried again within kStatusRetry.
+  return kube::Result::after(ctx.statusRefused
+                                 ? std::min(*plan.wait, std::chrono::milliseconds(kStatusRetry))
+                                 : *plan.wait);
+}
+
+kube::Result ScheduleReconciler::refuseSpec(Context& ctx, const std::string& message) {
+  if (setConditionStatus(ctx.status, kCondValid, "False", "InvalidSpec", message, ctx.nowText,
+                         ctx.generation))
+    ctx.events.push_back({true, "InvalidSpec", message});
+  ctx.status["runs"] = runRecordsJson(ctx.recorded);
+  if (!writeStatus(ctx)) return kube::Result::retry();
+  return ctx.statusRefused ? kube::Result::after(kStatusRetry) : kube::Result::awaitChange();
+}
+
+void ScheduleReconciler::sayOnce(Context& ctx, const OnceEvent& event) {
+  if (firstTime(ctx, event.memo))
+    ctx.events.push_back({event.warning, event.reason, event.message});
+}
+
+void ScheduleReconciler::deleteRun(Context& ctx, const ScheduledRun& run) {
+  kube::DeleteOptions o;
+  o.uid = run.uid;
+  client_.remove(benchmarksPath(ctx.ns, run.name), o);
+  forget(ctx, run.uid);
+}
+
+void ScheduleReconciler::startDue(Context& ctx, const SchedulePlan& plan) {
+  using Start = SchedulePlan::Start;
+  switch (plan.start) {
+    case Start::None:
+      return;
+    case Start::Recorded:
+      ctx.status["lastScheduleTime"] = value::string(kube::formatRfc3339(*plan.due));
+      return;
+    case Start::Skip:
+      sayOnce(ctx, *plan.skipped);
+      return;
+    case Start::Create:
+      for (const ScheduledRun& run : plan.replace) {
+        deleteRun(ctx, run);
+        ctx.events.push_back({false, "RunReplaced",
+                              "deleted active run " + run.name +
+                                  " (concurrencyPolicy Replace) for the run due at " +
+                                  kube::formatRfc3339(*plan.due)});
+      }
+      startRun(ctx, *plan.due);
+      return;
   }
-  // A little after the firing, so that the clock has passed it.
-  auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*timing.next - ctx.now) +
-              std::chrono::milliseconds(100);
-  if (wait.count() < 100) wait = std::chrono::milliseconds(100);
-  std::chrono::milliseconds most = options_.maxWait;
-  if (ctx.statusRefused) most = std::min(most, std::chrono::milliseconds(kStatusRetry));
-  return kube::Result::after(std::min(wait, most));
 }
 
 std::vector<ScheduledRun> ScheduleReconciler::currentRuns(Context& ctx) {
@@ -303,16 +376,7 @@ void ScheduleReconciler::poolNotStored(Context& ctx, const std::string& reason,
 }
 
 void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
-  const api::ScheduleSpec& spec = ctx.schedule.spec;
-  value last = value::object();
-  last["name"] = value::string(run.name);
-  last["scheduledTime"] = value::string(kube::formatRfc3339(run.scheduledAt));
-  last["phase"] = value::string(run.phase);
-  if (run.finishedAt) last["finishedTime"] = value::string(kube::formatRfc3339(*run.finishedAt));
-  if (!run.p50.empty()) last["p50"] = value::string(run.p50);
-  last["verdict"] = value::string(run.verdict);
-  if (!run.worstRow.empty()) last["worstRow"] = value::string(kube::boundedMessage(run.worstRow));
-
+  value last = lastRunJson(run);
   if (!run.succeeded) {
     const int64_t failures = kube::intField(ctx.status, "consecutiveFailures", 0) + 1;
     ctx.status["consecutiveFailures"] = value::number(failures);
@@ -326,42 +390,12 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   ctx.status["lastSuccessfulTime"] =
       value::string(kube::formatRfc3339(run.finishedAt.value_or(ctx.now)));
 
-  const std::string poolName = api::scheduleBaselineConfigMapName(ctx.name);
   const std::vector<report::PooledRun>& pool = readPool(ctx);
-  std::optional<report::Report> runReport;
-  if (run.reportStored) {
-    try {
-      const value cm =
-          client_.get(kube::corePath(ctx.ns, "configmaps", api::reportConfigMapName(run.name)));
-      const std::string json = kube::stringField(cm, "data", api::kReportKey);
-      if (!json.empty()) runReport = report::parseReport(json, run.name);
-    } catch (const kube::KubeApiError& e) {
-      if (!e.notFound()) throw;
-    } catch (const report::ReportError&) {
-      // Stored, then edited into something unreadable: not pooled.
-    }
-  }
-  if (runReport) {
-    std::optional<report::Report> pooled;
-    try {
-      if (!pool.empty()) pooled = report::poolReports(report::reportsOf(pool));
-    } catch (const report::ReportError&) {
-      // A pool of another benchmark: the run starts a new one below.
-    }
-    last["rows"] = rowSummaries(*runReport, pooled ? &*pooled : nullptr, kMaxStatusRows);
-  }
+  const std::optional<report::Report> runReport = readRunReport(ctx, run);
+  if (runReport) last["rows"] = rowsAgainstPool(*runReport, pool);
   ctx.status["lastRun"] = last;
 
-  report::PoolVerdict verdict = report::PoolVerdict::NoBaseline;
-  if (run.verdict == kVerdictRegression) {
-    verdict = report::PoolVerdict::Regression;
-  } else if (run.verdict == kVerdictNoRegression) {
-    verdict = report::PoolVerdict::NoRegression;
-  } else if (!pool.empty() && (run.verdictReason == "BaselineIncomparable" ||
-                                run.verdictReason == "NothingCompared")) {
-    // Compared with the pool and nothing could be: another benchmark now.
-    verdict = report::PoolVerdict::Incomparable;
-  }
+  const report::PoolVerdict verdict = poolVerdictForRun(run, pool);
   if (verdict == report::PoolVerdict::Regression) {
     ctx.events.push_back({true, "RegressionDetected",
                           "run " + run.name + " regressed against the pool of the last " +
@@ -371,26 +405,39 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   }
   ctx.events.push_back({false, "RunSucceeded", "run " + run.name + ": " + run.verdict +
                                                    (run.p50.empty() ? "" : ", p50 " + run.p50)});
-  if (!runReport) return;
+  if (runReport) joinPool(ctx, run, *runReport, verdict);
+}
+
+std::optional<report::Report> ScheduleReconciler::readRunReport(Context& ctx,
+                                                                const ScheduledRun& run) {
+  if (!run.reportStored) return std::nullopt;
+  try {
+    const value cm =
+        client_.get(kube::corePath(ctx.ns, "configmaps", api::reportConfigMapName(run.name)));
+    const std::string json = kube::stringField(cm, "data", api::kReportKey);
+    if (!json.empty()) return report::parseReport(json, run.name);
+  } catch (const kube::KubeApiError& e) {
+    if (!e.notFound()) throw;
+  } catch (const report::ReportError&) {
+    // Stored, then edited into something unreadable: not pooled.
+  }
+  return std::nullopt;
+}
+
+void ScheduleReconciler::joinPool(Context& ctx, const ScheduledRun& run,
+                                  const report::Report& runReport, report::PoolVerdict verdict) {
+  const std::vector<report::PooledRun>& pool = ctx.pool;
   for (const report::PooledRun& p : pool)
     if (p.name == run.name) return;
   const report::PoolStep step =
-      report::nextPool(pool, {run.name, *runReport}, verdict, spec.baseline.runs);
+      report::nextPool(pool, {run.name, runReport}, verdict, ctx.schedule.spec.baseline.runs);
   if (!step.entered) return;
   // Into the pool before the status that records it: a status write lost
   // to a conflict finds the run already pooled and does not add it twice.
   std::vector<report::PooledRun> next = step.pool;
   const PoolData data = poolData(next);
   if (!data.data) {
-    poolNotStored(ctx, "ReportTooLarge", "BaselineTooLarge",
-                  "run " + run.name +
-                      " is not pooled: its report, trimmed for the pool, is in "
-                      "both runs.json and baseline.json, " +
-                      std::to_string(data.bytes) + " bytes, over the " +
-                      std::to_string(kMaxPoolDataBytes) +
-                      " bytes a pool ConfigMap may hold (a pooled run's trimmed report must stay "
-                      "under about half of that); the pool keeps its " +
-                      std::to_string(pool.size()) + " runs");
+    poolNotStored(ctx, "ReportTooLarge", "BaselineTooLarge", tooLargeMessage(run, data, pool));
     return;
   }
   // Its create was refused: said so then.
@@ -398,12 +445,26 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
   if (!ctx.poolIsOurs()) {
     if (firstTime(ctx, "pool conflict"))
       ctx.events.push_back({true, "NameConflict",
-                            "ConfigMap " + ctx.ns + "/" + poolName +
+                            "ConfigMap " + ctx.ns + "/" +
+                                api::scheduleBaselineConfigMapName(ctx.name) +
                                 " exists and is not this schedule's: no rolling baseline is kept "
                                 "until it is deleted"});
     return;
   }
-  value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, *data.data);
+  if (!writePool(ctx, run, *data.data)) return;
+  if (step.restarted)
+    ctx.events.push_back({false, "BaselineRestarted",
+                          "run " + run.name + " measured something else than the pooled runs (" +
+                              run.verdictMessage + "); the pool starts again from it"});
+  setCondition(ctx.status, kCondBaselineStored, true, "Stored",
+               "run " + run.name + " joined the pool (" + std::to_string(next.size()) + " runs)",
+               ctx.nowText, ctx.generation);
+  ctx.pool = next;
+}
+
+bool ScheduleReconciler::writePool(Context& ctx, const ScheduledRun& run, const value& data) {
+  const std::string poolName = api::scheduleBaselineConfigMapName(ctx.name);
+  value cm = desiredBaselineConfigMap(ctx.ns, ctx.name, ctx.uid, data);
   cm["metadata"]["resourceVersion"] = ctx.poolConfigMap.at("metadata").at("resourceVersion");
   try {
     ctx.poolConfigMap = client_.replace(kube::corePath(ctx.ns, "configmaps", poolName), cm);
@@ -416,72 +477,13 @@ void ScheduleReconciler::account(Context& ctx, const ScheduledRun& run) {
                   "run " + run.name +
                       " is not pooled: the API server refused to update ConfigMap " + ctx.ns + "/" +
                       poolName + " (" + std::to_string(e.code()) + ": " + e.what() + ")");
-    return;
+    return false;
   }
-  if (step.restarted)
-    ctx.events.push_back({false, "BaselineRestarted",
-                          "run " + run.name + " measured something else than the pooled runs "
-                                              "(" + run.verdictMessage +
-                              "); the pool starts again from it"});
-  setCondition(ctx.status, kCondBaselineStored, true, "Stored",
-               "run " + run.name + " joined the pool (" + std::to_string(next.size()) + " runs)",
-               ctx.nowText, ctx.generation);
-  ctx.pool = next;
+  return true;
 }
 
-void ScheduleReconciler::pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs) {
-  const kube::SystemTime accounted = accountedUpTo(ctx.status);
-  std::vector<const ScheduledRun*> succeeded, failed;
-  for (const ScheduledRun& run : runs) {
-    if (!run.settled || run.deleting || run.scheduledAt > accounted) continue;
-    (run.succeeded ? succeeded : failed).push_back(&run);
-  }
-  auto prune = [&](const std::vector<const ScheduledRun*>& list, int limit) {
-    const std::size_t keep = static_cast<std::size_t>(std::max(limit, 0));
-    for (std::size_t i = 0; i + keep < list.size(); ++i) {
-      kube::DeleteOptions o;
-      o.uid = list[i]->uid;
-      // Its children (report ConfigMap included) go with it.
-      client_.remove(benchmarksPath(ctx.ns, list[i]->name), o);
-      forget(ctx, list[i]->uid);
-    }
-  };
-  prune(succeeded, ctx.schedule.spec.successfulRunsHistoryLimit);
-  prune(failed, ctx.schedule.spec.failedRunsHistoryLimit);
-}
-
-void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at,
-                                  const std::vector<ScheduledRun>& active) {
+void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at) {
   const api::ScheduleSpec& spec = ctx.schedule.spec;
-  // A reconcile that created it and then lost its status write finds it
-  // (created_), under whatever name it got.
-  for (const RunRecord& record : ctx.recorded)
-    if (record.scheduledAt == at) {
-      ctx.status["lastScheduleTime"] = value::string(kube::formatRfc3339(at));
-      return;
-    }
-  if (!active.empty()) {
-    if (spec.concurrencyPolicy == api::ConcurrencyPolicy::Forbid) {
-      if (firstTime(ctx, "skipped " + kube::formatRfc3339(at)))
-        ctx.events.push_back({false, "RunSkipped",
-                              "the run due at " + kube::formatRfc3339(at) + " waits: run " +
-                                  active.front().name +
-                                  " is still active (concurrencyPolicy Forbid); it starts when "
-                                  "that run ends, if within startingDeadlineSeconds"});
-      return;
-    }
-    for (const ScheduledRun& run : active) {
-      kube::DeleteOptions o;
-      o.uid = run.uid;
-      client_.remove(benchmarksPath(ctx.ns, run.name), o);
-      forget(ctx, run.uid);
-      ctx.events.push_back({false, "RunReplaced",
-                            "deleted active run " + run.name +
-                                " (concurrencyPolicy Replace) for the run due at " +
-                                kube::formatRfc3339(at)});
-    }
-  }
-
   api::DistBenchmark run = api::scheduledRun(ctx.schedule, at);
   const std::vector<report::PooledRun>& pool = readPool(ctx);
   // Judged once the pool can say how much runs differ (poolJudges); a
@@ -493,30 +495,8 @@ void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at,
     baseline.thresholdPercent = spec.baseline.thresholdPercent;
     run.spec.baseline = baseline;
   }
-  const std::string runName = run.metadata.name;
-  value body = value::parse(api::toJson(run));
-  value meta = value::object();
-  meta["name"] = value::string(runName);
-  meta["namespace"] = value::string(ctx.ns);
-  meta["labels"] = stringMap(run.metadata.labels);
-  meta["annotations"] = stringMap(run.metadata.annotations);
-  meta["ownerReferences"] = value::array({scheduleOwnerReference(ctx.name, ctx.uid)});
-  body["metadata"] = meta;
-  value made;
   std::string taken;
-  try {
-    made = client_.create(benchmarksPath(ctx.ns), body);
-  } catch (const kube::KubeApiError& e) {
-    if (!e.alreadyExists()) throw;
-    // Not a run of ours: those were found by their firing above. Anyone
-    // may create a DistBenchmark named after the next firing (it is in
-    // status.nextScheduleTime); the run starts under a name the server
-    // makes up, no shorter than the one it was due to get.
-    taken = runName;
-    body["metadata"].erase("name");
-    body["metadata"]["generateName"] = value::string(ctx.name + "-");
-    made = client_.create(benchmarksPath(ctx.ns), body);
-  }
+  const value made = createRun(ctx, run, &taken);
   const RunRecord record{kube::stringField(made.at("metadata"), "name"),
                          kube::stringField(made.at("metadata"), "uid"), at};
   ctx.recorded.push_back(record);
@@ -530,15 +510,38 @@ void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at,
                               " exists and was not created by this schedule; the run due at " +
                               kube::formatRfc3339(at) + " starts as " + record.name});
   ctx.status["lastScheduleTime"] = value::string(kube::formatRfc3339(at));
-  value ref = value::object();
-  ref["name"] = value::string(record.name);
-  ref["uid"] = value::string(record.uid);
-  ctx.status["active"][ctx.status["active"].size()] = ref;
+  ctx.status["active"][ctx.status["active"].size()] = runRef(record.name, record.uid);
   ctx.events.push_back({false, "RunStarted",
                         "started run " + record.name + " (due at " + kube::formatRfc3339(at) + ")" +
                             (run.spec.baseline ? ", against the pool of the last " +
                                                      std::to_string(pool.size()) + " runs"
                                                : ", with no baseline yet")});
+}
+
+value ScheduleReconciler::createRun(Context& ctx, const api::DistBenchmark& run,
+                                    std::string* taken) {
+  const std::string runName = run.metadata.name;
+  value body = value::parse(api::toJson(run));
+  value meta = value::object();
+  meta["name"] = value::string(runName);
+  meta["namespace"] = value::string(ctx.ns);
+  meta["labels"] = stringMap(run.metadata.labels);
+  meta["annotations"] = stringMap(run.metadata.annotations);
+  meta["ownerReferences"] = value::array({scheduleOwnerReference(ctx.name, ctx.uid)});
+  body["metadata"] = meta;
+  try {
+    return client_.create(benchmarksPath(ctx.ns), body);
+  } catch (const kube::KubeApiError& e) {
+    if (!e.alreadyExists()) throw;
+  }
+  // Not a run of ours: those were found by their firing (planSchedule).
+  // Anyone may create a DistBenchmark named after the next firing (it is in
+  // status.nextScheduleTime); the run starts under a name the server makes
+  // up, no shorter than the one it was due to get.
+  *taken = runName;
+  body["metadata"].erase("name");
+  body["metadata"]["generateName"] = value::string(ctx.name + "-");
+  return client_.create(benchmarksPath(ctx.ns), body);
 }
 
 bool ScheduleReconciler::writeStatus(Context& ctx) {

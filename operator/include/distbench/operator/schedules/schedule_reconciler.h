@@ -4,7 +4,9 @@
 // status.runs: schedule_runs.h), account each run that has settled since
 // the last reconcile (status.lastRun, the failure count, the pool of
 // schedule_baseline.h), delete runs past the history limits, then start the
-// run that is due (schedule_timing.h) as concurrencyPolicy allows.
+// run that is due (schedule_timing.h) as concurrencyPolicy allows: what to
+// do is decided by planSchedule (schedule_plan.h), pure; this reads what it
+// decides on and carries the plan out.
 // Idempotent like the benchmark reconciler: the pool is written before the
 // status that records it, and a run joins the pool once. A write the API
 // server refuses (the pool, the status) is a condition or an Event, never
@@ -15,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +27,10 @@
 #include "distbench/kube/rfc3339.h"
 #include "distbench/operator/benchmarks/reconciler.h"
 #include "distbench/operator/common/crd_names.h"
+#include "distbench/operator/schedules/schedule_plan.h"
 #include "distbench/operator/schedules/schedule_runs.h"
 #include "distbench/report/baseline_pool.h"
+#include "distbench/report/report.h"
 
 namespace distbench::op {
 
@@ -57,16 +62,43 @@ class ScheduleReconciler {
  private:
   struct Context;
 
+  // ctx.recorded: status.runs and the runs created since that no written
+  // status holds yet (created_).
+  void recallRecords(Context& ctx);
+  // What planSchedule decides on: the spec, the status's times, the runs.
+  void observe(Context& ctx, ScheduleObservation& observed);
+  // The one place a SchedulePlan is carried out, in its order: account,
+  // prune, status.active and nextScheduleTime, the Events, the run due;
+  // then the status written.
+  kube::Result carryOut(Context& ctx, const SchedulePlan& plan);
+  // Valid False (InvalidSpec) and nothing else.
+  kube::Result refuseSpec(Context& ctx, const std::string& message);
   // The schedule's recorded runs as they are now: from the cache, else
   // from the server (created a moment ago, or gone). Records of runs that
   // are gone are dropped.
   std::vector<ScheduledRun> currentRuns(Context& ctx);
   // Takes stock of a run that settled: status.lastRun, counts, the pool.
   void account(Context& ctx, const ScheduledRun& run);
-  // Deletes finished runs past the history limits (accounted ones only).
-  void pruneHistory(Context& ctx, const std::vector<ScheduledRun>& runs);
-  // Starts the run due at `at`, as concurrencyPolicy allows.
-  void startRun(Context& ctx, kube::SystemTime at, const std::vector<ScheduledRun>& active);
+  // The report a run stored (its <run>-report ConfigMap), if it can be read.
+  std::optional<report::Report> readRunReport(Context& ctx, const ScheduledRun& run);
+  // A run that succeeded joins the pool (report::nextPool), which is
+  // written before the status that records it.
+  void joinPool(Context& ctx, const ScheduledRun& run, const report::Report& runReport,
+                report::PoolVerdict verdict);
+  // Replaces the pool's ConfigMap data; false when the server refused it.
+  bool writePool(Context& ctx, const ScheduledRun& run, const web::json::value& data);
+  // The plan's Start: lastScheduleTime, a skip said once, or the run
+  // created (after the runs Replace deletes).
+  void startDue(Context& ctx, const SchedulePlan& plan);
+  // Creates the run due at `at`, against the pool once it judges.
+  void startRun(Context& ctx, kube::SystemTime at);
+  // Creates `run`; under a generated name when its own is someone else's
+  // (then `taken` is that name).
+  web::json::value createRun(Context& ctx, const api::DistBenchmark& run, std::string* taken);
+  // Deletes a run (its UID the precondition) and forgets its record.
+  void deleteRun(Context& ctx, const ScheduledRun& run);
+  // An Event once per schedule and memo.
+  void sayOnce(Context& ctx, const OnceEvent& event);
   // Writes the status if it changed (false on a conflict), then the Events.
   // A status the server refuses is retried without lastRun.rows, then left
   // (a Warning, ctx.statusRefused): the runs created meanwhile are kept in

@@ -288,6 +288,140 @@ value desiredMasterEndpoints(const api::DistBenchmark& b, const Owner& owner,
   return e;
 }
 
+namespace {
+
+// The labels a rank's pod carries besides the benchmark's.
+value podLabels(const api::RankProcess& rank, int gang, const Owner& owner) {
+  value extra = value::object();
+  extra[kLabelRole] = str(api::toString(rank.role));
+  extra[kLabelRank] = str(std::to_string(rank.rank));
+  extra[kLabelGang] = str(std::to_string(gang));
+  extra[kLabelRun] = str(owner.uid);
+  return extra;
+}
+
+// The rendered environment, and what only the pod knows of itself.
+value workerEnv(const api::RankProcess& rank) {
+  value env = value::array();
+  for (const api::EnvVar& e : rank.env) env[env.size()] = envVar(e.name, e.value);
+  // Gloo binds to the pod's own address; no DNS needed for it.
+  env[env.size()] = fieldEnv(api::kEnvPodIp, "status.podIP");
+  env[env.size()] = fieldEnv(api::kEnvPodName, "metadata.name");
+  // The full report outgrows a termination message (4 KiB); the operator
+  // reads it from the master's log instead (run_report.h).
+  if (rank.role == api::Role::Master) env[env.size()] = envVar(api::kEnvReportToLog, "1");
+  return env;
+}
+
+value workerPorts(const api::DistBenchmark& b, const api::RankProcess& rank) {
+  value ports = value::array();
+  for (int p : rank.ports) {
+    value cp = value::object();
+    cp["name"] = str(p == b.spec.runtime.masterPort ? "store" : "metrics");
+    cp["containerPort"] = value::number(p);
+    ports[ports.size()] = cp;
+  }
+  return ports;
+}
+
+value volumeMount(const char* name, const char* path, bool readOnly) {
+  value mount = value::object();
+  mount["name"] = str(name);
+  mount["mountPath"] = str(path);
+  if (readOnly) mount["readOnly"] = value::boolean(true);
+  return mount;
+}
+
+// The one container: the worker, as the role's template has it.
+value workerContainer(const api::DistBenchmark& b, const api::RankProcess& rank,
+                      const api::PodTemplate& podTemplate, const ClusterOptions& clusterOptions,
+                      const value& securityContext) {
+  value container = value::object();
+  container["name"] = str("worker");
+  applyTemplate(b, podTemplate, clusterOptions.workerImages, container);
+  applyGpus(b, rank.role, podTemplate, container);
+  // Memory from the spec's estimate (api/resource_estimate.h), so the
+  // scheduler places a rank where it fits and a runaway rank is stopped
+  // by its own limit, not by the node's OOM killer. A template that names
+  // memory in either map has decided for itself.
+  if (!podTemplate.requests.count("memory") && !podTemplate.limits.count("memory")) {
+    const api::MemoryResources memory = api::defaultMemory(b.spec, rank.role);
+    container["resources"]["requests"]["memory"] = str(memory.request);
+    container["resources"]["limits"]["memory"] = str(memory.limit);
+  }
+  value command = value::array();
+  for (size_t i = 0; i < rank.command.size(); ++i) command[i] = str(rank.command[i]);
+  container["command"] = command;
+  container["env"] = workerEnv(rank);
+  container["ports"] = workerPorts(b, rank);
+  container["volumeMounts"] = value::array({volumeMount("config", kConfigDir, true),
+                                            volumeMount("scratch", kScratchDir, false),
+                                            volumeMount("run-key", kRunKeyDir, true)});
+  container["securityContext"] = securityContext;
+  // The master's result summary reaches status through here.
+  container["terminationMessagePolicy"] = str("FallbackToLogsOnError");
+  return container;
+}
+
+// The config, the scratch space and the run key.
+value podVolumes(const api::DistBenchmark& b) {
+  value volume = value::object();
+  volume["name"] = str("config");
+  volume["configMap"]["name"] = str(api::configMapName(b.metadata.name));
+  value scratchVolume = value::object();
+  scratchVolume["name"] = str("scratch");
+  // Bounded, so a rank that fills /tmp is evicted rather than the node's disk.
+  scratchVolume["emptyDir"]["sizeLimit"] = str(kScratchSizeLimit);
+  value runKeyVolume = value::object();
+  runKeyVolume["name"] = str("run-key");
+  runKeyVolume["secret"]["secretName"] = str(api::runKeySecretName(b.metadata.name));
+  // Readable by the worker's non-root user; the pod has no other user.
+  runKeyVolume["secret"]["defaultMode"] = value::number(0440);
+  return value::array({volume, scratchVolume, runKeyVolume});
+}
+
+// The pod's spec around its container, before the template's and Fabric's
+// additions.
+value podSpec(const api::DistBenchmark& b, const api::RankProcess& rank, value securityContext,
+              value container) {
+  value spec = value::object();
+  spec["hostname"] = str(rank.name);
+  spec["subdomain"] = str(api::workersServiceName(b.metadata.name));
+  // A failed rank restarts the whole gang (DDP cannot go on without it):
+  // the operator decides, not the kubelet.
+  spec["restartPolicy"] = str("Never");
+  // Ranks never call the Kubernetes API: no token in their filesystem.
+  spec["automountServiceAccountToken"] = value::boolean(false);
+  spec["terminationGracePeriodSeconds"] = value::number(kTerminationGraceSeconds);
+  // The pause process is PID 1, not the worker. A PID 1 ignores SIGTERM
+  // until it installs a handler, and LibTorch's libraries load for a
+  // second or more before main(): a rank deleted then was lost to its
+  // whole grace period (measured in the e2e), its gang's restart with it.
+  spec["shareProcessNamespace"] = value::boolean(true);
+  spec["securityContext"] = std::move(securityContext);
+  spec["containers"] = value::array({std::move(container)});
+  spec["volumes"] = podVolumes(b);
+  return spec;
+}
+
+value desiredPod(const api::DistBenchmark& b, const Owner& owner, const api::RankProcess& rank,
+                 int gang, const ClusterOptions& clusterOptions) {
+  const api::PodTemplate& podTemplate = templateOf(b, rank.role);
+  const auto [podSecurity, containerSecurity] = securityContexts(podTemplate);
+  value pod = value::object();
+  pod["apiVersion"] = str("v1");
+  pod["kind"] = str("Pod");
+  pod["metadata"] = metadata(rank.name, b, owner, podLabels(rank, gang, owner));
+  value& spec = pod["spec"];
+  spec = podSpec(b, rank, podSecurity,
+                 workerContainer(b, rank, podTemplate, clusterOptions, containerSecurity));
+  applyTemplateToPod(podTemplate, spec);
+  applyFabricPlacement(b, rank, owner.uid, spec, spec["containers"][0]["env"]);
+  return pod;
+}
+
+}  // namespace
+
 std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
                                const std::string& masterAddr, int gang,
                                const ClusterOptions& clusterOptions) {
@@ -296,103 +430,9 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
   options.configPath = std::string(kConfigDir) + "/" + kConfigFile;
   options.runKeyFile = std::string(kRunKeyDir) + "/" + kRunKeyFile;
   const api::RenderedBenchmark rendered = api::render(b, options);
-
   std::vector<value> pods;
-  for (const api::RankProcess& rank : rendered.ranks) {
-    value extra = value::object();
-    extra[kLabelRole] = str(api::toString(rank.role));
-    extra[kLabelRank] = str(std::to_string(rank.rank));
-    extra[kLabelGang] = str(std::to_string(gang));
-    extra[kLabelRun] = str(owner.uid);
-
-    value container = value::object();
-    const api::PodTemplate& podTemplate = templateOf(b, rank.role);
-    container["name"] = str("worker");
-    applyTemplate(b, podTemplate, clusterOptions.workerImages, container);
-    applyGpus(b, rank.role, podTemplate, container);
-    // Memory from the spec's estimate (api/resource_estimate.h), so the
-    // scheduler places a rank where it fits and a runaway rank is stopped
-    // by its own limit, not by the node's OOM killer. A template that names
-    // memory in either map has decided for itself.
-    if (!podTemplate.requests.count("memory") && !podTemplate.limits.count("memory")) {
-      const api::MemoryResources memory = api::defaultMemory(b.spec, rank.role);
-      container["resources"]["requests"]["memory"] = str(memory.request);
-      container["resources"]["limits"]["memory"] = str(memory.limit);
-    }
-    value command = value::array();
-    for (size_t i = 0; i < rank.command.size(); ++i) command[i] = str(rank.command[i]);
-    container["command"] = command;
-    value env = value::array();
-    for (const api::EnvVar& e : rank.env) env[env.size()] = envVar(e.name, e.value);
-    // Gloo binds to the pod's own address; no DNS needed for it.
-    env[env.size()] = fieldEnv(api::kEnvPodIp, "status.podIP");
-    env[env.size()] = fieldEnv(api::kEnvPodName, "metadata.name");
-    // The full report outgrows a termination message (4 KiB); the operator
-    // reads it from the master's log instead (run_report.h).
-    if (rank.role == api::Role::Master) env[env.size()] = envVar(api::kEnvReportToLog, "1");
-    container["env"] = env;
-    value ports = value::array();
-    for (int p : rank.ports) {
-      value cp = value::object();
-      cp["name"] = str(p == b.spec.runtime.masterPort ? "store" : "metrics");
-      cp["containerPort"] = value::number(p);
-      ports[ports.size()] = cp;
-    }
-    container["ports"] = ports;
-    value mount = value::object();
-    mount["name"] = str("config");
-    mount["mountPath"] = str(kConfigDir);
-    mount["readOnly"] = value::boolean(true);
-    value scratch = value::object();
-    scratch["name"] = str("scratch");
-    scratch["mountPath"] = str(kScratchDir);
-    value runKey = value::object();
-    runKey["name"] = str("run-key");
-    runKey["mountPath"] = str(kRunKeyDir);
-    runKey["readOnly"] = value::boolean(true);
-    container["volumeMounts"] = value::array({mount, scratch, runKey});
-    const auto [podSecurity, containerSecurity] = securityContexts(podTemplate);
-    container["securityContext"] = containerSecurity;
-    // The master's result summary reaches status through here.
-    container["terminationMessagePolicy"] = str("FallbackToLogsOnError");
-
-    value pod = value::object();
-    pod["apiVersion"] = str("v1");
-    pod["kind"] = str("Pod");
-    pod["metadata"] = metadata(rank.name, b, owner, extra);
-    value& spec = pod["spec"];
-    spec["hostname"] = str(rank.name);
-    spec["subdomain"] = str(api::workersServiceName(b.metadata.name));
-    // A failed rank restarts the whole gang (DDP cannot go on without it):
-    // the operator decides, not the kubelet.
-    spec["restartPolicy"] = str("Never");
-    // Ranks never call the Kubernetes API: no token in their filesystem.
-    spec["automountServiceAccountToken"] = value::boolean(false);
-    spec["terminationGracePeriodSeconds"] = value::number(kTerminationGraceSeconds);
-    // The pause process is PID 1, not the worker. A PID 1 ignores SIGTERM
-    // until it installs a handler, and LibTorch's libraries load for a
-    // second or more before main(): a rank deleted then was lost to its
-    // whole grace period (measured in the e2e), its gang's restart with it.
-    spec["shareProcessNamespace"] = value::boolean(true);
-    spec["securityContext"] = podSecurity;
-    spec["containers"] = value::array({container});
-    value volume = value::object();
-    volume["name"] = str("config");
-    volume["configMap"]["name"] = str(api::configMapName(b.metadata.name));
-    value scratchVolume = value::object();
-    scratchVolume["name"] = str("scratch");
-    // Bounded, so a rank that fills /tmp is evicted rather than the node's disk.
-    scratchVolume["emptyDir"]["sizeLimit"] = str(kScratchSizeLimit);
-    value runKeyVolume = value::object();
-    runKeyVolume["name"] = str("run-key");
-    runKeyVolume["secret"]["secretName"] = str(api::runKeySecretName(b.metadata.name));
-    // Readable by the worker's non-root user; the pod has no other user.
-    runKeyVolume["secret"]["defaultMode"] = value::number(0440);
-    spec["volumes"] = value::array({volume, scratchVolume, runKeyVolume});
-    applyTemplateToPod(podTemplate, spec);
-    applyFabricPlacement(b, rank, owner.uid, spec, spec["containers"][0]["env"]);
-    pods.push_back(pod);
-  }
+  for (const api::RankProcess& rank : rendered.ranks)
+    pods.push_back(desiredPod(b, owner, rank, gang, clusterOptions));
   return pods;
 }
 

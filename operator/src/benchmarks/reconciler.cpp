@@ -14,7 +14,9 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/master_endpoints.h"
 #include "distbench/operator/benchmarks/run_bottleneck.h"
+#include "distbench/operator/benchmarks/run_finish.h"
 #include "distbench/operator/benchmarks/run_policy.h"
 #include "distbench/operator/benchmarks/run_report.h"
 #include "distbench/operator/common/crd_names.h"
@@ -99,6 +101,7 @@ kube::Result Reconciler::reconcile(const std::string& key) {
   // The garbage collector removes the children; nothing to decide.
   if (ctx.deleting()) return kube::Result::awaitChange();
   ctx.stamp(options_.now());
+  std::string invalid;
   try {
     ctx.benchmark = api::parseDistBenchmark(ctx.object.serialize());
     if (!options_.cluster.allowPrivilegedOverrides) api::requireRestrictedProfile(ctx.benchmark);
@@ -106,20 +109,27 @@ kube::Result Reconciler::reconcile(const std::string& key) {
   } catch (const api::SpecError& e) {
     ctx.benchmark.metadata.name = ctx.name;
     ctx.benchmark.metadata.namespace_ = ctx.ns;
-    if (ctx.phase() != "Failed") {
-      // The API server's schema cannot express every rule (no CEL in
-      // 1.20); what it let through is refused here, in status.
-      const std::string message = std::string("invalid spec: ") + e.what();
-      ctx.setPhase("Failed", message);
-      ctx.status["completionTime"] = value::string(ctx.nowText);
-      ctx.transition(kCondFailed, true, "InvalidSpec", message, true);
-      if (!writeStatus(ctx)) return kube::Result::retry();
-      return kube::Result::awaitChange();
-    }
+    invalid = std::string("invalid spec: ") + e.what();
   }
-  const std::string phase = ctx.phase();
-  if (phase == "Succeeded" || phase == "Failed") return finished(ctx);
+  switch (runStage(ctx.specValid, ctx.phase())) {
+    case RunStage::RefuseSpec:
+      return refuseSpec(ctx, invalid);
+    case RunStage::Finished:
+      return finished(ctx);
+    case RunStage::Live:
+      break;
+  }
   return reconcileLive(ctx);
+}
+
+kube::Result Reconciler::refuseSpec(Context& ctx, const std::string& message) {
+  // The API server's schema cannot express every rule (no CEL in 1.20);
+  // what it let through is refused here, in status.
+  ctx.setPhase("Failed", message);
+  ctx.status["completionTime"] = value::string(ctx.nowText);
+  ctx.transition(kCondFailed, true, "InvalidSpec", message, true);
+  if (!writeStatus(ctx)) return kube::Result::retry();
+  return kube::Result::awaitChange();
 }
 
 kube::Result Reconciler::fail(Context& ctx, const std::string& reason, const std::string& message,
@@ -348,19 +358,20 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
 }
 
 kube::Result Reconciler::finished(Context& ctx) {
-  const api::RunPolicy& policy = ctx.benchmark.spec.runPolicy;
-  if (ctx.phase() == "Succeeded" && ctx.specValid && !hasCondition(ctx.status, kCondReportStored)) {
-    ReportContext report{ctx.ns,  ctx.name,    ctx.uid,    ctx.generation, ctx.benchmark,
-                         ctx.now, ctx.nowText, ctx.status, ctx.events};
-    const auto ensureConfigMap = [&](const value& configMap) {
-      ensure(&configMaps_, kube::corePath(ctx.ns, "configmaps"), configMap);
-    };
-    if (auto wait = reports_.store(report, ensureConfigMap)) return kube::Result::after(*wait);
+  FinishFacts facts;
+  facts.succeeded = ctx.phase() == "Succeeded";
+  facts.specValid = ctx.specValid;
+  facts.reportStored = hasCondition(ctx.status, kCondReportStored);
+  facts.policy = ctx.benchmark.spec.runPolicy;
+  facts.completion =
+      kube::parseRfc3339(kube::stringField(ctx.status, "completionTime")).value_or(ctx.now);
+  facts.now = ctx.now;
+  const FinishPlan plan = planFinish(facts);
+  if (plan.storeReport) {
+    if (auto wait = storeReport(ctx)) return kube::Result::after(*wait);
   }
-  cleanUp(ctx);
-  // Keep the counts as they were at the end, but nothing is active any
-  // more once the clean-up policy has removed what ran.
-  if (policy.cleanPodPolicy != api::CleanPodPolicy::None) {
+  cleanUp(ctx, plan.cleanUp);
+  if (plan.zeroActiveCounts) {
     for (const char* role : {"master", "parameterServers", "trainers"}) {
       if (!ctx.status.has_field(role)) continue;
       ctx.status[role]["active"] = value::number(0);
@@ -368,11 +379,14 @@ kube::Result Reconciler::finished(Context& ctx) {
     }
   }
   if (!writeStatus(ctx)) return kube::Result::retry();
-  const auto done =
-      kube::parseRfc3339(kube::stringField(ctx.status, "completionTime")).value_or(ctx.now);
-  const auto left = ttlLeft(policy, done, ctx.now);
-  if (!left) return kube::Result::awaitChange();
-  if (left->count() > 0) return kube::Result::after(*left);
+  switch (plan.ttl) {
+    case FinishPlan::Ttl::Keep:
+      return kube::Result::awaitChange();
+    case FinishPlan::Ttl::Wait:
+      return kube::Result::after(plan.ttlLeft);
+    case FinishPlan::Ttl::Delete:
+      break;
+  }
   // This incarnation only: one deleted and created again under the same
   // name since our read is not ours to remove (a 409 then counts as done).
   client_.remove(kube::groupPath(kGroup, kVersion, ctx.ns, kPlural, ctx.name),
@@ -380,19 +394,24 @@ kube::Result Reconciler::finished(Context& ctx) {
   return kube::Result::awaitChange();
 }
 
-void Reconciler::cleanUp(Context& ctx) {
+std::optional<std::chrono::milliseconds> Reconciler::storeReport(Context& ctx) {
+  ReportContext report{ctx.ns,  ctx.name,    ctx.uid,    ctx.generation, ctx.benchmark,
+                       ctx.now, ctx.nowText, ctx.status, ctx.events};
+  const auto ensureConfigMap = [&](const value& configMap) {
+    ensure(&configMaps_, kube::corePath(ctx.ns, "configmaps"), configMap);
+  };
+  return reports_.store(report, ensureConfigMap);
+}
+
+void Reconciler::cleanUp(Context& ctx, const CleanUpPlan& plan) {
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
     masterEndpoints_.erase(ctx.ns + "/" + api::masterServiceName(ctx.name));
     runKeySecrets_.erase(ctx.ns + "/" + ctx.name + "/" + ctx.uid);
   }
-  const api::CleanPodPolicy policy = ctx.benchmark.spec.runPolicy.cleanPodPolicy;
-  if (policy == api::CleanPodPolicy::None) return;
-  deletePods(ownedPods(ctx), policy == api::CleanPodPolicy::Running);
-  // Nothing is left to reach through the Services, nor for the
-  // NetworkPolicy to guard; the ConfigMap stays with the finished pods that
-  // mount it unless every pod goes. Only what this benchmark controls, and
-  // only the object the cache showed (its UID a precondition).
+  if (plan.pods) deletePods(ownedPods(ctx), plan.onlyUnfinishedPods);
+  // Only what this benchmark controls, and only the object the cache
+  // showed (its UID a precondition).
   std::vector<std::pair<std::string, kube::DeleteOptions>> deletes;
   auto collect = [&](const kube::Informer& cache, const std::string& name,
                      const std::string& path) {
@@ -400,20 +419,23 @@ void Reconciler::cleanUp(Context& ctx) {
     if (cached && !isDeleting(*cached) && isController(*cached, ctx.uid))
       deletes.push_back({path, kube::DeleteOptions{std::nullopt, uidOf(*cached)}});
   };
-  for (const std::string& svc :
-       {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
-    collect(services_, svc, kube::corePath(ctx.ns, "services", svc));
-  const std::string policyName = api::networkPolicyName(ctx.name);
-  collect(networkPolicies_, policyName, networkPoliciesPath(ctx.ns, policyName));
-  if (policy == api::CleanPodPolicy::All) {
+  if (plan.services) {
+    for (const std::string& svc :
+         {api::workersServiceName(ctx.name), api::masterServiceName(ctx.name)})
+      collect(services_, svc, kube::corePath(ctx.ns, "services", svc));
+  }
+  if (plan.networkPolicy) {
+    const std::string policyName = api::networkPolicyName(ctx.name);
+    collect(networkPolicies_, policyName, networkPoliciesPath(ctx.ns, policyName));
+  }
+  if (plan.configMap) {
     const std::string cm = api::configMapName(ctx.name);
     collect(configMaps_, cm, kube::corePath(ctx.ns, "configmaps", cm));
   }
   kube::parallelForEach(
       deletes, options_.createParallelism,
       [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
-  // With every pod gone nobody needs the run key any more.
-  if (policy == api::CleanPodPolicy::All) deleteRunKeySecret(ctx.ns, ctx.name, ctx.uid);
+  if (plan.runKey) deleteRunKeySecret(ctx.ns, ctx.name, ctx.uid);
 }
 
 void Reconciler::deleteOrphans(const std::string& ns, const std::string& name) {
@@ -473,9 +495,10 @@ value Reconciler::ensure(const kube::Informer* cache, const std::string& collect
                          const value& object) {
   const std::string uid = object.at("metadata").at("ownerReferences").at(0).at("uid").as_string();
   auto checkOwner = [&](const value& found) {
-    if (isController(found, uid)) return true;
+    const ChildClaim claim = claimOf(found, uid, labelOf(object));
+    if (claim == ChildClaim::Ours) return true;
     // Left by an earlier resource of the same name: replace it.
-    if (hasBenchmarkLabel(found, labelOf(object)) && controlledByABenchmark(found)) {
+    if (claim == ChildClaim::Earlier) {
       if (!isDeleting(found))
         client_.remove(collection + "/" + objectName(found),
                        kube::DeleteOptions{std::nullopt, uidOf(found)});
@@ -526,42 +549,16 @@ std::string Reconciler::ensureMasterService(Context& ctx) {
   return ip;
 }
 
-namespace {
-
-// "<IP> <pod UID>" of the master Endpoints' one address, as ensureMasterEndpoints
-// remembers what it wrote; "" when they point at nothing.
-std::string masterAddressOf(const value& endpoints) {
-  const value* subsets = kube::fieldOf(endpoints, "subsets");
-  if (subsets == nullptr || !subsets->is_array() || subsets->size() == 0) return "";
-  const value* addresses = kube::fieldOf(subsets->at(0), "addresses");
-  if (addresses == nullptr || !addresses->is_array() || addresses->size() == 0) return "";
-  const value& address = addresses->at(0);
-  return kube::stringField(address, "ip") + " " + kube::stringField(address, "targetRef", "uid");
-}
-
-}  // namespace
-
 void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& desired,
                                        const std::vector<value>& current) {
-  std::string masterName;
-  for (const value& pod : desired)
-    if (kube::stringField(pod.at("metadata"), "labels", kLabelRole) == "master")
-      masterName = objectName(pod);
-  // By name among the pods this gang's controller created: the one pod
-  // that can be the master, whatever labels others carry.
-  const value* master = nullptr;
-  for (const value& pod : current)
-    if (objectName(pod) == masterName && !isDeleting(pod) &&
-        !kube::stringField(pod, "status", "podIP").empty())
-      master = &pod;
   // Without a master to point at, no address at all: a connection is then
   // refused at once and retried, where one sent to an earlier gang's
   // master (an address that may be gone) waits for a timeout.
+  const MasterAddress address = masterAddress(desired, current);
+  const value* master = address.pod;
+  const std::string& written = address.written;
   const std::string name = api::masterServiceName(ctx.name);
   const std::string key = ctx.ns + "/" + name;
-  const std::string written = master ? kube::stringField(*master, "status", "podIP") + " " +
-                                           kube::stringField(master->at("metadata"), "uid")
-                                     : "";
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
     auto it = masterEndpoints_.find(key);
@@ -579,12 +576,17 @@ void Reconciler::ensureMasterEndpoints(Context& ctx, const std::vector<value>& d
     } catch (const kube::KubeApiError& e) {
       if (!e.notFound()) throw;
     }
-    if (!found) {
-      client_.create(kube::corePath(ctx.ns, "endpoints"), endpoints);
-    } else if (!isController(*found, ctx.uid) || masterAddressOf(*found) != written) {
-      // An earlier gang's, or written by someone else: ours replaces it.
-      endpoints["metadata"]["resourceVersion"] = found->at("metadata").at("resourceVersion");
-      client_.replace(kube::corePath(ctx.ns, "endpoints", name), endpoints);
+    switch (planEndpointsWrite(found, ctx.uid, written)) {
+      case EndpointsWrite::None:
+        break;
+      case EndpointsWrite::Create:
+        client_.create(kube::corePath(ctx.ns, "endpoints"), endpoints);
+        break;
+      case EndpointsWrite::Replace:
+        // An earlier gang's, or written by someone else: ours replaces it.
+        endpoints["metadata"]["resourceVersion"] = found->at("metadata").at("resourceVersion");
+        client_.replace(kube::corePath(ctx.ns, "endpoints", name), endpoints);
+        break;
     }
   } catch (const kube::KubeApiError& e) {
     // Refused (RBAC without endpoints, a quota, a namespace being deleted):
@@ -623,7 +625,7 @@ std::vector<std::string> Reconciler::createPods(const std::vector<value>& pods,
           // and shows up soon; an older gang's goes on the next pass), or the
           // name belongs to a pod that is not this benchmark's at all.
           const value found = client_.get(collection + "/" + objectName(pod));
-          if (!isController(found, uid) && !hasBenchmarkLabel(found, labelOf(pod)))
+          if (claimOf(found, uid, labelOf(pod)) == ChildClaim::Foreign)
             throw NameConflict("Pod " + kube::objectKey(pod) +
                                " exists and is not this benchmark's: rename the benchmark, or "
                                "delete that pod");
@@ -642,25 +644,8 @@ std::vector<value> Reconciler::ownedPods(const Context& ctx) const {
 }
 
 void Reconciler::deletePods(const std::vector<value>& pods, bool onlyUnfinished) {
-  std::vector<std::pair<std::string, kube::DeleteOptions>> deletes;
-  for (const value& pod : pods) {
-    const std::string phase = kube::stringField(pod, "status", "phase");
-    const bool finished = phase == "Succeeded" || phase == "Failed";
-    const std::string path =
-        kube::corePath(pod.at("metadata").at("namespace").as_string(), "pods", objectName(pod));
-    if (!isDeleting(pod)) {
-      if (!(onlyUnfinished && finished))
-        deletes.push_back({path, kube::DeleteOptions{std::nullopt, uidOf(pod)}});
-    } else if (finished) {
-      // Its containers have exited, yet its kubelet keeps the object until
-      // it has reclaimed the sandbox and volumes and its next status sync:
-      // 30 s and more was measured, and the next gang's pods need the
-      // names. What is left to reclaim the kubelet finishes on its own.
-      deletes.push_back({path, kube::DeleteOptions{0, uidOf(pod)}});
-    }
-  }
   kube::parallelForEach(
-      deletes, options_.createParallelism,
+      planPodDeletes(pods, onlyUnfinished), options_.createParallelism,
       [this](const auto& d) { client_.remove(d.first, d.second); }, &requestHelpers_);
 }
 

@@ -40,4 +40,10 @@ bool isDeleting(const value& object) {
 
 std::string objectName(const value& object) { return object.at("metadata").at("name").as_string(); }
 
+ChildClaim claimOf(const web::json::value& found, const std::string& uid, const std::string& name) {
+  if (isController(found, uid)) return ChildClaim::Ours;
+  if (!hasBenchmarkLabel(found, name)) return ChildClaim::Foreign;
+  return controlledByABenchmark(found) ? ChildClaim::Earlier : ChildClaim::Labelled;
+}
+
 }  // namespace distbench::op

@@ -33,6 +33,7 @@
 #include "distbench/operator/benchmarks/gang_plan.h"
 #include "distbench/operator/benchmarks/gang_state.h"
 #include "distbench/operator/benchmarks/report_store.h"
+#include "distbench/operator/benchmarks/run_finish.h"
 #include "distbench/operator/benchmarks/run_policy.h"
 #include "distbench/operator/common/crd_names.h"
 #include "distbench/operator/common/status_conditions.h"
@@ -78,6 +79,8 @@ class Reconciler {
  private:
   struct Context;
 
+  // Failed with reason InvalidSpec (a spec the API server let through).
+  kube::Result refuseSpec(Context& ctx, const std::string& message);
   // Observe (children, pods), plan (gang_plan.h), carry the plan out.
   kube::Result reconcileLive(Context& ctx);
   // The one place a GangPlan is carried out: stale pods deleted (and
@@ -134,16 +137,17 @@ class Reconciler {
   // reference (this one's or a same-named earlier resource's). Pods that
   // only carry the label are someone else's and left alone.
   std::vector<web::json::value> ownedPods(const Context& ctx) const;
-  // Deletes each pod not yet being deleted (with `onlyUnfinished`, not the
-  // finished ones), and removes at once each being-deleted pod whose
-  // containers have exited.
+  // Deletes the pods as planPodDeletes (run_finish.h) says.
   void deletePods(const std::vector<web::json::value>& pods, bool onlyUnfinished);
   // Pods, Services, NetworkPolicy, ConfigMap and run key of a finished run,
-  // by cleanPodPolicy.
-  void cleanUp(Context& ctx);
-  // After Succeeded the report is stored (report_store.h) before clean-up
-  // can delete the master pod; then clean-up and the TTL.
+  // as `plan` (by cleanPodPolicy) says.
+  void cleanUp(Context& ctx, const CleanUpPlan& plan);
+  // Carries out planFinish (run_finish.h): the report stored, clean-up,
+  // the counts, the status, the TTL.
   kube::Result finished(Context& ctx);
+  // The report of a Succeeded run, stored (report_store.h); a wait when it
+  // is not to be had yet.
+  std::optional<std::chrono::milliseconds> storeReport(Context& ctx);
   // Writes ctx.status if it differs from what the server has. False on 409.
   bool writeStatus(Context& ctx);
 

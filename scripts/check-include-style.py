@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Checks the one include style (cmake/IncludeRoot.cmake says why).
+"""Checks the one include style.
 
-Every quoted include of a project header is "distbench/<part>/...", except a
-library's private header beside its includer (api/src/*.h) and a test
-folder's own helpers, included by their path from that folder. Every
-contiguous block of #include lines is sorted. Prints each offence as
-FILE:LINE: what, and exits 1 if there is any.
+Every part's header is included as "distbench/<part>/<path in the part>",
+whatever part it lives in, so an include line says whose header it is; and
+that path is where the header is on disk, under the part's include folder
+(<part>/include/distbench/<part>/..., operator/kube/include/distbench/kube/...),
+so grep, an editor and a reader without a build all find it: no build step
+makes an include path up. The exceptions are a library's private header
+beside its includer (api/src/*.h) and a test folder's own helpers, included
+by their path from that folder. Every contiguous block of #include lines is
+sorted. Prints each offence as FILE:LINE: what, and exits 1 if there is any.
 
 Usage: check-include-style.py [REPO_ROOT]
 """
@@ -34,7 +38,7 @@ def local_header_ok(path, header):
     return False
 
 
-def check(path, lines, offences):
+def check(path, lines, offences, on_disk):
     block = []  # (line number, sort key) of the current run of includes
     def close_block():
         keys = [k for _, k in block]
@@ -52,10 +56,13 @@ def check(path, lines, offences):
         if kind != '"':
             continue
         if header.startswith("distbench/"):
+            if header not in on_disk:
+                offences.append(f'{path}:{number}: "{header}": no such file under an include/ '
+                                'folder (a part\'s headers live at <part>/include/distbench/<part>/)')
             continue
         if not local_header_ok(path, header):
             offences.append(f'{path}:{number}: "{header}": include project headers as '
-                            '"distbench/<part>/..." (cmake/IncludeRoot.cmake)')
+                            '"distbench/<part>/..."')
     close_block()
 
 
@@ -65,10 +72,16 @@ def main():
     os.chdir(root)
     files = subprocess.run(["git", "ls-files", "*.h", "*.cpp", "*.cpp.in", "*.cu"],
                            capture_output=True, text=True, check=True).stdout.split()
+    # "distbench/..." paths of the headers under every include/ folder.
+    on_disk = set()
+    for path in files:
+        at = path.find("include/distbench/")
+        if at == 0 or (at > 0 and path[at - 1] == "/"):
+            on_disk.add(path[at + len("include/"):])
     offences = []
     for path in files:
         with open(path, encoding="utf-8") as f:
-            check(path, f.read().split("\n"), offences)
+            check(path, f.read().split("\n"), offences, on_disk)
     for o in offences:
         print(o)
     print(f"{len(files)} files checked, {len(offences)} offences")

@@ -21,8 +21,9 @@ SOURCE = os.path.join(ROOT, "crds", "distbench.io_distbenchmarks.yaml")
 TARGET = os.path.join(ROOT, "crds", "distbench.io_distbenchmarkschedules.yaml")
 
 # Bytes a report group or row name keeps in status.lastRun.rows (and in the
-# /metrics labels): operator/src/schedule_row_name.h kMaxRowNameBytes. Cut
-# to bytes, so never more characters than this.
+# /metrics labels): kMaxRowNameBytes of
+# operator/include/distbench/operator/schedules/schedule_row_name.h. Cut to
+# bytes, so never more characters than this.
 MAX_ROW_NAME = 128
 
 HEADER = """\

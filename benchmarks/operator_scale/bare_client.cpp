@@ -10,8 +10,8 @@
 #include "distbench/api/spec_yaml.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
-#include "distbench/operator/desired_objects.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/reconciler.h"
 
 namespace distbench::bench {
 namespace {

@@ -45,8 +45,8 @@
 #include "distbench/kube/kube_client.h"
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/parallel_for.h"
-#include "distbench/operator/benchmark_label.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/reconciler.h"
+#include "distbench/operator/common/labels.h"
 #include "distbench/testing/kube/kube_test_cluster.h"
 #include "distbench/testing/kube/operator_process.h"
 
@@ -310,11 +310,11 @@ int main(int argc, char** argv) {
          {kube::corePath(n, "pods"), kube::corePath(n, "services"), kube::corePath(n, "configmaps"),
           kube::corePath(n, "secrets"),
           kube::groupPath("networking.k8s.io", "v1", n, "networkpolicies")}) {
-      watches.push_back(std::make_unique<kube::Informer>(client, collection, op::kBenchmarkLabel));
+      watches.push_back(std::make_unique<kube::Informer>(client, collection, op::kLabelBenchmark));
       watches.back()->onChange(
           [&tracker, n](const std::string& key, const value& object, bool deleted) {
             tracker.seen(
-                n + "/" + object.at("metadata").at("labels").at(op::kBenchmarkLabel).as_string(),
+                n + "/" + object.at("metadata").at("labels").at(op::kLabelBenchmark).as_string(),
                 key, deleted);
           });
       watches.back()->start();

@@ -385,7 +385,7 @@ TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
   // The schedule gauges' own namespace label must win over the target's.
   EXPECT_TRUE(sm["spec"]["endpoints"][0]["honorLabels"].as<bool>(false));
   // The PodMonitor selects the benchmark pods by the labels the operator
-  // gives them (operator/src/desired_objects.cpp) and their "metrics" port.
+  // gives them (operator/src/benchmarks/desired_objects.cpp) and their "metrics" port.
   EXPECT_EQ(pm["spec"]["selector"]["matchLabels"]["app.kubernetes.io/managed-by"].as<std::string>(),
             "distbench-operator");
   EXPECT_EQ(pm["spec"]["podMetricsEndpoints"][0]["port"].as<std::string>(), "metrics");

@@ -30,13 +30,13 @@
 #include "distbench/kube/kube_config.h"
 #include "distbench/kube/leader_election.h"
 #include "distbench/kube/log.h"
-#include "distbench/operator/controller.h"
-#include "distbench/operator/operator_env.h"
-#include "distbench/operator/operator_flags.h"
-#include "distbench/operator/operator_metrics.h"
-#include "distbench/operator/schedule_controller.h"
-#include "distbench/operator/schedule_metrics.h"
-#include "distbench/operator/suspect_node_marks.h"
+#include "distbench/operator/benchmarks/benchmark_controller.h"
+#include "distbench/operator/benchmarks/suspect_node_marks.h"
+#include "distbench/operator/common/operator_env.h"
+#include "distbench/operator/common/operator_flags.h"
+#include "distbench/operator/common/operator_metrics.h"
+#include "distbench/operator/schedules/schedule_controller.h"
+#include "distbench/operator/schedules/schedule_metrics.h"
 
 #ifndef DISTBENCH_VERSION
 #define DISTBENCH_VERSION "dev"
@@ -102,31 +102,22 @@ class StopSignals {
   bool requested_ = false;
 };
 
-ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecorder& recorder,
-                                    const std::shared_ptr<OperatorMetrics>& metrics) {
-  ControllerOptions options;
-  options.ns = flags.ns;
-  options.workers = flags.workers;
-  options.createFailureTimeout = std::chrono::seconds(
-      static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
-  options.reportFetchTimeout = std::chrono::seconds(
-      static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
-  options.suspectNodes =
-      parseSuspectNodeAction(flags.suspectNodes).value_or(SuspectNodeAction::None);
-  options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
-  options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
-  options.cluster.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
-  options.queue.observer = metrics;
-  options.onEvent = [&recorder](const web::json::value& object, bool warning,
-                                const std::string& reason, const std::string& message) {
+// Each Event in the log and to the API server.
+kube::EventSink logAndRecord(kube::EventRecorder& recorder) {
+  return [&recorder](const web::json::value& object, bool warning, const std::string& reason,
+                     const std::string& message) {
     const auto& meta = object.at("metadata");
     const std::string key = meta.at("namespace").as_string() + "/" + meta.at("name").as_string();
     (warning ? kube::log::warn : kube::log::info)(message, {{"key", key}, {"reason", reason}});
     recorder.record(object, warning ? kube::EventType::Warning : kube::EventType::Normal, reason,
                     message);
   };
-  options.onReconciled = [&metrics](const std::string& key, std::chrono::duration<double> took,
-                                    const kube::Result& result, const std::string* error) {
+}
+
+// Each reconcile in the metrics and the log.
+kube::OnReconciled observeReconciles(const std::shared_ptr<OperatorMetrics>& metrics) {
+  return [&metrics](const std::string& key, std::chrono::duration<double> took,
+                    const kube::Result& result, const std::string* error) {
     if (error != nullptr) {
       metrics->observeReconcile(took, ReconcileOutcome::Error);
       kube::log::error("reconcile failed; retrying with backoff",
@@ -134,21 +125,43 @@ ControllerOptions controllerOptions(const OperatorFlags& flags, kube::EventRecor
       return;
     }
     const bool requeue = result.requeue || result.requeueAfter.count() > 0;
-    metrics->observeReconcile(took, requeue ? ReconcileOutcome::Requeue : ReconcileOutcome::Success);
+    metrics->observeReconcile(took,
+                              requeue ? ReconcileOutcome::Requeue : ReconcileOutcome::Success);
     kube::log::debug("reconciled",
                      {{"key", key},
                       {"seconds", std::to_string(took.count())},
                       {"requeueAfterMs", std::to_string(result.requeueAfter.count())}});
   };
+}
+
+BenchmarkControllerOptions controllerOptions(const OperatorFlags& flags,
+                                             kube::EventRecorder& recorder,
+                                             const std::shared_ptr<OperatorMetrics>& metrics) {
+  BenchmarkControllerOptions options;
+  options.ns = flags.ns;
+  options.runtime.workers = flags.workers;
+  options.createFailureTimeout =
+      std::chrono::seconds(static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
+  options.reportFetchTimeout =
+      std::chrono::seconds(static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
+  options.suspectNodes =
+      parseSuspectNodeAction(flags.suspectNodes).value_or(SuspectNodeAction::None);
+  options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);
+  options.cluster.workerImages = {flags.workerImage, flags.cudaWorkerImage};
+  options.cluster.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
+  options.runtime.queue.observer = metrics;
+  options.onEvent = logAndRecord(recorder);
+  options.runtime.onReconciled = observeReconciles(metrics);
   return options;
 }
 
-ScheduleControllerOptions scheduleOptions(const ControllerOptions& benchmarks,
+ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benchmarks,
                                           const OperatorFlags& flags) {
   ScheduleControllerOptions options;
   options.ns = benchmarks.ns;
   options.informer = benchmarks.informer;
-  options.onReconciled = benchmarks.onReconciled;
+  options.runtime.onReconciled = benchmarks.runtime.onReconciled;
+  options.runtime.mayReconcile = benchmarks.runtime.mayReconcile;
   options.reconciler.onEvent = benchmarks.onEvent;
   options.reconciler.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
   return options;
@@ -209,40 +222,183 @@ kube::LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
   return le;
 }
 
-int run(const OperatorFlags& flags) {
-  StopSignals stop;
-  const kube::KubeConfig config = kube::loadConfig(flags.kubeconfig, flags.context);
-  kube::log::info("starting", {{"version", DISTBENCH_VERSION},
-                               {"config", config.source},
-                               {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
-                               {"workers", std::to_string(flags.workers)},
-                               {"workerImage", flags.workerImage},
-                               {"cudaWorkerImage", flags.cudaWorkerImage}});
-  kube::KubeClient client(config);
-  auto metrics = std::make_shared<OperatorMetrics>();
-  kube::EventRecorder recorder(client, "distbench-operator",
-                               envOr(kEnvNodeName, envOr(kEnvHostname, "")));
-  std::unique_ptr<kube::LeaderElector> elector;
-  std::optional<kube::LeaderElectionOptions> le;
-  if (flags.leaderElect) {
-    le = leaderElectionOptions(flags);
-    elector = std::make_unique<kube::LeaderElector>(config, *le);
+// The operator's process from start to exit: what run() holds, made in
+// this order and unmade in reverse, and the named steps of its lifecycle.
+class Operator {
+ public:
+  // StopSignals first: it blocks the signals every later thread inherits.
+  explicit Operator(const OperatorFlags& flags)
+      : flags_(flags),
+        config_(loadConfigSayingStarting(flags)),
+        client_(config_),
+        metrics_(std::make_shared<OperatorMetrics>()),
+        recorder_(client_, "distbench-operator", envOr(kEnvNodeName, envOr(kEnvHostname, ""))),
+        le_(flags.leaderElect ? std::optional(leaderElectionOptions(flags)) : std::nullopt),
+        elector_(le_ ? std::make_unique<kube::LeaderElector>(config_, *le_) : nullptr),
+        benchmarkOptions_(benchmarkOptions()),
+        controller_(client_, benchmarkOptions_),
+        electionGuard_{elector_.get()},
+        endpoints_(
+            flags.httpAddress, [this] { return scrape(); }, [this] { return ready(); },
+            [](const std::string& what, const std::string& error) {
+              kube::log::error(what, {{"error", error}});
+            }) {
+    metrics_->addInformer("distbenchmarks", controller_.benchmarks());
+    metrics_->addInformer("pods", controller_.pods());
+    metrics_->addInformer("services", controller_.services());
+    metrics_->addInformer("configmaps", controller_.configMaps());
+    metrics_->addInformer("networkpolicies", controller_.networkPolicies());
   }
-  ControllerOptions benchmarkOptions = controllerOptions(flags, recorder, metrics);
-  // Exact on the clock, where the election thread may notice a lost Lease
-  // only when its renew request gives up.
-  if (elector) benchmarkOptions.mayReconcile = [&elector] { return elector->isLeader(); };
-  Controller controller(client, benchmarkOptions);
-  metrics->addInformer("distbenchmarks", controller.benchmarks());
-  metrics->addInformer("pods", controller.pods());
-  metrics->addInformer("services", controller.services());
-  metrics->addInformer("configmaps", controller.configMaps());
-  metrics->addInformer("networkpolicies", controller.networkPolicies());
 
-  // Set once, before schedulesDecided; read only after it.
-  std::unique_ptr<ScheduleController> schedules;
-  std::atomic<bool> schedulesDecided{false};
-  ScheduleMetrics scheduleMetrics;
+  int run() {
+    // Before anything that waits on the API server: the liveness probe must
+    // answer while it is down.
+    endpoints_.start();
+    kube::log::info("serving /metrics, /healthz, /readyz",
+                    {{"port", std::to_string(endpoints_.port())}});
+    stop_.listen();
+    controller_.startInformers();
+    const std::optional<bool> served = schedulesServedOnceAnswered(client_, flags_.ns, stop_);
+    if (!served) {
+      kube::log::info("stopped before the caches synced", {});
+      return 0;
+    }
+    if (*served) startSchedules();
+    schedulesDecided_ = true;
+    if (!waitForCaches()) {
+      kube::log::error("caches did not sync within 120 s; check RBAC and the API server", {});
+      return 1;
+    }
+    kube::log::info("caches synced", {});
+    if (elector_) {
+      campaign();
+    } else {
+      metrics_->setLeader(true);
+      startWorkers();
+    }
+    // Bursts of watch events and requests leave freed memory in the heap;
+    // handing it back now and then keeps RSS near what is live.
+    stop_.wait(5s, [] { malloc_trim(0); });
+    return shutdown();
+  }
+
+ private:
+  // The first log line names the config the operator found.
+  static kube::KubeConfig loadConfigSayingStarting(const OperatorFlags& flags) {
+    kube::KubeConfig config = kube::loadConfig(flags.kubeconfig, flags.context);
+    kube::log::info("starting", {{"version", DISTBENCH_VERSION},
+                                 {"config", config.source},
+                                 {"namespace", flags.ns.empty() ? "(all)" : flags.ns},
+                                 {"workers", std::to_string(flags.workers)},
+                                 {"workerImage", flags.workerImage},
+                                 {"cudaWorkerImage", flags.cudaWorkerImage}});
+    return config;
+  }
+
+  BenchmarkControllerOptions benchmarkOptions() {
+    BenchmarkControllerOptions options = controllerOptions(flags_, recorder_, metrics_);
+    // Exact on the clock, where the election thread may notice a lost Lease
+    // only when its renew request gives up.
+    if (elector_) options.runtime.mayReconcile = [this] { return elector_->isLeader(); };
+    return options;
+  }
+
+  std::string scrape() {
+    metrics_->setBenchmarkPhases(controller_.phaseCounts());
+    return metrics_->scrape();
+  }
+
+  // Ready once the caches are filled: a standby is ready to take over.
+  bool ready() const {
+    return schedulesDecided_.load() && controller_.synced() &&
+           (!schedules_ || schedules_->synced());
+  }
+
+  void startSchedules() {
+    schedules_ =
+        std::make_unique<ScheduleController>(client_, scheduleOptions(benchmarkOptions_, flags_));
+    metrics_->addInformer("distbenchmarkschedules", schedules_->schedules());
+    metrics_->addInformer("distbenchmarks", schedules_->runs());
+    metrics_->addFamilies(
+        [this] { return scheduleMetrics_.collect(schedules_->schedules().list()); });
+    schedules_->startInformers();
+  }
+
+  // From the API server's first answer: caches that do not fill by then
+  // are a matter of RBAC, which no wait mends.
+  bool waitForCaches() {
+    const auto startDeadline = std::chrono::steady_clock::now() + 120s;
+    auto left = [&] {
+      return std::max(0ms, std::chrono::duration_cast<std::chrono::milliseconds>(
+                               startDeadline - std::chrono::steady_clock::now()));
+    };
+    return controller_.waitForSync(left()) && (!schedules_ || schedules_->waitForSync(left()));
+  }
+
+  void startWorkers() {
+    controller_.startWorkers();
+    if (schedules_) schedules_->startWorkers();
+  }
+
+  // A candidate may take the Lease leaseDuration after it last saw it
+  // renewed; this replica stops leading renewDeadline after its last
+  // renew. Reconciles in hand must end in between.
+  void campaign() {
+    const auto drainTimeout =
+        std::min(ms(flags_.shutdownTimeoutSeconds), le_->leaseDuration - le_->renewDeadline);
+    elector_->run(
+        [this] {
+          metrics_->setLeader(true);
+          kube::log::info("became leader", {{"identity", elector_->identity()}});
+          startWorkers();
+        },
+        [this, drainTimeout] { stoppedLeading(drainTimeout); });
+    kube::log::info("waiting for leadership", {{"lease", le_->ns + "/" + le_->leaseName}});
+  }
+
+  void stoppedLeading(std::chrono::milliseconds drainTimeout) {
+    metrics_->setLeader(false);
+    if (stop_.requested()) return;
+    kube::log::warn("lost leadership; pausing the workers, then campaigning again",
+                    {{"identity", elector_->identity()}});
+    const auto deadline = std::chrono::steady_clock::now() + drainTimeout;
+    const bool paused = controller_.pauseWorkers(drainTimeout) &&
+                        (!schedules_ || schedules_->pauseWorkers(
+                                            std::max(std::chrono::steady_clock::duration::zero(),
+                                                     deadline - std::chrono::steady_clock::now())));
+    if (!paused) {
+      // Another replica may act from now on: not one more write.
+      kube::log::error(
+          "lost leadership and a reconcile was still running when another replica "
+          "may take over; exiting",
+          {{"identity", elector_->identity()}, {"drainMs", std::to_string(drainTimeout.count())}});
+      std::_Exit(1);
+    }
+    kube::log::info("workers paused; campaigning for the Lease again",
+                    {{"lease", le_->ns + "/" + le_->leaseName}});
+  }
+
+  int shutdown() {
+    const bool schedulesDrained =
+        !schedules_ || schedules_->stop(ms(flags_.shutdownTimeoutSeconds));
+    const bool drained = controller_.stop(ms(flags_.shutdownTimeoutSeconds)) && schedulesDrained;
+    recorder_.flush(2s);
+    if (!drained) {
+      // Its requests are bounded by the client's timeout, but waiting for
+      // them would outlast the pod's grace period. The Lease is not
+      // released: a successor must not start while that reconcile may
+      // still write.
+      kube::log::error("a reconcile was still running at the shutdown timeout; exiting without it",
+                       {});
+      std::_Exit(1);
+    }
+    // After the workers: the next leader must not overlap with our last reconcile.
+    if (elector_) elector_->stop(true);
+    endpoints_.stop();
+    kube::log::info("stopped", {});
+    return 0;
+  }
+
   // Leaving by an exception: no election callback into what goes before it
   // (the Lease then expires by itself).
   struct ElectionGuard {
@@ -250,120 +406,27 @@ int run(const OperatorFlags& flags) {
     ~ElectionGuard() {
       if (elector) elector->stop(false);
     }
-  } electionGuard{elector.get()};
-  distbench::http::HttpEndpoints endpoints(
-      flags.httpAddress,
-      [&] {
-        metrics->setBenchmarkPhases(controller.phaseCounts());
-        return metrics->scrape();
-      },
-      // Ready once the caches are filled: a standby is ready to take over.
-      [&] {
-        return schedulesDecided.load() && controller.synced() &&
-               (!schedules || schedules->synced());
-      },
-      [](const std::string& what, const std::string& error) {
-        kube::log::error(what, {{"error", error}});
-      });
-  // Before anything that waits on the API server: the liveness probe must
-  // answer while it is down.
-  endpoints.start();
-  kube::log::info("serving /metrics, /healthz, /readyz",
-                  {{"port", std::to_string(endpoints.port())}});
-
-  stop.listen();
-
-  controller.startInformers();
-  const std::optional<bool> served = schedulesServedOnceAnswered(client, flags.ns, stop);
-  if (!served) {
-    kube::log::info("stopped before the caches synced", {});
-    return 0;
-  }
-  if (*served) {
-    ScheduleControllerOptions options = scheduleOptions(benchmarkOptions, flags);
-    options.mayReconcile = benchmarkOptions.mayReconcile;
-    schedules = std::make_unique<ScheduleController>(client, std::move(options));
-    metrics->addInformer("distbenchmarkschedules", schedules->schedules());
-    metrics->addInformer("distbenchmarks", schedules->runs());
-    metrics->addFamilies([&] { return scheduleMetrics.collect(schedules->schedules().list()); });
-    schedules->startInformers();
-  }
-  schedulesDecided = true;
-  // From the API server's first answer: caches that do not fill by then
-  // are a matter of RBAC, which no wait mends.
-  const auto startDeadline = std::chrono::steady_clock::now() + 120s;
-  auto left = [&] {
-    return std::max(0ms, std::chrono::duration_cast<std::chrono::milliseconds>(
-                             startDeadline - std::chrono::steady_clock::now()));
   };
-  if (!controller.waitForSync(left()) || (schedules && !schedules->waitForSync(left()))) {
-    kube::log::error("caches did not sync within 120 s; check RBAC and the API server", {});
-    return 1;
-  }
-  kube::log::info("caches synced", {});
 
-  if (elector) {
-    // A candidate may take the Lease leaseDuration after it last saw it
-    // renewed; this replica stops leading renewDeadline after its last
-    // renew. Reconciles in hand must end in between.
-    const auto drainTimeout =
-        std::min(ms(flags.shutdownTimeoutSeconds), le->leaseDuration - le->renewDeadline);
-    elector->run(
-        [&] {
-          metrics->setLeader(true);
-          kube::log::info("became leader", {{"identity", elector->identity()}});
-          controller.startWorkers();
-          if (schedules) schedules->startWorkers();
-        },
-        [&, drainTimeout] {
-          metrics->setLeader(false);
-          if (stop.requested()) return;
-          kube::log::warn("lost leadership; pausing the workers, then campaigning again",
-                          {{"identity", elector->identity()}});
-          const auto deadline = std::chrono::steady_clock::now() + drainTimeout;
-          const bool paused = controller.pauseWorkers(drainTimeout) &&
-                              (!schedules || schedules->pauseWorkers(std::max(
-                                                 std::chrono::steady_clock::duration::zero(),
-                                                 deadline - std::chrono::steady_clock::now())));
-          if (!paused) {
-            // Another replica may act from now on: not one more write.
-            kube::log::error(
-                "lost leadership and a reconcile was still running when another replica "
-                "may take over; exiting",
-                {{"identity", elector->identity()},
-                 {"drainMs", std::to_string(drainTimeout.count())}});
-            std::_Exit(1);
-          }
-          kube::log::info("workers paused; campaigning for the Lease again",
-                          {{"lease", le->ns + "/" + le->leaseName}});
-        });
-    kube::log::info("waiting for leadership", {{"lease", le->ns + "/" + le->leaseName}});
-  } else {
-    metrics->setLeader(true);
-    controller.startWorkers();
-    if (schedules) schedules->startWorkers();
-  }
+  const OperatorFlags& flags_;
+  StopSignals stop_;
+  const kube::KubeConfig config_;
+  kube::KubeClient client_;
+  std::shared_ptr<OperatorMetrics> metrics_;
+  kube::EventRecorder recorder_;
+  std::optional<kube::LeaderElectionOptions> le_;
+  std::unique_ptr<kube::LeaderElector> elector_;
+  BenchmarkControllerOptions benchmarkOptions_;
+  BenchmarkController controller_;
+  // Set once, before schedulesDecided_; read only after it.
+  std::unique_ptr<ScheduleController> schedules_;
+  std::atomic<bool> schedulesDecided_{false};
+  ScheduleMetrics scheduleMetrics_;
+  ElectionGuard electionGuard_;
+  distbench::http::HttpEndpoints endpoints_;
+};
 
-  // Bursts of watch events and requests leave freed memory in the heap;
-  // handing it back now and then keeps RSS near what is live.
-  stop.wait(5s, [] { malloc_trim(0); });
-  const bool schedulesDrained = !schedules || schedules->stop(ms(flags.shutdownTimeoutSeconds));
-  const bool drained = controller.stop(ms(flags.shutdownTimeoutSeconds)) && schedulesDrained;
-  recorder.flush(2s);
-  if (!drained) {
-    // Its requests are bounded by the client's timeout, but waiting for
-    // them would outlast the pod's grace period. The Lease is not released:
-    // a successor must not start while that reconcile may still write.
-    kube::log::error("a reconcile was still running at the shutdown timeout; exiting without it",
-                     {});
-    std::_Exit(1);
-  }
-  // After the workers: the next leader must not overlap with our last reconcile.
-  if (elector) elector->stop(true);
-  endpoints.stop();
-  kube::log::info("stopped", {});
-  return 0;
-}
+int run(const OperatorFlags& flags) { return Operator(flags).run(); }
 
 }  // namespace
 }  // namespace distbench::op

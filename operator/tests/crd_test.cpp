@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "crd_install.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/testing/kube/kube_test_env.h"
+#include "support/crd_install.h"
 
 #ifndef DISTBENCH_EXAMPLES_DIR
 #error "DISTBENCH_EXAMPLES_DIR must name the examples directory"

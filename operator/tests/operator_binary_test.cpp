@@ -14,13 +14,13 @@
 #include <sstream>
 #include <thread>
 
-#include "benchmark_namespace_test.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/kube_client.h"
-#include "distbench/operator/desired_objects.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/reconciler.h"
 #include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/operator_process.h"
+#include "support/benchmark_namespace_test.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"

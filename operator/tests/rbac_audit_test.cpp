@@ -27,14 +27,14 @@
 #include <thread>
 #include <unistd.h>
 
-#include "benchmark_namespace_test.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
-#include "distbench/operator/desired_objects.h"
-#include "distbench/operator/reconciler.h"
+#include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/reconciler.h"
 #include "distbench/process/binary_runner.h"
 #include "distbench/testing/kube/audit_log.h"
 #include "distbench/testing/kube/operator_process.h"
+#include "support/benchmark_namespace_test.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"

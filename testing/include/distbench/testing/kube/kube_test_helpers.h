@@ -1,7 +1,7 @@
 // Small helpers the tests against the shared API server have in common:
 // polling with a deadline, and a namespace of a test's own in which pods can
 // be created. What only the operator's tests write (a DistBenchmark, the
-// kubelet's pod status) is operator/tests/benchmark_test_objects.h.
+// kubelet's pod status) is operator/tests/support/benchmark_test_objects.h.
 #pragma once
 
 #include <chrono>

@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <optional>
 
-#include "distbench/api/cron_schedule.h"
 #include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/spec_yaml.h"
-#include "distbench/api/time_zone.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/operator/common/crd_names.h"
@@ -172,20 +170,19 @@ kube::Result ScheduleReconciler::reconcile(const std::string& key) {
   recallRecords(ctx);
   ScheduleObservation observed;
 
-  std::optional<api::CronSchedule> cron;
-  std::optional<api::TimeZone> zone;
   try {
     // Parsed strictly and validated, the template as the runs it makes.
     ctx.schedule = api::parseDistBenchmarkSchedule(ctx.object.serialize());
-    cron = ctx.schedule.spec.timing->cron;  // parsed by validation
-    zone = ctx.schedule.spec.timing->zone;
     if (!options_.allowPrivilegedOverrides)
       api::requireRestrictedProfile(api::scheduledRun(ctx.schedule, ctx.now));
   } catch (const std::exception& e) {
     observed.invalid = std::string("invalid spec: ") + e.what();
   }
   if (!observed.invalid) {
-    observed.nextFiring = [&](kube::SystemTime after) { return cron->next(after, *zone); };
+    const api::ScheduleTiming& timing = *ctx.schedule.spec.timing;  // parsed by validation
+    observed.nextFiring = [&timing](kube::SystemTime after) {
+      return timing.cron.next(after, timing.zone);
+    };
     observe(ctx, observed);
   }
   return carryOut(ctx, planSchedule(observed));

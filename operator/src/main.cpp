@@ -168,7 +168,7 @@ ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benc
 }
 
 // Whether the API server serves DistBenchmarkSchedules, asked until it says.
-// Only a 404 means no (the CRD is not installed); a server that is down or
+// Only a 404 that lasts 5 s means no (the CRD is not installed); a server that is down or
 // failing (an operator started during an outage) is asked again, 1 s, 2 s,
 // 4 s, then every 5 s, for as long as that lasts, so that an outage never
 // turns schedules off for the life of the process. Nullopt: a stop signal
@@ -176,11 +176,20 @@ ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benc
 std::optional<bool> schedulesServedOnceAnswered(kube::KubeClient& client, const std::string& ns,
                                                 StopSignals& stop) {
   constexpr auto kLogEvery = 60s;  // a long outage is said once a minute
+  // A restarting API server answers 404 for every custom resource until it
+  // has read the CRDs back: a 404 is believed once it has held this long.
+  constexpr auto kNotServedFor = 5s;
   std::chrono::milliseconds backoff = 1s;
-  std::optional<std::chrono::steady_clock::time_point> lastLogged;
+  std::optional<std::chrono::steady_clock::time_point> lastLogged, firstNotFound;
   for (;;) {
     try {
       if (schedulesServed(client, ns)) return true;
+      const auto now = std::chrono::steady_clock::now();
+      if (!firstNotFound) firstNotFound = now;
+      if (now - *firstNotFound < kNotServedFor) {
+        if (!stop.sleep(1s)) return std::nullopt;
+        continue;
+      }
       kube::log::warn(
           "DistBenchmarkSchedules are off: the API server does not serve them; apply "
           "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "

@@ -10,14 +10,11 @@ twice by hand; the schedule's own fields and status are written here.
   python3 scripts/gen-schedule-crd.py --stdout  print it
 """
 import copy
-import difflib
 import os
 import sys
 
-import yaml
+from crd_gen_common import ROOT, benchmark_crd_version, dump, integer, main, string, string_map, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCE = os.path.join(ROOT, "crds", "distbench.io_distbenchmarks.yaml")
 TARGET = os.path.join(ROOT, "crds", "distbench.io_distbenchmarkschedules.yaml")
 
 # Bytes a report group or row name keeps in status.lastRun.rows (and in the
@@ -39,32 +36,6 @@ HEADER = """\
 # the template's cross-field rules are the operator's to check. Field meanings:
 # docs/crd-reference.md.
 """
-
-
-def integer(description, default=None, minimum=None, maximum=None, fmt="int32"):
-    schema = {"type": "integer", "format": fmt, "description": description}
-    if default is not None:
-        schema["default"] = default
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    return schema
-
-
-def string(description, **extra):
-    schema = {"type": "string", "description": description}
-    schema.update(extra)
-    return schema
-
-
-def time(description):
-    return string(description, format="date-time")
-
-
-def string_map(description):
-    return {"type": "object", "description": description,
-            "additionalProperties": {"type": "string"}}
 
 
 def template_spec(benchmark_spec):
@@ -223,9 +194,7 @@ def status_schema(conditions):
 
 
 def generate():
-    with open(SOURCE) as f:
-        source = yaml.safe_load(f)
-    version = source["spec"]["versions"][0]
+    version = benchmark_crd_version()
     root = version["schema"]["openAPIV3Schema"]
     benchmark_spec = root["properties"]["spec"]
     conditions = copy.deepcopy(root["properties"]["status"]["properties"]["conditions"])
@@ -278,30 +247,8 @@ def generate():
             }],
         },
     }
-    return HEADER + yaml.safe_dump(crd, sort_keys=False, width=100, allow_unicode=True,
-                                   default_flow_style=False)
-
-
-def main(argv):
-    text = generate()
-    if argv[1:] == ["--stdout"]:
-        sys.stdout.write(text)
-    elif argv[1:] == ["--check"]:
-        with open(TARGET) as f:
-            committed = f.read()
-        if committed != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                committed.splitlines(True), text.splitlines(True), TARGET, "generated"))
-            print(f"{TARGET} is stale: run python3 scripts/gen-schedule-crd.py", file=sys.stderr)
-            return 1
-    elif argv[1:] == []:
-        with open(TARGET, "w") as f:
-            f.write(text)
-    else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    return 0
+    return dump(HEADER, crd)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv, TARGET, generate, "scripts/gen-schedule-crd.py", __doc__))

@@ -64,7 +64,10 @@ void readPolicySpec(Reader& r, const Node& node, const Path& path, PreflightPoli
 DistBenchPreflightPolicy parseDocument(const std::string& text, const std::string& documentName) {
   return detail::readDocument<DistBenchPreflightPolicy>(text, documentName, kPreflightPolicyKind,
                                                         detail::SpecField::Required,
-                                                        readPolicyMetadata, readPolicySpec);
+                                                        readPolicyMetadata, readPolicySpec,
+                                                        [](const DistBenchPreflightPolicy& p) {
+                                                          return validate(p);
+                                                        });
 }
 
 }  // namespace

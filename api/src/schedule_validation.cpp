@@ -10,6 +10,7 @@
 #include "distbench/api/spec_validation.h"
 #include "field_errors.h"
 #include "object_name_rules.h"
+#include "run_template_reader.h"
 
 namespace distbench::api {
 namespace {
@@ -18,8 +19,6 @@ using detail::checkNamespace;
 using detail::checkTypeMeta;
 using detail::FieldErrors;
 using detail::isDns1123Label;
-using detail::isQualifiedName;
-using detail::isQualifiedNamePart;
 
 void checkMetadata(const DistBenchmarkSchedule& s, FieldErrors& e) {
   checkTypeMeta(s.apiVersion, s.kind, kScheduleKind, e);
@@ -45,31 +44,6 @@ void checkPolicies(const ScheduleSpec& spec, FieldErrors& e) {
   e.between("spec.baseline.runs", spec.baseline.runs, 1, kMaxBaselineRuns);
   if (!isRegressionThresholdPercent(spec.baseline.thresholdPercent)) {
     e.fail("spec.baseline.thresholdPercent", std::string("must be ") + kRegressionThresholdRule);
-  }
-}
-
-void checkTemplateMetadata(const RunTemplateMetadata& m, FieldErrors& e) {
-  const std::string labels = "spec.template.metadata.labels.";
-  for (const auto& [key, value] : m.labels) {
-    if (key == kScheduleLabel) {
-      e.fail(labels + key, "set by the schedule on every run; remove it");
-    } else if (!isQualifiedName(key)) {
-      e.fail(labels + key, "not a label key: [prefix/]name, the name at most 63 of A-Z a-z 0-9 "
-                           "- _ . starting and ending alphanumeric");
-    }
-    if (!value.empty() && !isQualifiedNamePart(value)) {
-      e.fail(labels + key, "not a label value: at most 63 of A-Z a-z 0-9 - _ . starting and "
-                           "ending alphanumeric");
-    }
-  }
-  const std::string annotations = "spec.template.metadata.annotations.";
-  for (const auto& [key, value] : m.annotations) {
-    if (key == kScheduledAtAnnotation) {
-      e.fail(annotations + key, "set by the schedule on every run; remove it");
-    } else if (!isQualifiedName(key)) {
-      e.fail(annotations + key, "not an annotation key: [prefix/]name, the name at most 63 of "
-                                "A-Z a-z 0-9 - _ . starting and ending alphanumeric");
-    }
   }
 }
 
@@ -142,7 +116,8 @@ std::vector<FieldError> validate(const DistBenchmarkSchedule& schedule,
   timing = parseScheduleTiming(schedule.spec.schedule, schedule.spec.timeZone, &timingErrors);
   for (FieldError& error : timingErrors) e.fail(std::move(error.field), std::move(error.message));
   checkPolicies(schedule.spec, e);
-  checkTemplateMetadata(schedule.spec.template_.metadata, e);
+  detail::checkRunTemplateMetadata(schedule.spec.template_.metadata,
+                                   {{kScheduleLabel}, {kScheduledAtAnnotation}, "the schedule"}, e);
   checkTemplateSpec(schedule, nameOk, e);
   return e.take();
 }

@@ -10,6 +10,7 @@
 
 #include "distbench/api/schedule_spec.h"
 #include "document_reader.h"
+#include "run_template_reader.h"
 #include "spec_reader.h"
 #include "text_file.h"
 
@@ -49,25 +50,6 @@ void readBaseline(Reader& r, const Node& node, const Path& path, ScheduleBaselin
            });
 }
 
-void readTemplate(Reader& r, const Node& node, const Path& path, RunTemplate& t) {
-  r.object(node, path,
-           {
-               {"metadata",
-                [&](const Node& v, const Path& p) {
-                  r.object(v, p,
-                           {
-                               {"labels", [&](const Node& m, const Path& mp) {
-                                  r.stringMap(m, mp, t.metadata.labels);
-                                }},
-                               {"annotations", [&](const Node& m, const Path& mp) {
-                                  r.stringMap(m, mp, t.metadata.annotations);
-                                }},
-                           });
-                }},
-               {"spec", [&](const Node& v, const Path& p) { detail::readSpec(r, v, p, t.spec); }},
-           });
-}
-
 void readScheduleSpec(Reader& r, const Node& node, const Path& path, ScheduleSpec& s) {
   bool sawTemplate = false;
   r.object(
@@ -93,7 +75,7 @@ void readScheduleSpec(Reader& r, const Node& node, const Path& path, ScheduleSpe
           {"template",
            [&](const Node& v, const Path& p) {
              sawTemplate = true;
-             readTemplate(r, v, p, s.template_);
+             detail::readRunTemplate(r, v, p, s.template_);
            }},
       });
   if (node.IsMap() && !sawTemplate) r.fail(detail::childPath(path, "template"), "required");

@@ -14,11 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "crd_schema_util.h"
 #include "distbench/api/schedule_spec.h"
 #include "test_util.h"
 
 namespace distbench::api {
 namespace {
+
+using test::rootSchema;
 
 const YAML::Node& scheduleCrd() {
   static const YAML::Node node = YAML::LoadFile(DISTBENCH_SCHEDULE_CRD);
@@ -28,26 +31,13 @@ const YAML::Node& benchmarkCrd() {
   static const YAML::Node node = YAML::LoadFile(DISTBENCH_CRD);
   return node;
 }
-YAML::Node rootSchema(const YAML::Node& crd) {
-  return crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
-}
 YAML::Node scheduleSpecSchema() { return rootSchema(scheduleCrd())["properties"]["spec"]; }
 
 // Leaves of the schedule's spec by dotted path below spec; template.spec is
 // one leaf (the DistBenchmark spec, checked whole below).
-void leaves(const YAML::Node& schema, const std::string& path, std::map<std::string, YAML::Node>& out) {
-  const YAML::Node properties = schema["properties"];
-  if (!properties || path == "template.spec") {
-    out[path] = schema;
-    return;
-  }
-  for (const auto& p : properties) {
-    leaves(p.second, path.empty() ? p.first.Scalar() : path + "." + p.first.Scalar(), out);
-  }
-}
 std::map<std::string, YAML::Node> specLeaves() {
   std::map<std::string, YAML::Node> out;
-  leaves(scheduleSpecSchema(), "", out);
+  test::schemaLeaves(scheduleSpecSchema(), "", {"template.spec"}, out);
   return out;
 }
 
@@ -80,23 +70,7 @@ std::string scheduleWith(const std::string& path, const std::string& value) {
       "apiVersion: distbench.io/v1alpha1\nkind: DistBenchmarkSchedule\n"
       "metadata: {name: nightly}\n"
       "spec: {schedule: '@daily', template: {spec: {topology: {trainers: 2}}}}\n");
-  YAML::Node at = doc["spec"];
-  std::size_t start = 0;
-  std::vector<std::string> keys;
-  for (std::size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', start)) {
-    keys.push_back(path.substr(start, dot - start));
-    start = dot + 1;
-  }
-  const std::string last = path.substr(start);
-  std::function<void(YAML::Node, std::size_t)> set = [&](YAML::Node node, std::size_t i) {
-    if (i == keys.size()) {
-      node[last] = YAML::Load(value);
-      return;
-    }
-    if (!node[keys[i]]) node[keys[i]] = YAML::Node(YAML::NodeType::Map);
-    set(node[keys[i]], i + 1);
-  };
-  set(at, 0);
+  test::setAtPath(doc["spec"], path, value);
   return YAML::Dump(doc);
 }
 
@@ -107,26 +81,6 @@ std::vector<FieldError> errorsOf(const std::string& text) {
     return e.errors();
   }
   return {};
-}
-
-// Equal as data: the same maps, lists and scalar texts, whatever their style.
-bool sameData(const YAML::Node& a, const YAML::Node& b, const std::string& path,
-              std::string& where) {
-  if (a.Type() != b.Type()) return where = path, false;
-  if (a.IsScalar()) return a.Scalar() == b.Scalar() || (where = path, false);
-  if (a.size() != b.size()) return where = path, false;
-  if (a.IsSequence()) {
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!sameData(a[i], b[i], path + "[" + std::to_string(i) + "]", where)) return false;
-    }
-    return true;
-  }
-  for (const auto& entry : a) {
-    const std::string key = entry.first.Scalar();
-    if (!b[key]) return where = path + "." + key, false;
-    if (!sameData(entry.second, b[key], path + "." + key, where)) return false;
-  }
-  return true;
 }
 
 bool accepted(const std::string& path, const std::string& value) {
@@ -250,7 +204,7 @@ TEST(ScheduleCrdSchemaTest, TemplateSpecIsTheDistBenchmarkSpecSchema) {
     (*n)["properties"]["baseline"].remove("description");
   }
   std::string where;
-  EXPECT_TRUE(sameData(mine, theirs, "spec", where)) << "differs at " << where;
+  EXPECT_TRUE(test::sameData(mine, theirs, "spec", where)) << "differs at " << where;
 }
 
 TEST(ScheduleCrdSchemaTest, NamesAndPrinterColumnsAreTheContracts) {

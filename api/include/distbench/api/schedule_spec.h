@@ -14,6 +14,7 @@
 #include "distbench/api/benchmark_spec.h"
 #include "distbench/api/cron_schedule.h"
 #include "distbench/api/regression_threshold.h"
+#include "distbench/api/run_template.h"
 #include "distbench/api/spec_error.h"
 #include "distbench/api/time_zone.h"
 
@@ -51,19 +52,6 @@ struct ScheduleBaseline {
   double thresholdPercent = kDefaultRegressionThresholdPercent;  // regression_threshold.h
 };
 
-// spec.template.metadata: copied onto each run.
-struct RunTemplateMetadata {
-  std::map<std::string, std::string> labels;
-  std::map<std::string, std::string> annotations;
-};
-
-// spec.template: each run's metadata and spec. spec.baseline is refused
-// here: the schedule sets it.
-struct RunTemplate {
-  RunTemplateMetadata metadata;
-  DistBenchmarkSpec spec;
-};
-
 // spec.schedule and spec.timeZone parsed: what the next run is computed
 // from (the controller, `distbench validate`, the schedule's metrics).
 struct ScheduleTiming {
@@ -85,6 +73,8 @@ struct ScheduleSpec {
   int successfulRunsHistoryLimit = 3;
   int failedRunsHistoryLimit = 1;
   ScheduleBaseline baseline;
+  // Each run's metadata and spec; spec.baseline is refused here: the
+  // schedule sets it.
   RunTemplate template_;
 };
 

@@ -33,6 +33,19 @@ const Informer& Controller::own(std::string path, std::string labelSelector,
   return *informers_.back();
 }
 
+const Informer& Controller::follow(std::string path, std::string labelSelector,
+                                   Informer::Options options, KeysOf keysOf) {
+  informers_.push_back(std::make_unique<Informer>(client_, std::move(path),
+                                                  std::move(labelSelector), std::move(options)));
+  if (keysOf) {
+    informers_.back()->onChange(
+        [this, keysOf = std::move(keysOf)](const std::string&, const value& object, bool) {
+          for (const std::string& key : keysOf(object)) queue_.add(key);
+        });
+  }
+  return *informers_.back();
+}
+
 void Controller::reconcileWith(Reconcile reconcile) { reconcile_ = std::move(reconcile); }
 
 void Controller::enqueueOwner(const std::string& key, const value& object,

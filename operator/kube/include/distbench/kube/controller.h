@@ -55,6 +55,12 @@ class Controller {
   // hears it as DELETED, and its owner must still hear of it.
   const Informer& own(std::string path, std::string labelSelector, Informer::Options options,
                       std::string ownerKind, std::string ownerLabel = "");
+  // Another kind, cached for the reconcile to read; a change enqueues the
+  // primary keys `keysOf` maps it to (none: a cache only), as
+  // controller-runtime's Watches with EnqueueRequestsFromMapFunc.
+  using KeysOf = std::function<std::vector<std::string>(const web::json::value& object)>;
+  const Informer& follow(std::string path, std::string labelSelector, Informer::Options options,
+                         KeysOf keysOf);
   // What the workers run; set before startWorkers().
   void reconcileWith(Reconcile reconcile);
 

@@ -16,6 +16,12 @@
 #ifndef DISTBENCH_SCHEDULE_CRD_FILE
 #error "DISTBENCH_SCHEDULE_CRD_FILE must name the DistBenchmarkSchedule CRD manifest"
 #endif
+#ifndef DISTBENCH_PREFLIGHT_POLICY_CRD_FILE
+#error "DISTBENCH_PREFLIGHT_POLICY_CRD_FILE must name the DistBenchPreflightPolicy CRD manifest"
+#endif
+#ifndef DISTBENCH_KUEUE_CRD_DIR
+#error "DISTBENCH_KUEUE_CRD_DIR must name the folder of the Kueue CRDs the tests load"
+#endif
 
 namespace distbench::kubetest {
 namespace {
@@ -57,6 +63,7 @@ Crd install(const std::string& file) {
   c.name = doc["metadata"]["name"].as<std::string>();
   c.group = doc["spec"]["group"].as<std::string>();
   c.plural = doc["spec"]["names"]["plural"].as<std::string>();
+  c.namespaced = doc["spec"]["scope"].as<std::string>() == "Namespaced";
   for (const auto& v : doc["spec"]["versions"]) {
     if (v["storage"] && v["storage"].as<bool>()) {
       c.version = v["name"].as<std::string>();
@@ -133,6 +140,26 @@ const Crd& establishedScheduleCrd() {
   static std::optional<Crd> crd;
   static std::string failure;
   return establishedOnce(DISTBENCH_SCHEDULE_CRD_FILE, crd, failure);
+}
+
+const Crd& establishedPreflightPolicyCrd() {
+  static std::optional<Crd> crd;
+  static std::string failure;
+  return establishedOnce(DISTBENCH_PREFLIGHT_POLICY_CRD_FILE, crd, failure);
+}
+
+const Crd& establishedKueueWorkloadCrd() {
+  static std::optional<Crd> crd;
+  static std::string failure;
+  return establishedOnce(std::string(DISTBENCH_KUEUE_CRD_DIR) + "/kueue.x-k8s.io_workloads.yaml",
+                         crd, failure);
+}
+
+const Crd& establishedKueueAdmissionCheckCrd() {
+  static std::optional<Crd> crd;
+  static std::string failure;
+  return establishedOnce(
+      std::string(DISTBENCH_KUEUE_CRD_DIR) + "/kueue.x-k8s.io_admissionchecks.yaml", crd, failure);
 }
 
 std::string readFile(const std::string& path) {

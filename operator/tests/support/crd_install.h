@@ -11,9 +11,12 @@ namespace distbench::kubetest {
 
 struct Crd {
   std::string name, group, version, plural;
+  bool namespaced = true;
   YAML::Node schema;  // the served version's openAPIV3Schema
+  // The collection; `ns` is ignored for a cluster-scoped resource.
   std::string path(const std::string& ns) const {
-    return "/apis/" + group + "/" + version + "/namespaces/" + ns + "/" + plural;
+    return "/apis/" + group + "/" + version + (namespaced ? "/namespaces/" + ns : "") + "/" +
+           plural;
   }
 };
 
@@ -22,6 +25,12 @@ struct Crd {
 const Crd& establishedCrd();
 // The same for DistBenchmarkSchedule.
 const Crd& establishedScheduleCrd();
+// The same for DistBenchPreflightPolicy (cluster-scoped).
+const Crd& establishedPreflightPolicyCrd();
+// Kueue v0.15.8's Workload and AdmissionCheck (third_party/kueue), the
+// Workload's as scripts/kueue-crds-for-test-apiserver.py makes it loadable.
+const Crd& establishedKueueWorkloadCrd();
+const Crd& establishedKueueAdmissionCheckCrd();
 
 std::string readFile(const std::string& path);
 

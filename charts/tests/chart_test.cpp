@@ -234,12 +234,16 @@ TEST(Chart, LintsCleanWithEveryValueSet) {
 // The CRD: one source of truth
 
 TEST(ChartCrd, IsTheRepositorysCrd) {
-  const std::string root = slurp(kRoot + "/crds/" + kCrdName);
-  const std::string inChart = slurp(kChart + "/crds/" + kCrdName);
-  ASSERT_FALSE(root.empty());
-  EXPECT_EQ(inChart, root) << "charts/distbench-operator/crds/" << kCrdName
-                           << " must be the symlink ../../../crds/" << kCrdName
-                           << " (or at least byte-identical to it)";
+  // Every CRD of crds/ ships with the chart, unchanged.
+  for (const std::string& name : {kCrdName, std::string("distbench.io_distbenchmarkschedules.yaml"),
+                                 std::string("distbench.io_distbenchpreflightpolicies.yaml")}) {
+    const std::string root = slurp(kRoot + "/crds/" + name);
+    const std::string inChart = slurp(kChart + "/crds/" + name);
+    ASSERT_FALSE(root.empty()) << name;
+    EXPECT_EQ(inChart, root) << "charts/distbench-operator/crds/" << name
+                             << " must be the symlink ../../../crds/" << name
+                             << " (or at least byte-identical to it)";
+  }
 }
 
 TEST(ChartCrd, HelmShipsItFromTheSymlink) {
@@ -400,7 +404,8 @@ TEST(ChartTemplate, ServiceMonitorAndWorkerPodMonitorWhenEnabled) {
 }
 
 const std::string kRulesFile = kChart + "/rules/distbench-rules.yaml";
-const std::vector<std::string> kAlerts = {"DistbenchRegression", "DistbenchRunsFailing",
+const std::vector<std::string> kAlerts = {"DistbenchPreflightRejectsMoreThanItAdmits",
+                                          "DistbenchRegression", "DistbenchRunsFailing",
                                           "DistbenchScheduleStale"};
 
 TEST(ChartTemplate, PrometheusRuleIsThePlainRulesFile) {
@@ -442,6 +447,7 @@ TEST(ChartTemplate, PrometheusRuleIsThePlainRulesFile) {
       EXPECT_NE(rl["annotations"]["description"].as<std::string>("").find("What to check"),
                 std::string::npos)
           << name;
+      if (group["name"].as<std::string>("") != "distbench-schedules") continue;
       EXPECT_NE(rl["expr"].as<std::string>("").find("by (namespace, schedule)"), std::string::npos)
           << name << ": one series per schedule, whichever replica exports it";
     }
@@ -658,6 +664,40 @@ TEST(ChartTemplate, MarkingSuspectNodesAddsOnlyTheNodeRuleAndTheFlag) {
   BinaryResult bad = r.helm(args);
   EXPECT_NE(bad.exitCode, 0);
   EXPECT_NE((bad.out + bad.err).find("fabric.suspectNodes"), std::string::npos) << describe(bad);
+}
+
+TEST(ChartTemplate, ThePreflightGateAddsItsRulesAndFlagOnlyWhenEnabled) {
+  DISTBENCH_REQUIRE_TOOLS(false);
+  Runner r;
+  const std::string key = "ClusterRole/" + kFullname + "-preflight";
+  auto resourcesOf = [](const YAML::Node& role) {
+    std::vector<std::string> out;
+    for (const auto& rule : role["rules"])
+      for (const std::string& res : strings(rule["resources"])) out.push_back(res);
+    return out;
+  };
+  auto off = objects(render(r));
+  EXPECT_FALSE(off.count(key)) << "no gate, no rights for it, by default";
+  EXPECT_FALSE(contains(resourcesOf(need(off, "ClusterRole/" + kFullname)), "workloads"));
+  EXPECT_FALSE(contains(strings(need(off, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                                    ["containers"][0]["args"]),
+                        "--preflight"));
+
+  auto on = objects(render(r, {"preflight.enabled=true", "watchNamespace=bench"}));
+  const YAML::Node& role = need(on, key);
+  ASSERT_TRUE(role);
+  EXPECT_EQ(resourcesOf(role), (std::vector<std::string>{"admissionchecks", "admissionchecks/status",
+                                                         "distbenchpreflightpolicies", "nodes"}));
+  EXPECT_EQ(need(on, "ClusterRoleBinding/" + kFullname + "-preflight")["roleRef"]["name"]
+                .as<std::string>(),
+            kFullname + "-preflight");
+  // The Workloads are namespaced: in the operator's own role, bound where it is.
+  const std::vector<std::string> main = resourcesOf(need(on, "ClusterRole/" + kFullname));
+  EXPECT_TRUE(contains(main, "workloads"));
+  EXPECT_TRUE(contains(main, "workloads/status"));
+  EXPECT_TRUE(contains(strings(need(on, "Deployment/" + kFullname)["spec"]["template"]["spec"]
+                                   ["containers"][0]["args"]),
+                       "--preflight"));
 }
 
 TEST(ChartTemplate, LeaderElectionOffDropsTheLeaseRole) {

@@ -35,6 +35,8 @@
 #include "distbench/operator/common/operator_env.h"
 #include "distbench/operator/common/operator_flags.h"
 #include "distbench/operator/common/operator_metrics.h"
+#include "distbench/operator/preflight/preflight_controller.h"
+#include "distbench/operator/preflight/preflight_metrics.h"
 #include "distbench/operator/schedules/schedule_controller.h"
 #include "distbench/operator/schedules/schedule_metrics.h"
 
@@ -167,56 +169,86 @@ ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benc
   return options;
 }
 
-// Whether the API server serves DistBenchmarkSchedules, asked until it says.
-// Only a 404 that lasts 5 s means no (the CRD is not installed); a server that is down or
-// failing (an operator started during an outage) is asked again, 1 s, 2 s,
-// 4 s, then every 5 s, for as long as that lasts, so that an outage never
-// turns schedules off for the life of the process. Nullopt: a stop signal
-// came first.
-std::optional<bool> schedulesServedOnceAnswered(kube::KubeClient& client, const std::string& ns,
-                                                StopSignals& stop) {
+// A part of the operator that runs only where the API server serves its
+// resources (their CRDs installed: Helm installs a chart's CRDs once, never
+// on upgrade), and says why in the log where it does not.
+struct OptionalPart {
+  std::string serves;  // "DistBenchmarkSchedules", for "whether it serves ..."
+  // What is not served ("" when everything is); throws KubeApiError when
+  // the API server cannot tell.
+  std::function<std::string()> missing;
+  std::function<std::string(const std::string& missing)> offMessage;
+  std::string refusedMessage;  // the API server refused to say (RBAC)
+};
+
+// Whether the API server serves `part`, asked until it says. Only a 404
+// that lasts 5 s means no: a restarting API server answers 404 for every
+// custom resource until it has read the CRDs back. A server that is down
+// or failing (an operator started during an outage) is asked again, 1 s,
+// 2 s, 4 s, then every 5 s, for as long as that lasts, so that an outage
+// never turns a part off for the life of the process. Nullopt: a stop
+// signal came first.
+std::optional<bool> servedOnceAnswered(const OptionalPart& part, StopSignals& stop) {
   constexpr auto kLogEvery = 60s;  // a long outage is said once a minute
-  // A restarting API server answers 404 for every custom resource until it
-  // has read the CRDs back: a 404 is believed once it has held this long.
   constexpr auto kNotServedFor = 5s;
   std::chrono::milliseconds backoff = 1s;
   std::optional<std::chrono::steady_clock::time_point> lastLogged, firstNotFound;
   for (;;) {
     try {
-      if (schedulesServed(client, ns)) return true;
+      const std::string missing = part.missing();
+      if (missing.empty()) return true;
       const auto now = std::chrono::steady_clock::now();
       if (!firstNotFound) firstNotFound = now;
       if (now - *firstNotFound < kNotServedFor) {
         if (!stop.sleep(1s)) return std::nullopt;
         continue;
       }
-      kube::log::warn(
-          "DistBenchmarkSchedules are off: the API server does not serve them; apply "
-          "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
-          "only on first install) and restart the operator",
-          {});
+      kube::log::warn(part.offMessage(missing), {});
       return false;
     } catch (const kube::KubeApiError& e) {
       if (!e.unavailable()) {
         // Forbidden and the like: asking again gets the same answer.
-        kube::log::warn(
-            "DistBenchmarkSchedules are off: the API server refused to say whether it "
-            "serves them (check the operator's RBAC: list distbenchmarkschedules)",
-            {{"error", e.what()}});
+        kube::log::warn(part.refusedMessage, {{"error", e.what()}});
         return false;
       }
       const auto now = std::chrono::steady_clock::now();
       if (!lastLogged || now - *lastLogged >= kLogEvery) {
         lastLogged = now;
-        kube::log::warn(
-            "cannot ask the API server whether it serves DistBenchmarkSchedules; asking "
-            "again until it answers (not ready until then)",
-            {{"error", e.what()}, {"retryInMs", std::to_string(backoff.count())}});
+        kube::log::warn("cannot ask the API server whether it serves " + part.serves +
+                            "; asking again until it answers (not ready until then)",
+                        {{"error", e.what()}, {"retryInMs", std::to_string(backoff.count())}});
       }
       if (!stop.sleep(backoff)) return std::nullopt;
       backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
     }
   }
+}
+
+OptionalPart schedulesPart(kube::KubeClient& client, const std::string& ns) {
+  return {"DistBenchmarkSchedules",
+          [&client, ns] { return schedulesServed(client, ns) ? "" : "distbenchmarkschedules"; },
+          [](const std::string&) {
+            return std::string(
+                "DistBenchmarkSchedules are off: the API server does not serve them; apply "
+                "crds/distbench.io_distbenchmarkschedules.yaml (Helm installs a chart's CRDs "
+                "only on first install) and restart the operator");
+          },
+          "DistBenchmarkSchedules are off: the API server refused to say whether it serves "
+          "them (check the operator's RBAC: list distbenchmarkschedules)"};
+}
+
+OptionalPart preflightPart(kube::KubeClient& client) {
+  return {"the preflight gate's resources",
+          [&client] { return preflightMissingResources(client); },
+          [](const std::string& missing) {
+            return "the preflight gate is off: the API server does not serve " + missing +
+                   "; install Kueue v0.15 or later (kueue.x-k8s.io/v1beta1) and apply "
+                   "crds/distbench.io_distbenchpreflightpolicies.yaml, then restart the "
+                   "operator (docs/preflight.md)";
+          },
+          "the preflight gate is off: the API server refused to say whether it serves Kueue's "
+          "Workloads and AdmissionChecks (check the operator's RBAC: the chart's "
+          "preflight.enabled grants it)"};
 }
 
 kube::LeaderElectionOptions leaderElectionOptions(const OperatorFlags& flags) {
@@ -267,13 +299,10 @@ class Operator {
                     {{"port", std::to_string(endpoints_.port())}});
     stop_.listen();
     controller_.startInformers();
-    const std::optional<bool> served = schedulesServedOnceAnswered(client_, flags_.ns, stop_);
-    if (!served) {
+    if (!decideOptionalParts()) {
       kube::log::info("stopped before the caches synced", {});
       return 0;
     }
-    if (*served) startSchedules();
-    schedulesDecided_ = true;
     if (!waitForCaches()) {
       kube::log::error("caches did not sync within 120 s; check RBAC and the API server", {});
       return 1;
@@ -319,8 +348,25 @@ class Operator {
 
   // Ready once the caches are filled: a standby is ready to take over.
   bool ready() const {
-    return schedulesDecided_.load() && controller_.synced() &&
-           (!schedules_ || schedules_->synced());
+    if (!partsDecided_.load() || !controller_.synced()) return false;
+    for (const kube::Controller* c : optional_)
+      if (!c->synced()) return false;
+    return true;
+  }
+
+  // Which optional controllers run, each once the API server has said
+  // whether it serves their resources. False: a stop signal came first.
+  bool decideOptionalParts() {
+    const std::optional<bool> schedules = servedOnceAnswered(schedulesPart(client_, flags_.ns), stop_);
+    if (!schedules) return false;
+    if (*schedules) startSchedules();
+    if (flags_.preflight) {
+      const std::optional<bool> gate = servedOnceAnswered(preflightPart(client_), stop_);
+      if (!gate) return false;
+      if (*gate) startPreflight();
+    }
+    partsDecided_ = true;
+    return true;
   }
 
   void startSchedules() {
@@ -331,6 +377,34 @@ class Operator {
     metrics_->addFamilies(
         [this] { return scheduleMetrics_.collect(schedules_->schedules().list()); });
     schedules_->startInformers();
+    optional_.push_back(schedules_.get());
+  }
+
+  void startPreflight() {
+    PreflightControllerOptions gate;
+    gate.ns = flags_.ns;
+    gate.informer = benchmarkOptions_.informer;
+    gate.runtime.onReconciled = benchmarkOptions_.runtime.onReconciled;
+    gate.runtime.mayReconcile = benchmarkOptions_.runtime.mayReconcile;
+    gate.reconciler.onEvent = benchmarkOptions_.onEvent;
+    gate.reconciler.onAnswered = [this](const PreflightAnswered& a) { preflightMetrics_.answered(a); };
+    preflight_ = std::make_unique<PreflightController>(client_, gate);
+    AdmissionCheckControllerOptions checks;
+    checks.informer = benchmarkOptions_.informer;
+    checks.runtime.onReconciled = benchmarkOptions_.runtime.onReconciled;
+    checks.runtime.mayReconcile = benchmarkOptions_.runtime.mayReconcile;
+    admissionChecks_ = std::make_unique<AdmissionCheckController>(client_, checks);
+    metrics_->addInformer("workloads", preflight_->primary());
+    metrics_->addInformer("admissionchecks", admissionChecks_->primary());
+    metrics_->addInformer("distbenchmarks", preflight_->runs());
+    metrics_->addFamilies([this] { return preflightMetrics_.collect(); });
+    for (kube::Controller* c : {static_cast<kube::Controller*>(preflight_.get()),
+                                static_cast<kube::Controller*>(admissionChecks_.get())}) {
+      c->startInformers();
+      optional_.push_back(c);
+    }
+    kube::log::info("the preflight gate is on",
+                    {{"controllerName", api::kPreflightControllerName}});
   }
 
   // From the API server's first answer: caches that do not fill by then
@@ -341,12 +415,15 @@ class Operator {
       return std::max(0ms, std::chrono::duration_cast<std::chrono::milliseconds>(
                                startDeadline - std::chrono::steady_clock::now()));
     };
-    return controller_.waitForSync(left()) && (!schedules_ || schedules_->waitForSync(left()));
+    if (!controller_.waitForSync(left())) return false;
+    for (const kube::Controller* c : optional_)
+      if (!c->waitForSync(left())) return false;
+    return true;
   }
 
   void startWorkers() {
     controller_.startWorkers();
-    if (schedules_) schedules_->startWorkers();
+    for (kube::Controller* c : optional_) c->startWorkers();
   }
 
   // A candidate may take the Lease leaseDuration after it last saw it
@@ -371,10 +448,12 @@ class Operator {
     kube::log::warn("lost leadership; pausing the workers, then campaigning again",
                     {{"identity", elector_->identity()}});
     const auto deadline = std::chrono::steady_clock::now() + drainTimeout;
-    const bool paused = controller_.pauseWorkers(drainTimeout) &&
-                        (!schedules_ || schedules_->pauseWorkers(
-                                            std::max(std::chrono::steady_clock::duration::zero(),
-                                                     deadline - std::chrono::steady_clock::now())));
+    bool paused = controller_.pauseWorkers(drainTimeout);
+    for (kube::Controller* c : optional_) {
+      paused = c->pauseWorkers(std::max(std::chrono::steady_clock::duration::zero(),
+                                        deadline - std::chrono::steady_clock::now())) &&
+               paused;
+    }
     if (!paused) {
       // Another replica may act from now on: not one more write.
       kube::log::error(
@@ -388,9 +467,11 @@ class Operator {
   }
 
   int shutdown() {
-    const bool schedulesDrained =
-        !schedules_ || schedules_->stop(ms(flags_.shutdownTimeoutSeconds));
-    const bool drained = controller_.stop(ms(flags_.shutdownTimeoutSeconds)) && schedulesDrained;
+    bool drained = true;
+    for (auto c = optional_.rbegin(); c != optional_.rend(); ++c) {
+      drained = (*c)->stop(ms(flags_.shutdownTimeoutSeconds)) && drained;
+    }
+    drained = controller_.stop(ms(flags_.shutdownTimeoutSeconds)) && drained;
     recorder_.flush(2s);
     if (!drained) {
       // Its requests are bounded by the client's timeout, but waiting for
@@ -427,10 +508,15 @@ class Operator {
   std::unique_ptr<kube::LeaderElector> elector_;
   BenchmarkControllerOptions benchmarkOptions_;
   BenchmarkController controller_;
-  // Set once, before schedulesDecided_; read only after it.
+  // The optional controllers: set once, before partsDecided_; read by
+  // ready() (another thread) only after it.
   std::unique_ptr<ScheduleController> schedules_;
-  std::atomic<bool> schedulesDecided_{false};
+  std::unique_ptr<PreflightController> preflight_;
+  std::unique_ptr<AdmissionCheckController> admissionChecks_;
+  std::vector<kube::Controller*> optional_;
+  std::atomic<bool> partsDecided_{false};
   ScheduleMetrics scheduleMetrics_;
+  PreflightMetrics preflightMetrics_;
   ElectionGuard electionGuard_;
   distbench::http::HttpEndpoints endpoints_;
 };

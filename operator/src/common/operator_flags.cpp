@@ -145,6 +145,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
       f.version = true;
     } else if (flag == "--leader-elect") {
       f.leaderElect = hasValue ? boolean(flag, value) : true;
+    } else if (flag == "--preflight") {
+      f.preflight = hasValue ? boolean(flag, value) : true;
     } else if (flag == "--allow-privileged-overrides") {
       f.allowPrivilegedOverrides = hasValue ? boolean(flag, value) : true;
     } else if (auto it = valued.find(flag); it != valued.end()) {
@@ -205,6 +207,10 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
                                   what a node a Fabric run finds slow gets: nothing (default),
                                   the label distbench.io/suspect, or that NoSchedule taint;
                                   label and taint need RBAC to get and patch nodes
+  --preflight[=true|false]        run the preflight gate, Kueue's AdmissionCheck controller for
+                                  controllerName distbench.io/preflight (default false); needs
+                                  Kueue's CRDs (kueue.x-k8s.io/v1beta1) and
+                                  crds/distbench.io_distbenchpreflightpolicies.yaml
   --log-format json|text          default json
   --log-level debug|info|warn|error  default info
   --version, --help

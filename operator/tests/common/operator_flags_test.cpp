@@ -44,6 +44,15 @@ TEST(OperatorFlags, PrivilegedOverridesAreRefusedUnlessAllowed) {
   EXPECT_NE(operatorUsage().find("--allow-privileged-overrides"), std::string::npos);
 }
 
+// The preflight gate needs Kueue and rights on nodes: off unless asked for.
+TEST(OperatorFlags, ThePreflightGateIsOffUnlessAsked) {
+  EXPECT_FALSE(parseOperatorFlags({}).preflight);
+  EXPECT_TRUE(parseOperatorFlags({"--preflight"}).preflight);
+  EXPECT_FALSE(parseOperatorFlags({"--preflight=false"}).preflight);
+  EXPECT_THROW(parseOperatorFlags({"--preflight=on"}), FlagError);
+  EXPECT_NE(operatorUsage().find("--preflight"), std::string::npos);
+}
+
 TEST(OperatorFlags, BadInputNamesTheFlag) {
   auto error = [](std::vector<std::string> args) {
     try {

@@ -108,8 +108,8 @@ struct PreflightTarget {
   std::string workloadUid;
   std::string checkName;           // the AdmissionCheck's name
   int attempt = 1;                 // 1 + the check's retryCount
-  // Kubernetes node names (the assignment's kubernetes.io/hostname values
-  // resolved through the nodes' labels), in assignment order.
+  // The assignment's kubernetes.io/hostname values, in its order: the
+  // Fabric kind pins rank i by that label (spec.benchmark.fabric.nodes).
   std::vector<std::string> nodes;
 };
 

@@ -48,6 +48,10 @@ struct OperatorFlags {
   // | taint. Anything but none needs the chart's one extra RBAC rule
   // (fabric.suspectNodes), which patches nodes.
   std::string suspectNodes = "none";
+  // Run the preflight gate: the Kueue AdmissionCheck controller of
+  // distbench.io/preflight (docs/preflight.md). Off unless asked: it needs
+  // Kueue's CRDs and RBAC on Workloads, AdmissionChecks and nodes.
+  bool preflight = false;
   bool help = false;
   bool version = false;
 };

@@ -362,8 +362,9 @@ TEST_F(PreflightControllerTest, AWorkloadDeletedMidCheckLeavesNothing) {
   kueue_->reserveQuota("train", hosts_);
   onlyRun();
   client_->remove(kueue_->path("train"));
-  // The test cluster runs no garbage collector: the gate deletes the run
-  // of a Workload that is gone itself.
+  // The gate deletes the run of a Workload that is gone itself, whether or
+  // not a garbage collector runs (the test cluster starts one only on
+  // request).
   EXPECT_TRUE(eventually([&] { return runNames().empty(); })) << "the run is deleted";
   std::lock_guard<std::mutex> lock(mutex_);
   EXPECT_TRUE(answers_.empty());

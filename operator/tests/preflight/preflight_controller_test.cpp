@@ -326,6 +326,21 @@ TEST_F(PreflightControllerTest, WithoutNodeNamesTheCheckSaysWhyAndRejects) {
   EXPECT_TRUE(runNames().empty());
 }
 
+TEST_F(PreflightControllerTest, ARunThatNeverEndsIsAFailedCheckAtItsTimeout) {
+  kueue_->createAdmissionCheck(check_, api::kPreflightControllerName, policy_);
+  createPolicy("  timeoutSeconds: 2\n");
+  start();
+  kueue_->createWorkload("train", 4, {check_});
+  kueue_->reserveQuota("train", hosts_);
+  onlyRun();  // and nothing plays its pods: it never finishes
+  ASSERT_TRUE(eventually([&] { return state("train") == "Retry"; }, 30s)) << message("train");
+  EXPECT_NE(message("train").find("did not finish within 2 s"), std::string::npos)
+      << message("train");
+  EXPECT_TRUE(eventually([&] { return runNames().empty(); })) << "the run is deleted";
+  std::lock_guard<std::mutex> lock(mutex_);
+  EXPECT_EQ(answers_, std::vector<std::string>{"Retry/TimedOut"});
+}
+
 TEST_F(PreflightControllerTest, AWorkloadEvictedMidCheckGetsNoAnswerAndLosesItsRun) {
   kueue_->createAdmissionCheck(check_, api::kPreflightControllerName, policy_);
   kueue_->createAdmissionCheck(check_ + "-other", "example.com/other", "");

@@ -18,14 +18,6 @@ using detail::Reader;
 using Node = YAML::Node;
 using Path = std::string;
 
-void readPolicyMetadata(Reader& r, const Node& node, const Path& path, PreflightPolicyMetadata& m) {
-  detail::readMetadata(
-      r, node, path, m,
-      {
-          {"uid", [&](const Node& v, const Path& p) { r.string(v, p, m.uid); }},
-          {"generation", [&](const Node& v, const Path& p) { r.integer(v, p, m.generation); }},
-      });
-}
 
 void readPolicySpec(Reader& r, const Node& node, const Path& path, PreflightPolicySpec& s) {
   bool sawTemplate = false;
@@ -64,7 +56,7 @@ void readPolicySpec(Reader& r, const Node& node, const Path& path, PreflightPoli
 DistBenchPreflightPolicy parseDocument(const std::string& text, const std::string& documentName) {
   return detail::readDocument<DistBenchPreflightPolicy>(text, documentName, kPreflightPolicyKind,
                                                         detail::SpecField::Required,
-                                                        readPolicyMetadata, readPolicySpec,
+                                                        detail::readStoredMetadata, readPolicySpec,
                                                         [](const DistBenchPreflightPolicy& p) {
                                                           return validate(p);
                                                         });

@@ -21,16 +21,6 @@ using detail::Reader;
 using Node = YAML::Node;
 using Path = std::string;
 
-void readScheduleMetadata(Reader& r, const Node& node, const Path& path, ScheduleMetadata& m) {
-  detail::readMetadata(
-      r, node, path, m,
-      {
-          {"uid", [&](const Node& v, const Path& p) { r.string(v, p, m.uid); }},
-          {"generation", [&](const Node& v, const Path& p) { r.integer(v, p, m.generation); }},
-          {"creationTimestamp",
-           [&](const Node& v, const Path& p) { r.string(v, p, m.creationTimestamp); }},
-      });
-}
 
 void readConcurrencyPolicy(Reader& r, const Node& node, const Path& path, ConcurrencyPolicy& out) {
   if (node.IsScalar() && node.Scalar() == "Allow") {
@@ -83,7 +73,7 @@ void readScheduleSpec(Reader& r, const Node& node, const Path& path, ScheduleSpe
 
 DistBenchmarkSchedule parseDocument(const std::string& text, const std::string& documentName) {
   return detail::readDocument<DistBenchmarkSchedule>(
-      text, documentName, kScheduleKind, detail::SpecField::Required, readScheduleMetadata,
+      text, documentName, kScheduleKind, detail::SpecField::Required, detail::readStoredMetadata,
       readScheduleSpec,
       // Validation parses spec.schedule and spec.timeZone; the result keeps them.
       [](DistBenchmarkSchedule& s) { return validate(s, s.spec.timing); });

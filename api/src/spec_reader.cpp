@@ -100,6 +100,17 @@ void readMetadata(Reader& r, const Node& node, const Path& path, ObjectMeta& m,
   r.object(node, path, fields, Reader::UnknownFields::Ignore);
 }
 
+void readStoredMetadata(Reader& r, const Node& node, const Path& path, StoredObjectMeta& m) {
+  readMetadata(
+      r, node, path, m,
+      {
+          {"uid", [&](const Node& v, const Path& p) { r.string(v, p, m.uid); }},
+          {"generation", [&](const Node& v, const Path& p) { r.integer(v, p, m.generation); }},
+          {"creationTimestamp",
+           [&](const Node& v, const Path& p) { r.string(v, p, m.creationTimestamp); }},
+      });
+}
+
 namespace {
 
 // Which optional parts a document spelled out: defaults that depend on the

@@ -346,6 +346,10 @@ class Reader {
 // (Kubernetes') are ignored.
 void readMetadata(Reader& r, const YAML::Node& node, const std::string& path, ObjectMeta& m,
                   std::vector<Reader::Field> more = {});
+// readMetadata with the fields a controller keeps besides (uid,
+// generation, creationTimestamp).
+void readStoredMetadata(Reader& r, const YAML::Node& node, const std::string& path,
+                        StoredObjectMeta& m);
 // A DistBenchmark spec at `path` ("spec", "spec.template.spec").
 void readSpec(Reader& r, const YAML::Node& node, const std::string& path, DistBenchmarkSpec& s);
 // A YAML exception with its line and column.

@@ -24,6 +24,14 @@ struct ObjectMeta {
   std::map<std::string, std::string> annotations;
 };
 
+// metadata as the API server returns it: ObjectMeta and what a controller
+// of the resource reads besides (a schedule, a preflight policy).
+struct StoredObjectMeta : ObjectMeta {
+  std::string uid;
+  int64_t generation = 0;
+  std::string creationTimestamp;  // RFC 3339, as the API server writes it
+};
+
 struct TopologySpec {
   int trainers = 8;  // spec.topology.trainers, >= 1: the ranks that train or communicate
   // HybridDDPRPC: >= 1, default 8. DDP, Collectives and Fabric have none: 0,

@@ -73,10 +73,7 @@ struct PreflightPolicySpec {
 // metadata as read from a document or the API server. The policy is
 // cluster-scoped: a namespace in a document is ignored, as the API server
 // ignores it.
-struct PreflightPolicyMetadata : ObjectMeta {
-  std::string uid;
-  int64_t generation = 0;
-};
+using PreflightPolicyMetadata = StoredObjectMeta;
 
 struct DistBenchPreflightPolicy {
   std::string apiVersion = kApiVersion;

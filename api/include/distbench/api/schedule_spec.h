@@ -78,13 +78,8 @@ struct ScheduleSpec {
   RunTemplate template_;
 };
 
-// metadata as read from a document or the API server: a DistBenchmark's,
-// and what the controller needs besides.
-struct ScheduleMetadata : ObjectMeta {
-  std::string uid;
-  int64_t generation = 0;
-  std::string creationTimestamp;  // RFC 3339, as the API server writes it
-};
+// metadata as read from a document or the API server.
+using ScheduleMetadata = StoredObjectMeta;
 
 struct DistBenchmarkSchedule {
   std::string apiVersion = kApiVersion;

@@ -316,4 +316,14 @@ std::string queryEscape(const std::string& v) {
   return out;
 }
 
+bool collectionServed(KubeClient& client, const std::string& path) {
+  try {
+    client.get(path + "?limit=1");
+    return true;
+  } catch (const KubeApiError& e) {
+    if (e.notFound()) return false;
+    throw;
+  }
+}
+
 }  // namespace distbench::kube

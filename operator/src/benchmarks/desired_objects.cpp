@@ -7,6 +7,7 @@
 #include "distbench/api/resource_estimate.h"
 #include "distbench/api/spec_yaml.h"
 #include "distbench/api/worker_env.h"
+#include "distbench/kube/json_fields.h"
 #include "distbench/operator/benchmarks/fabric_placement.h"
 
 namespace distbench::op {
@@ -80,12 +81,6 @@ const api::PodTemplate& templateOf(const api::DistBenchmark& b, api::Role role) 
   return b.spec.podTemplates.trainer;
 }
 
-value stringMap(const std::map<std::string, std::string>& map) {
-  value object = value::object();
-  for (const auto& [k, v] : map) object[k] = str(v);
-  return object;
-}
-
 // A core/v1 Toleration: empty strings and an unset tolerationSeconds left out,
 // as the API server itself would omit them.
 value toleration(const api::Toleration& t) {
@@ -103,8 +98,8 @@ value toleration(const api::Toleration& t) {
 void applyTemplate(const api::DistBenchmark& b, const api::PodTemplate& t,
                    const WorkerImages& images, value& container) {
   container["image"] = str(workerImage(b, t, images));
-  if (!t.requests.empty()) container["resources"]["requests"] = stringMap(t.requests);
-  if (!t.limits.empty()) container["resources"]["limits"] = stringMap(t.limits);
+  if (!t.requests.empty()) container["resources"]["requests"] = kube::stringMapJson(t.requests);
+  if (!t.limits.empty()) container["resources"]["limits"] = kube::stringMapJson(t.limits);
 }
 
 // A CUDA trainer's GPUs. Limits and requests alike: the scheduler cannot
@@ -124,7 +119,7 @@ void applyGpus(const api::DistBenchmark& b, api::Role role, const api::PodTempla
 
 // And its nodeSelector and tolerations on the pod.
 void applyTemplateToPod(const api::PodTemplate& t, value& spec) {
-  if (!t.nodeSelector.empty()) spec["nodeSelector"] = stringMap(t.nodeSelector);
+  if (!t.nodeSelector.empty()) spec["nodeSelector"] = kube::stringMapJson(t.nodeSelector);
   if (!t.tolerations.empty()) {
     value tolerations = value::array();
     for (const api::Toleration& tol : t.tolerations) {

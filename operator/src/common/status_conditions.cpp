@@ -2,24 +2,29 @@
 
 #include "distbench/api/run_key.h"
 #include "distbench/kube/bounded_message.h"
+#include "distbench/kube/json_fields.h"
 
 namespace distbench::op {
 
 using web::json::value;
 
-namespace {
-
 // The entry of type `type` (one per type: the list is a map keyed by type).
-const value* findCondition(const value& status, const std::string& type) {
-  if (!status.is_object() || !status.has_field("conditions") || !status.at("conditions").is_array())
-    return nullptr;
-  for (const value& c : status.at("conditions").as_array())
-    if (c.has_field("type") && c.at("type").as_string() == type) return &c;
+const value* conditionOf(const value& status, const std::string& type) {
+  const value* list = kube::fieldOf(status, "conditions");
+  if (list == nullptr || !list->is_array()) return nullptr;
+  for (const value& c : list->as_array())
+    if (kube::stringField(c, "type") == type) return &c;
   return nullptr;
 }
 
+namespace {
+
+const value* findCondition(const value& status, const std::string& type) {
+  return conditionOf(status, type);
+}
+
 value* findCondition(value& status, const std::string& type) {
-  return const_cast<value*>(findCondition(static_cast<const value&>(status), type));
+  return const_cast<value*>(conditionOf(static_cast<const value&>(status), type));
 }
 
 }  // namespace

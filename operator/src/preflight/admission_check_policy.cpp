@@ -18,12 +18,8 @@ CheckPolicy unusable(std::string reason, std::string error) {
 
 std::string conditionField(const value& admissionCheck, const char* field) {
   const value* status = fieldOf(admissionCheck, "status");
-  const value* conditions = status != nullptr ? fieldOf(*status, "conditions") : nullptr;
-  if (conditions == nullptr || !conditions->is_array()) return "";
-  for (const value& c : conditions->as_array()) {
-    if (stringField(c, "type") == kActiveCondition) return stringField(c, field);
-  }
-  return "";
+  const value* active = status != nullptr ? conditionOf(*status, kActiveCondition) : nullptr;
+  return active != nullptr ? stringField(*active, field) : "";
 }
 
 }  // namespace

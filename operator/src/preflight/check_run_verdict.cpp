@@ -131,17 +131,13 @@ CheckRunVerdict readCheckRunVerdict(const value& benchmark) {
   }
   if (phase != "Succeeded") return v;
   if (const value* fabric = fieldOf(*status, "fabric")) return judged(*fabric);
-  const value* conditions = fieldOf(*status, "conditions");
-  if (conditions != nullptr && conditions->is_array()) {
-    for (const value& c : conditions->as_array()) {
-      if (stringField(c, "type") != kCondReportStored) continue;
-      v.outcome = CheckRunOutcome::Failed;
-      v.summary = stringField(c, "status") == "False"
-                      ? "the check's run finished without a report: " + stringField(c, "message")
-                      : "the check's run stored a report without a fabric verdict (its "
-                        "FabricUnreadable Event says why)";
-      return v;
-    }
+  if (const value* stored = conditionOf(*status, kCondReportStored)) {
+    v.outcome = CheckRunOutcome::Failed;
+    v.summary = stringField(*stored, "status") == "False"
+                    ? "the check's run finished without a report: " + stringField(*stored, "message")
+                    : "the check's run stored a report without a fabric verdict (its "
+                      "FabricUnreadable Event says why)";
+    return v;
   }
   return v;  // Succeeded, report not stored yet
 }

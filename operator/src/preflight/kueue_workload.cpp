@@ -4,6 +4,7 @@
 
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/common/status_conditions.h"
 
 namespace distbench::op {
 namespace {
@@ -17,12 +18,7 @@ constexpr std::size_t kMaxCheckMessageBytes = 32768;
 
 bool conditionTrue(const value& workload, const char* type) {
   const value* status = fieldOf(workload, "status");
-  const value* conditions = status != nullptr ? fieldOf(*status, "conditions") : nullptr;
-  if (conditions == nullptr || !conditions->is_array()) return false;
-  for (const value& c : conditions->as_array()) {
-    if (stringField(c, "type") == type) return stringField(c, "status") == "True";
-  }
-  return false;
+  return status != nullptr && conditionIsTrue(*status, type);
 }
 
 const value* admissionChecks(const value& workload) {

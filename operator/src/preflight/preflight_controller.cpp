@@ -4,6 +4,7 @@
 
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/rfc3339.h"
+#include "distbench/operator/common/benchmark_object.h"
 #include "distbench/operator/common/crd_names.h"
 #include "distbench/operator/preflight/admission_check_policy.h"
 #include "distbench/operator/preflight/kueue_workload.h"
@@ -15,9 +16,6 @@ using kube::fieldOf;
 using kube::stringField;
 using web::json::value;
 
-std::string workloadsPath(const std::string& ns) {
-  return std::string(kKueueApiPrefix) + (ns.empty() ? "" : "/namespaces/" + ns) + "/workloads";
-}
 std::string admissionChecksPath() {
   return std::string(kKueueApiPrefix) + "/" + kAdmissionChecksPlural;
 }
@@ -56,23 +54,13 @@ std::vector<std::string> checksNaming(const kube::Informer& cache, const std::st
   return names;
 }
 
-bool served(kube::KubeClient& client, const std::string& listPath) {
-  try {
-    client.get(listPath + "?limit=1");
-    return true;
-  } catch (const kube::KubeApiError& e) {
-    if (e.notFound()) return false;
-    throw;
-  }
-}
-
 }  // namespace
 
 PreflightController::PreflightController(kube::KubeClient& client,
                                          PreflightControllerOptions options)
     : kube::Controller(client, options.runtime) {
-  watch(workloadsPath(options.ns), "", options.informer);
-  runs_ = &own(kube::groupPath(kGroup, kVersion, options.ns, kPlural),
+  watch(kueueWorkloadsPath(options.ns), "", options.informer);
+  runs_ = &own(benchmarksPath(options.ns),
                api::kPreflightWorkloadUidLabel, options.informer, "Workload");
   admissionChecks_ = &follow(admissionChecksPath(), "", options.informer, [this](const value& c) {
     return isPreflightCheck(c) ? workloadsWith(primary(), {kube::objectKey(c)})
@@ -128,12 +116,12 @@ kube::Result AdmissionCheckController::reconcile(const std::string& name) {
 std::string preflightMissingResources(kube::KubeClient& client) {
   std::string missing;
   const std::pair<std::string, std::string> wanted[] = {
-      {workloadsPath(""), "workloads.kueue.x-k8s.io/v1beta1"},
+      {kueueWorkloadsPath(""), "workloads.kueue.x-k8s.io/v1beta1"},
       {admissionChecksPath(), "admissionchecks.kueue.x-k8s.io/v1beta1"},
       {policiesPath(), std::string(api::kPreflightPolicyPlural) + ".distbench.io"},
   };
   for (const auto& [path, what] : wanted) {
-    if (!served(client, path)) missing += (missing.empty() ? "" : ", ") + what;
+    if (!kube::collectionServed(client, path)) missing += (missing.empty() ? "" : ", ") + what;
   }
   return missing;
 }

@@ -82,6 +82,17 @@ PreflightPlan fromVerdict(const PreflightInputs& in, int attempt, const std::str
 
 }  // namespace
 
+api::PreflightTarget preflightTarget(const WorkloadView& workload, const std::string& check,
+                                     int attempt) {
+  api::PreflightTarget t;
+  t.workloadName = workload.name;
+  t.workloadNamespace = workload.namespace_;
+  t.workloadUid = workload.uid;
+  t.checkName = check;
+  t.attempt = attempt;
+  return t;
+}
+
 PreflightPlan planPreflight(const PreflightInputs& in) {
   const AdmissionCheckEntry* entry = findCheck(in.workload, in.check);
   if (entry == nullptr) return ignore("the Workload has no entry for check " + in.check);
@@ -114,12 +125,7 @@ PreflightPlan planPreflight(const PreflightInputs& in) {
                           "kubernetes.io/hostname, or set the policy's unassigned: Ready");
   }
 
-  api::PreflightTarget target;
-  target.workloadName = in.workload.name;
-  target.workloadNamespace = in.workload.namespace_;
-  target.workloadUid = in.workload.uid;
-  target.checkName = in.check;
-  target.attempt = attempt;
+  api::PreflightTarget target = preflightTarget(in.workload, in.check, attempt);
   target.nodes = in.nodes;
   const std::string runName = api::preflightRunName(target);
 

@@ -1,14 +1,11 @@
 #include "distbench/operator/preflight/preflight_reconciler.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 
-#include "distbench/api/spec_yaml.h"
 #include "distbench/kube/json_fields.h"
-#include "distbench/kube/log.h"
 #include "distbench/operator/benchmarks/suspect_node_marks.h"
-#include "distbench/operator/common/crd_names.h"
+#include "distbench/operator/common/benchmark_object.h"
 #include "distbench/operator/preflight/admission_check_policy.h"
 
 namespace distbench::op {
@@ -17,20 +14,6 @@ namespace {
 using kube::fieldOf;
 using kube::stringField;
 using web::json::value;
-
-std::string workloadPath(const std::string& ns, const std::string& name) {
-  return std::string(kKueueApiPrefix) + "/namespaces/" + ns + "/workloads/" + name;
-}
-
-std::string runsPath(const std::string& ns) {
-  return kube::groupPath(kGroup, kVersion, ns, kPlural);
-}
-
-value stringMap(const std::map<std::string, std::string>& m) {
-  value out = value::object();
-  for (const auto& [k, v] : m) out[k] = value::string(v);
-  return out;
-}
 
 // The Workload owns its check's runs: deleting it deletes them.
 value workloadOwnerReference(const WorkloadView& w) {
@@ -41,16 +24,6 @@ value workloadOwnerReference(const WorkloadView& w) {
   ref["uid"] = value::string(w.uid);
   ref["controller"] = value::boolean(true);
   return ref;
-}
-
-api::PreflightTarget targetFor(const WorkloadView& w, const std::string& check, int attempt) {
-  api::PreflightTarget t;
-  t.workloadName = w.name;
-  t.workloadNamespace = w.namespace_;
-  t.workloadUid = w.uid;
-  t.checkName = check;
-  t.attempt = attempt;
-  return t;
 }
 
 int64_t ageSeconds(const value& object, kube::SystemTime now) {
@@ -84,7 +57,7 @@ kube::Result PreflightReconciler::reconcile(const std::string& key) {
   const auto [ns, name] = kube::splitKey(key);
   value workload;
   try {
-    workload = client_.get(workloadPath(ns, name));  // fresh: the answer rests on it
+    workload = client_.get(kueueWorkloadsPath(ns, name));  // fresh: the answer rests on it
   } catch (const kube::KubeApiError& e) {
     if (!e.notFound()) throw;
     // Its runs go with it where a garbage collector runs; here too where
@@ -153,7 +126,7 @@ PreflightInputs PreflightReconciler::observe(const value& workload, const Worklo
   resolveNodes(in);
   const AdmissionCheckEntry* entry = findCheck(view, checkName);
   const std::string runName = api::preflightRunName(
-      targetFor(view, checkName, static_cast<int>(entry->retryCount) + 1));
+      preflightTarget(view, checkName, static_cast<int>(entry->retryCount) + 1));
   run = runs_.get(view.namespace_ + "/" + runName);
   if (run) {
     in.run = readCheckRunVerdict(*run);
@@ -187,16 +160,9 @@ std::string PreflightReconciler::createRun(const value& workload,
                                            const api::DistBenchPreflightPolicy& policy,
                                            const PreflightPlan& plan) {
   const api::DistBenchmark run = api::preflightRun(policy, plan.target);
-  value body = value::parse(api::toJson(run));
-  value meta = value::object();
-  meta["name"] = value::string(run.metadata.name);
-  meta["namespace"] = value::string(run.metadata.namespace_);
-  meta["labels"] = stringMap(run.metadata.labels);
-  meta["annotations"] = stringMap(run.metadata.annotations);
-  meta["ownerReferences"] = value::array({workloadOwnerReference(readWorkload(workload))});
-  body["metadata"] = meta;
   try {
-    client_.create(runsPath(run.metadata.namespace_), body);
+    client_.create(benchmarksPath(run.metadata.namespace_),
+                   benchmarkObject(run, workloadOwnerReference(readWorkload(workload))));
   } catch (const kube::KubeApiError& e) {
     if (e.alreadyExists()) return "";  // made before a restart: the same attempt's run
     if (e.refused()) return e.what();  // admission, quota, a schema: no retry mends it
@@ -217,10 +183,10 @@ std::string PreflightReconciler::createRun(const value& workload,
 kube::Result PreflightReconciler::answer(const value& workload, const PreflightInputs& in,
                                          const PreflightPlan& plan,
                                          const std::optional<value>& run) {
-  const kube::SystemTime now = options_.now();
-  const value patch = checkAnswerPatch(workload, in.check, plan.answer, kube::formatRfc3339(now));
+  const value patch =
+      checkAnswerPatch(workload, in.check, plan.answer, kube::formatRfc3339(options_.now()));
   try {
-    client_.mergePatch(workloadPath(in.workload.namespace_, in.workload.name) +
+    client_.mergePatch(kueueWorkloadsPath(in.workload.namespace_, in.workload.name) +
                            "/status?fieldManager=" + kube::queryEscape(api::kPreflightControllerName),
                        patch);
   } catch (const kube::KubeApiError& e) {
@@ -253,8 +219,8 @@ kube::Result PreflightReconciler::answer(const value& workload, const PreflightI
                      plan.answer.message);
   }
   if (options_.onAnswered) {
-    options_.onAnswered({plan.answer.state, plan.outcome,
-                         run ? static_cast<double>(ageSeconds(*run, now)) : 0.0});
+    options_.onAnswered(
+        {plan.answer.state, plan.outcome, run ? static_cast<double>(in.runAgeSeconds) : 0.0});
   }
   return kube::Result::awaitChange();
 }
@@ -267,7 +233,7 @@ void PreflightReconciler::deleteRunsOfGone(const std::string& ns, const std::str
     for (const value& ref : refs->as_array()) {
       if (stringField(ref, "kind") != "Workload" || stringField(ref, "name") != workload) continue;
       try {
-        client_.remove(runsPath(ns) + "/" + kube::metadataField(run, "name"));
+        client_.remove(benchmarksPath(ns) + "/" + kube::metadataField(run, "name"));
       } catch (const kube::KubeApiError& e) {
         if (!e.notFound()) throw;
       }
@@ -283,10 +249,10 @@ void PreflightReconciler::deleteRuns(const WorkloadView& view, const std::string
   const int last = std::max<int>(api::kMaxPreflightAttempts,
                                  entry != nullptr ? static_cast<int>(entry->retryCount) + 1 : 0);
   for (int attempt = 1; attempt <= last; ++attempt) {
-    const std::string name = api::preflightRunName(targetFor(view, checkName, attempt));
+    const std::string name = api::preflightRunName(preflightTarget(view, checkName, attempt));
     if (name == keep || !runs_.get(view.namespace_ + "/" + name)) continue;
     try {
-      client_.remove(runsPath(view.namespace_) + "/" + name);
+      client_.remove(benchmarksPath(view.namespace_) + "/" + name);
     } catch (const kube::KubeApiError& e) {
       if (!e.notFound()) throw;
     }

@@ -42,16 +42,7 @@ void trimRun(value& b) {
 }  // namespace
 
 bool schedulesServed(kube::KubeClient& client, const std::string& ns) {
-  // A list of one rather than the discovery document: it needs only the
-  // right the controller holds anyway (list), and answers 404 exactly when
-  // the resource is not served.
-  try {
-    client.get(kube::groupPath(kGroup, kVersion, ns, kSchedulePlural) + "?limit=1");
-    return true;
-  } catch (const kube::KubeApiError& e) {
-    if (e.notFound()) return false;
-    throw;
-  }
+  return kube::collectionServed(client, kube::groupPath(kGroup, kVersion, ns, kSchedulePlural));
 }
 
 ScheduleController::ScheduleController(kube::KubeClient& client, ScheduleControllerOptions options)

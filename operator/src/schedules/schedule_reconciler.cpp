@@ -7,9 +7,9 @@
 #include "distbench/api/pod_security_profile.h"
 #include "distbench/api/schedule_spec.h"
 #include "distbench/api/spec_error.h"
-#include "distbench/api/spec_yaml.h"
 #include "distbench/kube/bounded_message.h"
 #include "distbench/kube/json_fields.h"
+#include "distbench/operator/common/benchmark_object.h"
 #include "distbench/operator/common/crd_names.h"
 #include "distbench/operator/common/finite_status.h"
 #include "distbench/operator/common/ownership.h"
@@ -33,16 +33,6 @@ constexpr std::chrono::seconds kStatusRetry{60};
 
 std::string schedulePath(const std::string& ns, const std::string& name = "") {
   return kube::groupPath(kGroup, kVersion, ns, kSchedulePlural, name);
-}
-
-std::string benchmarksPath(const std::string& ns, const std::string& name = "") {
-  return kube::groupPath(kGroup, kVersion, ns, kPlural, name);
-}
-
-value stringMap(const std::map<std::string, std::string>& m) {
-  value out = value::object();
-  for (const auto& [k, v] : m) out[k] = value::string(v);
-  return out;
 }
 
 }  // namespace
@@ -518,14 +508,7 @@ void ScheduleReconciler::startRun(Context& ctx, kube::SystemTime at) {
 value ScheduleReconciler::createRun(Context& ctx, const api::DistBenchmark& run,
                                     std::string* taken) {
   const std::string runName = run.metadata.name;
-  value body = value::parse(api::toJson(run));
-  value meta = value::object();
-  meta["name"] = value::string(runName);
-  meta["namespace"] = value::string(ctx.ns);
-  meta["labels"] = stringMap(run.metadata.labels);
-  meta["annotations"] = stringMap(run.metadata.annotations);
-  meta["ownerReferences"] = value::array({scheduleOwnerReference(ctx.name, ctx.uid)});
-  body["metadata"] = meta;
+  value body = benchmarkObject(run, scheduleOwnerReference(ctx.name, ctx.uid));
   try {
     return client_.create(benchmarksPath(ctx.ns), body);
   } catch (const kube::KubeApiError& e) {

@@ -8,19 +8,8 @@
 #include "distbench/operator/common/status_conditions.h"
 
 namespace distbench::op {
-namespace {
 
 using web::json::value;
-
-const value* conditionOf(const value& status, const std::string& type) {
-  const value* list = kube::fieldOf(status, "conditions");
-  if (list == nullptr || !list->is_array()) return nullptr;
-  for (const value& c : list->as_array())
-    if (kube::stringField(c, "type") == type) return &c;
-  return nullptr;
-}
-
-}  // namespace
 
 ScheduledRun scheduledRunOf(const value& b) {
   ScheduledRun run;

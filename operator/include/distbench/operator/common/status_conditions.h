@@ -62,6 +62,9 @@ bool setCondition(web::json::value& status, const std::string& type, bool isTrue
 bool setConditionStatus(web::json::value& status, const std::string& type,
                         const std::string& conditionStatus, const std::string& reason,
                         const std::string& message, const std::string& now, int64_t generation);
+// The condition `type` of status["conditions"], or null: any object's
+// conditions list (a DistBenchmark's, a Kueue Workload's or AdmissionCheck's).
+const web::json::value* conditionOf(const web::json::value& status, const std::string& type);
 // Whether the list has condition `type` at all.
 bool hasCondition(const web::json::value& status, const std::string& type);
 bool conditionIsTrue(const web::json::value& status, const std::string& type);

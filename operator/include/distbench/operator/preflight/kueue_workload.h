@@ -17,6 +17,12 @@ namespace distbench::op {
 inline constexpr const char* kKueueApiPrefix = "/apis/kueue.x-k8s.io/v1beta1";
 inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
 
+// The Workloads of `ns` (every namespace when empty), or one of them.
+inline std::string kueueWorkloadsPath(const std::string& ns, const std::string& name = "") {
+  return std::string(kKueueApiPrefix) + (ns.empty() ? "" : "/namespaces/" + ns) + "/workloads" +
+         (name.empty() ? "" : "/" + name);
+}
+
 // One entry of status.admissionChecks.
 struct AdmissionCheckEntry {
   std::string name;

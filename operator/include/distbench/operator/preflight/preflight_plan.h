@@ -56,6 +56,11 @@ struct PreflightPlan {
 
 PreflightPlan planPreflight(const PreflightInputs& in);
 
+// What attempt `attempt` of `check` on `workload` runs for, without its
+// nodes: its run's name (api::preflightRunName) is fixed by these.
+api::PreflightTarget preflightTarget(const WorkloadView& workload, const std::string& check,
+                                     int attempt);
+
 // The answer when the API server refuses to create this attempt's run
 // (`why`: its message): a failed check, Retry or Rejected as any other.
 PreflightPlan planRunRefused(const PreflightInputs& in, const std::string& why);

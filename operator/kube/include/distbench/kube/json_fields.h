@@ -6,6 +6,7 @@
 #include <cpprest/json.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace distbench::kube {
@@ -37,6 +38,13 @@ inline std::string metadataField(const web::json::value& object, const char* nam
 inline int64_t intField(const web::json::value& object, const char* name, int64_t fallback = 0) {
   const web::json::value* v = fieldOf(object, name);
   return v != nullptr && v->is_number() ? v->as_number().to_int64() : fallback;
+}
+
+// A map of strings as a JSON object (labels, annotations, quantities).
+inline web::json::value stringMapJson(const std::map<std::string, std::string>& map) {
+  web::json::value object = web::json::value::object();
+  for (const auto& [k, v] : map) object[k] = web::json::value::string(v);
+  return object;
 }
 
 }  // namespace distbench::kube

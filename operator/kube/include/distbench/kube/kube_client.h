@@ -129,6 +129,11 @@ std::string corePath(const std::string& ns, const std::string& plural,
                      const std::string& name = "");
 std::string groupPath(const std::string& group, const std::string& version, const std::string& ns,
                       const std::string& plural, const std::string& name = "");
+// Whether the API server serves the collection at `path` (a list of one:
+// it needs only the list right a controller holds anyway, and answers 404
+// exactly when the resource is not served). Throws KubeApiError when it
+// cannot tell.
+bool collectionServed(KubeClient& client, const std::string& path);
 // Query-string value escaping for label selectors and the like.
 std::string queryEscape(const std::string& value);
 

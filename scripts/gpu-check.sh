@@ -469,10 +469,12 @@ do_ctest() {
   ((rc == 0)) || return $rc
   if [[ $MODE == real ]]; then
     grep -q "no tests carry the label" <<<"$summary" && { echo "no tests carry the label gpu"; return 1; }
-    # A test for more GPUs than this machine has skips, and says so; any
-    # other skip on a GPU machine is a failure.
+    # A test for more GPUs than this machine has skips, and says so, as does
+    # the one that checks what a machine without a GPU prints; any other
+    # skip on a GPU machine is a failure.
     local bad
-    bad=$(grep -iE ': skipped' <<<"$summary" | grep -vE 'needs [0-9]+ GPUs, this machine has [0-9]+' || true)
+    bad=$(grep -iE ': skipped' <<<"$summary" \
+      | grep -vE 'needs [0-9]+ GPUs, this machine has [0-9]+|\(this machine has a GPU\)' || true)
     [[ -z $bad ]] || { echo "GPU tests skipped on a GPU machine:"; echo "$bad"; return 1; }
   fi
   return 0

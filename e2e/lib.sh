@@ -149,12 +149,16 @@ wait_phase() {  # wait_phase PHASE SECONDS: dies if the run ends in another phas
 # events, the operator's log, each pod's log.
 dump_bench() {
   [[ -n ${E2E_NS:-} ]] || return 0
-  log "--- DistBenchmarks in $E2E_NS"
-  kubectl -n "$E2E_NS" get distbenchmarks -o yaml 2>&1 | head -n 200
-  log "--- pods"
-  kubectl -n "$E2E_NS" get pods -o wide 2>&1
+  # What says why comes first (CI keeps only part of a long output): the
+  # events, then the status without its result rows, then the rest.
   log "--- events"
   kubectl -n "$E2E_NS" get events --sort-by=.lastTimestamp 2>&1 | tail -n 40
+  log "--- DistBenchmarks in $E2E_NS (status.results left out)"
+  kubectl -n "$E2E_NS" get distbenchmarks -o json 2>&1 |
+    jq '.items[] | {name: .metadata.name, spec, status: (.status // {} | del(.results))}' 2>&1 |
+    head -n 150
+  log "--- pods"
+  kubectl -n "$E2E_NS" get pods -o wide -L distbench.io/gang 2>&1
   log "--- operator logs"
   kubectl -n "$E2E_OPERATOR_NS" logs -l app.kubernetes.io/instance="$E2E_RELEASE" --tail=60 --prefix 2>&1
   local pod

@@ -1,5 +1,7 @@
 #include "distbench/worker/comm/rendezvous.h"
 
+#include <algorithm>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "distbench/worker/comm/peer_error.h"
+#include "distbench/worker/comm/rendezvous_check_in.h"
 #include "distbench/worker/comm/run_store.h"
 
 namespace distbench::worker {
@@ -15,8 +18,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string joinedKey(int rank) { return "distbench/joined/" + std::to_string(rank); }
 
 c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
                                              std::chrono::milliseconds timeout) {
@@ -34,16 +35,7 @@ c10::intrusive_ptr<c10d::Store> connectStore(const WorkerIdentity& id,
   }
 }
 
-void checkIn(c10d::Store& store, const WorkerIdentity& id) {
-  if (store.add(joinedKey(id.rank) + "/count", 1) > 1) {
-    throw PeerError("rendezvous: " + id.label() + " joined twice: is another process running " +
-                    "with the same RANK?");
-  }
-  std::string label = id.label();
-  store.set(joinedKey(id.rank), std::vector<uint8_t>(label.begin(), label.end()));
-  store.add("distbench/joined", 1);
-}
-
+constexpr const char* kJoinedCount = "distbench/joined";
 constexpr const char* kFailedKey = "distbench/rendezvous-failed";
 constexpr const char* kFailureSeenKey = "distbench/rendezvous-failure-seen";
 
@@ -54,16 +46,12 @@ std::string readString(c10d::Store& store, const std::string& key) {
 
 std::string missingRanks(c10d::Store& store, const WorkerIdentity& id) {
   std::string missing;
-  for (int r = 0; r < id.worldSize; ++r) {
-    if (!store.check({joinedKey(r)})) {
-      missing +=
-          (missing.empty() ? "" : ", ") + describeRank(id.numParameterServers, id.numTrainers, r);
-    }
-  }
+  for (int r : ranksNotCheckedIn(store, id.worldSize))
+    missing += (missing.empty() ? "" : ", ") + describeRank(id.numParameterServers, id.numTrainers, r);
   return missing;
 }
 
-// Polls the check-in counter until every rank is in. Polling, not
+// Polls the check-ins until every rank is in. Polling, not
 // Store::wait: a timed-out wait leaves TCPStore's client socket unusable for
 // the questions that follow. The master hosts the store, so when its time is
 // up it publishes the verdict and keeps the store up until the others have
@@ -74,7 +62,10 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
   const bool isMaster = id.role == api::Role::Master;
   try {
     while (Clock::now() < deadline) {
-      if (store.add("distbench/joined", 0) >= id.worldSize) return;
+      // The counter is the cheap question; the keys are the answer (a
+      // repeated add may have pushed the counter too far).
+      if (store.add(kJoinedCount, 0) >= id.worldSize && everyRankCheckedIn(store, id.worldSize))
+        return;
       if (!isMaster && store.check({kFailedKey})) {
         std::string verdict = readString(store, kFailedKey);
         store.add(kFailureSeenKey, 1);
@@ -87,7 +78,8 @@ void awaitEveryone(c10d::Store& store, const WorkerIdentity& id, Clock::time_poi
                                 missingRanks(store, id);
     if (isMaster) {
       store.set(kFailedKey, std::vector<uint8_t>(verdict.begin(), verdict.end()));
-      const int64_t others = store.add("distbench/joined", 0) - 1;
+      const int64_t others =
+          id.worldSize - 1 - static_cast<int64_t>(ranksNotCheckedIn(store, id.worldSize).size());
       const auto grace = Clock::now() + std::chrono::seconds(3);
       while (store.add(kFailureSeenKey, 0) < others && Clock::now() < grace) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -112,16 +104,43 @@ Rendezvous::Rendezvous(const WorkerIdentity& id, RendezvousTimeouts timeouts,
     : identity_(id), timeouts_(timeouts) {
   const auto deadline = Clock::now() + timeouts.rendezvous;
   store_ = connectStore(id, timeouts.rendezvous);
-  try {
-    checkIn(*store_, id);
-  } catch (const PeerError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw PeerError("rendezvous: lost the store hosted by the master (rank 0) while checking in: " +
-                    firstLine(e.what()));
-  }
+  checkInWithRetries(deadline);
   if (checkedIn) checkedIn();
   awaitEveryone(*store_, id, deadline, timeouts.rendezvous);
+}
+
+// A connection that breaks or answers nonsense during the check-in is tried
+// again on a new one: in a cluster the master's Service may route a new
+// connection to the previous gang's master for a few seconds after a gang
+// restart, and a broken stream was seen there (std::bad_alloc reading an
+// answer). The check-in is idempotent (rendezvous_check_in.h), so asking
+// again is safe. The master hosts the store and has nothing to reconnect to.
+void Rendezvous::checkInWithRetries(std::chrono::steady_clock::time_point deadline) {
+  constexpr int kAttempts = 5;
+  constexpr std::chrono::seconds kPause{1};
+  constexpr std::chrono::seconds kReconnectTimeout{10};
+  const WorkerIdentity& id = identity_;
+  const std::string me = checkInIdentity(id);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      checkInRank(*store_, id.rank, me);
+      store_->add(kJoinedCount, 1);
+      return;
+    } catch (const PeerError&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::string why = firstLine(e.what());
+      if (id.role == api::Role::Master || attempt == kAttempts || Clock::now() + kPause >= deadline)
+        throw PeerError("rendezvous: lost the store hosted by the master (rank 0) while checking in" +
+                        std::string(attempt > 1 ? " (" + std::to_string(attempt) + " connections)" : "") +
+                        ": " + why);
+      std::cerr << id.label() << ": the store connection failed while checking in (" << why
+                << "); connecting again\n";
+    }
+    std::this_thread::sleep_for(kPause);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    store_ = connectStore(id, std::min<std::chrono::milliseconds>(left, kReconnectTimeout));
+  }
 }
 
 void Rendezvous::formGroups(GroupsWanted groups, const TrainerGroupSettings& trainers) {

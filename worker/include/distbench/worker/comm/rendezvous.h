@@ -61,6 +61,8 @@ class Rendezvous {
   RendezvousTimeouts timeouts() const { return timeouts_; }
 
  private:
+  void checkInWithRetries(std::chrono::steady_clock::time_point deadline);
+
   WorkerIdentity identity_;
   RendezvousTimeouts timeouts_;
   TrainerGroupSettings trainerSettings_;

@@ -1,46 +1,38 @@
-// The chart's RBAC against what the operator really calls. The ClusterRole
-// and leader-election Role that `helm template charts/distbench-operator`
-// renders are applied to the test cluster and bound to the user
-// "distbench-operator"; the built distbench-operator runs as that user
-// through every path that talks to the API (leader election, children
-// created, pods running then succeeded, results, clean-up, TTL deletion, a
-// gang restart, a repeated Event, a benchmark deleted mid-run, children's
-// names taken by strangers' objects); then the API
-// server's audit log of that user is compared with the rules: (a) every
-// request was allowed and is covered by a rule, (b) every rule was used.
-// A rule the code never exercises is a right the operator should not hold;
-// a request no rule covers is a 403 in a real cluster.
+// The chart's RBAC against what the operator really calls
+// (support/rbac_audit.h). The ClusterRole and leader-election Role that
+// `helm template charts/distbench-operator` renders are applied to the test
+// cluster and bound to the user "distbench-operator"; the built
+// distbench-operator runs as that user through every path that talks to the
+// API (leader election, children created, pods running then succeeded,
+// results, clean-up, TTL deletion, a gang restart, a repeated Event, a
+// benchmark deleted mid-run, children's names taken by strangers' objects);
+// then the API server's audit log of that user is compared with the rules:
+// every request allowed and covered by a rule, every rule used.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <yaml-cpp/yaml.h>
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 #include "distbench/api/object_names.h"
 #include "distbench/api/renderer.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
 #include "distbench/operator/benchmarks/reconciler.h"
-#include "distbench/process/binary_runner.h"
 #include "distbench/testing/kube/audit_log.h"
 #include "distbench/testing/kube/operator_process.h"
 #include "support/benchmark_namespace_test.h"
+#include "support/rbac_audit.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"
-#endif
-#ifndef DISTBENCH_SOURCE_DIR
-#error "DISTBENCH_SOURCE_DIR must name the repository root"
 #endif
 
 namespace distbench::op {
@@ -58,42 +50,6 @@ const std::string kRelease = "rbac-audit";
 const std::string kLeaseNamespace = "rbac-audit-system";  // the release namespace
 const std::string kIdentity = "rbac-audit-0";
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-// $DISTBENCH_RBAC_CHART (another chart directory, e.g. an edited copy, to
-// see the test catch a drift), else the repository's chart.
-std::string chartDir() {
-  const std::string other = env("DISTBENCH_RBAC_CHART");
-  return other.empty() ? std::string(DISTBENCH_SOURCE_DIR) + "/charts/distbench-operator" : other;
-}
-
-bool inCi() {
-  const std::string ci = env("CI");
-  return ci == "true" || ci == "TRUE" || ci == "True" || ci == "1" || ci == "yes";
-}
-
-// helm as the chart tests find it: $DISTBENCH_HELM_BIN, else
-// ${DISTBENCH_HELM_CACHE:-~/.cache/distbench/helm}/bin (scripts/install-helm.sh),
-// else PATH. Empty when none.
-std::string findHelm(std::string& searched) {
-  std::vector<std::string> dirs;
-  if (!env("DISTBENCH_HELM_BIN").empty()) dirs.push_back(env("DISTBENCH_HELM_BIN"));
-  const std::string cache =
-      env("DISTBENCH_HELM_CACHE").empty() ? env("HOME") + "/.cache/distbench/helm" : env("DISTBENCH_HELM_CACHE");
-  dirs.push_back(cache + "/bin");
-  std::stringstream path(env("PATH"));
-  for (std::string d; std::getline(path, d, ':');)
-    if (!d.empty()) dirs.push_back(d);
-  for (const auto& d : dirs) {
-    searched += (searched.empty() ? "" : ", ") + d;
-    if (::access((d + "/helm").c_str(), X_OK) == 0) return d + "/helm";
-  }
-  return {};
-}
-
 std::string str(const value& v, const std::vector<std::string>& path) {
   const value* at = &v;
   for (const std::string& p : path) {
@@ -103,25 +59,6 @@ std::string str(const value& v, const std::vector<std::string>& path) {
   if (at->is_string()) return at->as_string();
   if (at->is_number()) return std::to_string(at->as_number().to_int64());
   return "";
-}
-
-// A granted (apiGroup, resource, verb); `ns` empty when granted in every
-// namespace (a ClusterRole bound cluster-wide).
-std::set<AuditRequest> rulesOf(const YAML::Node& role, const std::string& ns) {
-  std::set<AuditRequest> granted;
-  for (const YAML::Node& rule : role["rules"]) {
-    if (rule["resourceNames"] || rule["nonResourceURLs"])
-      ADD_FAILURE() << "rule with resourceNames or nonResourceURLs: extend this test to check it";
-    for (const YAML::Node& g : rule["apiGroups"])
-      for (const YAML::Node& r : rule["resources"])
-        for (const YAML::Node& v : rule["verbs"]) {
-          const auto group = g.as<std::string>(), res = r.as<std::string>(), verb = v.as<std::string>();
-          if (group == "*" || res == "*" || verb == "*")
-            ADD_FAILURE() << "wildcard in " << role["metadata"]["name"] << ": grant exactly what the code calls";
-          granted.insert({group, res, verb, ns});
-        }
-  }
-  return granted;
 }
 
 class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
@@ -135,41 +72,12 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
     }
   }
 
-  // `helm template` of the chart, its objects by "Kind/name".
-  std::map<std::string, YAML::Node> renderChart(const std::string& helm) {
-    std::map<std::string, YAML::Node> byKind;
-    const std::string d = dir_->path();
-    const std::string command = "env HELM_CACHE_HOME='" + d + "/helm-cache' HELM_CONFIG_HOME='" + d +
-                                "/helm-config' HELM_DATA_HOME='" + d + "/helm-data' '" + helm +
-                                "' template " + kRelease + " '" + chartDir() + "' --namespace " + kLeaseNamespace;
-    const process::BinaryResult r =
-        process::runCaptured(command, d + "/helm.out", d + "/helm.err");
-    if (r.exitCode != 0) {
-      ADD_FAILURE() << command << ": exit " << r.exitCode << "\n" << r.err;
-      return byKind;
-    }
-    for (const YAML::Node& doc : YAML::LoadAll(r.out))
-      if (doc.IsMap() && doc["kind"]) byKind[doc["kind"].as<std::string>() + "/" +
-                                             doc["metadata"]["name"].as<std::string>()] = doc;
-    return byKind;
-  }
-
-  // Creates a YAML object as the admin; one already there (a rerun in the
-  // same cluster) is replaced by nothing: the rendering is the same.
   void apply(const std::string& collection, const std::string& yaml) {
-    kubetest::Response r = kubetest::call(web::http::methods::POST, collection, yaml, "application/yaml");
-    ASSERT_TRUE(r.status == 201 || r.status == 409) << "POST " << collection << ": " << r.status << " " << r.body;
+    kubetest::applyAsAdmin(collection, yaml);
   }
-
-  void bind(const std::string& kind, const std::string& ns, const std::string& name, const std::string& roleKind,
-            const std::string& role) {
-    const std::string collection = "/apis/rbac.authorization.k8s.io/v1/" +
-                                   (ns.empty() ? std::string() : "namespaces/" + ns + "/") +
-                                   (kind == "ClusterRoleBinding" ? "clusterrolebindings" : "rolebindings");
-    apply(collection, "apiVersion: rbac.authorization.k8s.io/v1\nkind: " + kind + "\nmetadata:\n  name: " + name +
-                          "\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: " + roleKind +
-                          "\n  name: " + role + "\nsubjects:\n- kind: User\n  apiGroup: rbac.authorization.k8s.io\n"
-                          "  name: " + KubeTestCluster::kOperatorUser + "\n");
+  void bind(const std::string& kind, const std::string& ns, const std::string& name,
+            const std::string& roleKind, const std::string& role) {
+    kubetest::bindToUser(kind, ns, name, roleKind, role, KubeTestCluster::kOperatorUser);
   }
 
   std::string benchmarksPath(const std::string& name = "") const {
@@ -285,13 +193,13 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
 TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // 1. The chart's rules, applied and bound to the operator's user.
   std::string searched;
-  const std::string helm = findHelm(searched);
+  const std::string helm = kubetest::findHelm(searched);
   if (helm.empty()) {
     const std::string why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
-    if (inCi()) GTEST_FAIL() << why << " (CI is set: not skipping)";
+    if (kubetest::inCi()) GTEST_FAIL() << why << " (CI is set: not skipping)";
     GTEST_SKIP() << why;
   }
-  const auto objects = renderChart(helm);
+  const auto objects = kubetest::renderChart(helm, kRelease, kLeaseNamespace, dir_->path());
   if (HasFailure()) return;
   const std::string clusterRoleKey = "ClusterRole/" + kRelease + "-distbench-operator";
   const std::string roleKey = "Role/" + kRelease + "-distbench-operator-leader-election";
@@ -319,8 +227,8 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // API server serves them.
   kubetest::establishedScheduleCrd();
 
-  std::set<AuditRequest> granted = rulesOf(clusterRole, "");
-  for (const AuditRequest& g : rulesOf(role, kLeaseNamespace)) granted.insert(g);
+  std::set<AuditRequest> granted = kubetest::rulesOf(clusterRole, "");
+  for (const AuditRequest& g : kubetest::rulesOf(role, kLeaseNamespace)) granted.insert(g);
 
   // 2. The operator, as that user, through every path that talks to the API.
   // Only what the log gets from now on counts: other tests may have used
@@ -476,80 +384,11 @@ TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   client_->remove("/apis/coordination.k8s.io/v1/namespaces/" + kLeaseNamespace + "/leases/distbench-operator");
   for (const std::string& name : taken) client_->remove(benchmarksPath(name));
 
-  // 3. The audit log. A marker request made now shows once the log holds
-  // every request answered before it.
-  // (By a user of its own: the admin's requests fill most of the log.)
-  const std::string marker = "/api/v1/namespaces/" + ns_ + "/configmaps/rbac-audit-marker";
-  {
-    web::http::client::http_client markerClient(cluster_->url(), cluster_->clientConfig());
-    web::http::http_request request(web::http::methods::GET);
-    request.set_request_uri(marker);
-    request.headers().add("Authorization", "Bearer " + cluster_->token(KubeTestCluster::kPlainUser));
-    markerClient.request(request).get();
-  }
-  ASSERT_TRUE(eventually([&] {
-    for (const AuditRecord& rec : kubetest::readAuditLog(cluster_->auditLogPath(), KubeTestCluster::kPlainUser, auditFrom))
-      if (rec.requestUri == marker) return true;
-    return false;
-  })) << "the marker request never reached " << cluster_->auditLogPath();
+  // 3. The audit log: every request covered, every rule used.
   const std::vector<AuditRecord> records =
-      kubetest::readAuditLog(cluster_->auditLogPath(), KubeTestCluster::kOperatorUser, auditFrom);
-  ASSERT_FALSE(records.empty()) << "no request of " << KubeTestCluster::kOperatorUser << " in the audit log";
-
-  auto grantFor = [&](const AuditRequest& used) -> const AuditRequest* {
-    for (const AuditRequest& g : granted)
-      if (g.apiGroup == used.apiGroup && g.resource == used.resource && g.verb == used.verb &&
-          (g.ns.empty() || g.ns == used.ns))
-        return &g;
-    return nullptr;
-  };
-
-  // (a) Every request allowed and covered by a rule.
-  std::map<std::string, std::map<int, int>> codes;  // request -> code -> how many
-  std::set<std::string> refused, invalid, uncovered, nonResource;
-  std::set<AuditRequest> usedGrants;
-  for (const AuditRecord& rec : records) {
-    const AuditRequest used{rec.apiGroup, rec.resource, rec.verb, rec.ns};
-    if (rec.stage == "ResponseComplete" || rec.stage == "Panic") ++codes[used.describe()][rec.code];
-    const std::string what = rec.verb + " " + rec.requestUri + " -> " + std::to_string(rec.code);
-    if (rec.code == 401 || rec.code == 403) refused.insert(what);
-    // What the operator sent was malformed or invalid: a bug of its own,
-    // whatever the rules say.
-    if (rec.code == 400 || rec.code == 422) invalid.insert(what);
-    if (rec.resource.empty()) {
-      nonResource.insert(rec.verb + " " + rec.requestUri);
-      continue;
-    }
-    if (const AuditRequest* g = grantFor(used)) usedGrants.insert(*g);
-    else uncovered.insert(used.describe());
-  }
-  std::printf("[ rbac     ] %zu audit events of %s:\n", records.size(), KubeTestCluster::kOperatorUser);
-  for (const auto& [request, byCode] : codes) {
-    std::string line;
-    for (const auto& [code, n] : byCode) line += " " + std::to_string(code) + "x" + std::to_string(n);
-    std::printf("[ rbac     ]   %-70s%s\n", request.c_str(), line.c_str());
-  }
-  for (const std::string& u : nonResource) std::printf("[ rbac     ]   non-resource: %s\n", u.c_str());
-
-  std::string text;
-  for (const std::string& s : refused) text += "\n  " + s;
-  EXPECT_TRUE(refused.empty()) << "requests refused (401/403):" << text;
-  text.clear();
-  for (const std::string& s : invalid) text += "\n  " + s;
-  EXPECT_TRUE(invalid.empty()) << "requests the API server found malformed or invalid (400/422):" << text;
-  text.clear();
-  for (const std::string& s : uncovered) text += "\n  " + s;
-  EXPECT_TRUE(uncovered.empty()) << "MISSING from the chart's rules (requests the operator made that no rule "
-                                    "grants; a 403 in a cluster where nothing else grants them):"
-                                 << text;
-
-  // (b) Every rule used at least once.
-  text.clear();
-  for (const AuditRequest& g : granted)
-    if (!usedGrants.count(g)) text += "\n  " + g.describe();
-  EXPECT_TRUE(text.empty()) << "UNUSED rules (granted by the chart, never called in the scenario): remove them "
-                               "from charts/distbench-operator/templates, or exercise the path here:"
-                            << text;
+      kubetest::auditedRequests(*cluster_, KubeTestCluster::kOperatorUser, auditFrom, ns_);
+  if (HasFailure()) return;
+  kubetest::expectRequestsMatchRules(records, granted, granted, KubeTestCluster::kOperatorUser);
 }
 
 }  // namespace

@@ -86,7 +86,8 @@ TEST_F(PreflightRbacAuditTest, TheChartGrantsTheGateExactlyWhatItCalls) {
   const std::string first = onlyRun();
   finishRun(first, 1);
   ASSERT_TRUE(eventually([&] { return state("train") == "Retry"; })) << message("train");
-  ASSERT_TRUE(eventually([&] { return nodeTainted(hosts_[1]); }));
+  // Not fatal: a refused patch is better named by the audit below.
+  EXPECT_TRUE(eventually([&] { return nodeTainted(hosts_[1]); }, 10s));
   ASSERT_EQ(kueue_->step("train"), "Evicted");
   kueue_->reserveQuota("train", hosts_);
   std::string second;
@@ -107,7 +108,7 @@ TEST_F(PreflightRbacAuditTest, TheChartGrantsTheGateExactlyWhatItCalls) {
   // 3. The audit log.
   const std::vector<kubetest::AuditRecord> records =
       kubetest::auditedRequests(*cluster_, KubeTestCluster::kOperatorUser, auditFrom, ns_);
-  if (HasFailure()) return;
+  if (records.empty()) return;  // auditedRequests said why
   kubetest::expectRequestsMatchRules(records, granted, added, KubeTestCluster::kOperatorUser);
 }
 

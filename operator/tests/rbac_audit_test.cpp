@@ -192,13 +192,9 @@ class RbacAuditTest : public kubetest::BenchmarkNamespaceTest {
 
 TEST_F(RbacAuditTest, TheChartGrantsExactlyWhatTheOperatorCalls) {
   // 1. The chart's rules, applied and bound to the operator's user.
-  std::string searched;
-  const std::string helm = kubetest::findHelm(searched);
-  if (helm.empty()) {
-    const std::string why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
-    if (kubetest::inCi()) GTEST_FAIL() << why << " (CI is set: not skipping)";
-    GTEST_SKIP() << why;
-  }
+  std::string noHelm;
+  const std::string helm = kubetest::helmOrWhyNot(noHelm);
+  if (helm.empty()) GTEST_SKIP() << noHelm;
   const auto objects = kubetest::renderChart(helm, kRelease, kLeaseNamespace, dir_->path());
   if (HasFailure()) return;
   const std::string clusterRoleKey = "ClusterRole/" + kRelease + "-distbench-operator";

@@ -31,13 +31,9 @@ class PreflightRbacAuditTest : public PreflightGateTest {};
 
 TEST_F(PreflightRbacAuditTest, TheChartGrantsTheGateExactlyWhatItCalls) {
   // 1. The chart's rules with and without the gate; the enabled ones bound.
-  std::string searched;
-  const std::string helm = kubetest::findHelm(searched);
-  if (helm.empty()) {
-    const std::string why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
-    if (kubetest::inCi()) GTEST_FAIL() << why << " (CI is set: not skipping)";
-    GTEST_SKIP() << why;
-  }
+  std::string noHelm;
+  const std::string helm = kubetest::helmOrWhyNot(noHelm);
+  if (helm.empty()) GTEST_SKIP() << noHelm;
   const auto enabled = kubetest::renderChart(helm, kRelease, kReleaseNamespace, dir_->path(),
                                              "--set preflight.enabled=true");
   const auto plain = kubetest::renderChart(helm, kRelease, kReleaseNamespace, dir_->path());

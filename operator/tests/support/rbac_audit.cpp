@@ -24,13 +24,6 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-}  // namespace
-
-std::string rbacChartDir() {
-  const std::string other = env("DISTBENCH_RBAC_CHART");
-  return other.empty() ? std::string(DISTBENCH_SOURCE_DIR) + "/charts/distbench-operator" : other;
-}
-
 bool inCi() {
   const std::string ci = env("CI");
   return ci == "true" || ci == "TRUE" || ci == "True" || ci == "1" || ci == "yes";
@@ -51,6 +44,22 @@ std::string findHelm(std::string& searched) {
     if (::access((d + "/helm").c_str(), X_OK) == 0) return d + "/helm";
   }
   return {};
+}
+
+}  // namespace
+
+std::string rbacChartDir() {
+  const std::string other = env("DISTBENCH_RBAC_CHART");
+  return other.empty() ? std::string(DISTBENCH_SOURCE_DIR) + "/charts/distbench-operator" : other;
+}
+
+std::string helmOrWhyNot(std::string& why) {
+  std::string searched;
+  const std::string helm = findHelm(searched);
+  if (!helm.empty()) return helm;
+  why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
+  if (inCi()) ADD_FAILURE() << why << " (CI is set: not skipping)";
+  return "";
 }
 
 std::map<std::string, YAML::Node> renderChart(const std::string& helm, const std::string& release,

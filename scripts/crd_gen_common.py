@@ -48,6 +48,51 @@ def benchmark_crd_version():
     return source["spec"]["versions"][0]
 
 
+def custom_resource_definition(kind, plural, singular, short_name, scope, version_name,
+                               columns, description, spec, status=None):
+    """A distbench.io CRD of one version: what the generated CRDs share.
+
+    `status`: the status schema, which also turns on the status
+    subresource; None for a resource without one.
+    """
+    version = {"name": version_name, "served": True, "storage": True}
+    if status is not None:
+        version["subresources"] = {"status": {}}
+    version["additionalPrinterColumns"] = columns
+    properties = {
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "metadata": {"type": "object"},
+        "spec": spec,
+    }
+    if status is not None:
+        properties["status"] = status
+    version["schema"] = {"openAPIV3Schema": {
+        "type": "object",
+        "description": description,
+        "required": ["spec"],
+        "properties": properties,
+    }}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{plural}.distbench.io"},
+        "spec": {
+            "group": "distbench.io",
+            "scope": scope,
+            "names": {
+                "kind": kind,
+                "listKind": kind + "List",
+                "plural": plural,
+                "singular": singular,
+                "shortNames": [short_name],
+                "categories": ["distbench"],
+            },
+            "versions": [version],
+        },
+    }
+
+
 def dump(header, crd):
     return header + yaml.safe_dump(crd, sort_keys=False, width=100, allow_unicode=True,
                                    default_flow_style=False)

@@ -12,7 +12,8 @@ import copy
 import os
 import sys
 
-from crd_gen_common import ROOT, benchmark_crd_version, dump, integer, main, string, string_map
+from crd_gen_common import (ROOT, benchmark_crd_version, custom_resource_definition, dump, integer,
+                             main, string, string_map)
 
 TARGET = os.path.join(ROOT, "crds", "distbench.io_distbenchpreflightpolicies.yaml")
 SCRIPT = "scripts/gen-preflight-policy-crd.py"
@@ -100,48 +101,19 @@ def spec_schema(benchmark_spec):
 def generate():
     version = benchmark_crd_version()
     benchmark_spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "distbenchpreflightpolicies.distbench.io"},
-        "spec": {
-            "group": "distbench.io",
-            "scope": "Cluster",
-            "names": {
-                "kind": "DistBenchPreflightPolicy",
-                "listKind": "DistBenchPreflightPolicyList",
-                "plural": "distbenchpreflightpolicies",
-                "singular": "distbenchpreflightpolicy",
-                "shortNames": ["dbpreflight"],
-                "categories": ["distbench"],
-            },
-            "versions": [{
-                "name": version["name"],
-                "served": True,
-                "storage": True,
-                "additionalPrinterColumns": [
-                    {"name": "Kind", "type": "string",
-                     "jsonPath": ".spec.template.spec.benchmark.kind"},
-                    {"name": "Attempts", "type": "integer", "jsonPath": ".spec.attempts"},
-                    {"name": "Suspect Nodes", "type": "string", "jsonPath": ".spec.suspectNodes"},
-                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
-                ],
-                "schema": {"openAPIV3Schema": {
-                    "type": "object",
-                    "description": ("What distbench's preflight gate runs on the nodes a Kueue "
-                                    "Workload is about to get, named by an AdmissionCheck's "
-                                    "spec.parameters."),
-                    "required": ["spec"],
-                    "properties": {
-                        "apiVersion": {"type": "string"},
-                        "kind": {"type": "string"},
-                        "metadata": {"type": "object"},
-                        "spec": spec_schema(benchmark_spec),
-                    },
-                }},
-            }],
-        },
-    }
+    crd = custom_resource_definition(
+        "DistBenchPreflightPolicy", "distbenchpreflightpolicies", "distbenchpreflightpolicy",
+        "dbpreflight", "Cluster", version["name"],
+        [
+            {"name": "Kind", "type": "string",
+             "jsonPath": ".spec.template.spec.benchmark.kind"},
+            {"name": "Attempts", "type": "integer", "jsonPath": ".spec.attempts"},
+            {"name": "Suspect Nodes", "type": "string", "jsonPath": ".spec.suspectNodes"},
+            {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+        ],
+        ("What distbench's preflight gate runs on the nodes a Kueue Workload is about to get, "
+         "named by an AdmissionCheck's spec.parameters."),
+        spec_schema(benchmark_spec))
     return dump(HEADER, crd)
 
 

@@ -13,7 +13,8 @@ import copy
 import os
 import sys
 
-from crd_gen_common import ROOT, benchmark_crd_version, dump, integer, main, string, string_map, time
+from crd_gen_common import (ROOT, benchmark_crd_version, custom_resource_definition, dump, integer,
+                             main, string, string_map, time)
 
 TARGET = os.path.join(ROOT, "crds", "distbench.io_distbenchmarkschedules.yaml")
 
@@ -199,54 +200,24 @@ def generate():
     benchmark_spec = root["properties"]["spec"]
     conditions = copy.deepcopy(root["properties"]["status"]["properties"]["conditions"])
     conditions["items"]["properties"]["type"]["description"] = "Condition type: Valid, BaselineStored."
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "distbenchmarkschedules.distbench.io"},
-        "spec": {
-            "group": "distbench.io",
-            "scope": "Namespaced",
-            "names": {
-                "kind": "DistBenchmarkSchedule",
-                "listKind": "DistBenchmarkScheduleList",
-                "plural": "distbenchmarkschedules",
-                "singular": "distbenchmarkschedule",
-                "shortNames": ["dbsched"],
-                "categories": ["distbench"],
-            },
-            "versions": [{
-                "name": version["name"],
-                "served": True,
-                "storage": True,
-                "subresources": {"status": {}},
-                "additionalPrinterColumns": [
-                    {"name": "Schedule", "type": "string", "jsonPath": ".spec.schedule"},
-                    {"name": "Suspend", "type": "boolean", "jsonPath": ".spec.suspend"},
-                    {"name": "Last Run", "type": "date", "jsonPath": ".status.lastScheduleTime"},
-                    {"name": "p50", "type": "string",
-                     "description": "Median measured time of the last finished run.",
-                     "jsonPath": ".status.lastRun.p50"},
-                    {"name": "Verdict", "type": "string",
-                     "description": "The last finished run against the baseline pool.",
-                     "jsonPath": ".status.lastRun.verdict"},
-                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
-                ],
-                "schema": {"openAPIV3Schema": {
-                    "type": "object",
-                    "description": ("Runs a DistBenchmark on a cron schedule and compares each run "
-                                    "with the pooled recent runs."),
-                    "required": ["spec"],
-                    "properties": {
-                        "apiVersion": {"type": "string"},
-                        "kind": {"type": "string"},
-                        "metadata": {"type": "object"},
-                        "spec": spec_schema(benchmark_spec),
-                        "status": status_schema(conditions),
-                    },
-                }},
-            }],
-        },
-    }
+    crd = custom_resource_definition(
+        "DistBenchmarkSchedule", "distbenchmarkschedules", "distbenchmarkschedule", "dbsched",
+        "Namespaced", version["name"],
+        [
+            {"name": "Schedule", "type": "string", "jsonPath": ".spec.schedule"},
+            {"name": "Suspend", "type": "boolean", "jsonPath": ".spec.suspend"},
+            {"name": "Last Run", "type": "date", "jsonPath": ".status.lastScheduleTime"},
+            {"name": "p50", "type": "string",
+             "description": "Median measured time of the last finished run.",
+             "jsonPath": ".status.lastRun.p50"},
+            {"name": "Verdict", "type": "string",
+             "description": "The last finished run against the baseline pool.",
+             "jsonPath": ".status.lastRun.verdict"},
+            {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+        ],
+        ("Runs a DistBenchmark on a cron schedule and compares each run with the pooled recent "
+         "runs."),
+        spec_schema(benchmark_spec), status_schema(conditions))
     return dump(HEADER, crd)
 
 

@@ -157,13 +157,22 @@ BenchmarkControllerOptions controllerOptions(const OperatorFlags& flags,
   return options;
 }
 
-ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benchmarks,
-                                          const OperatorFlags& flags) {
-  ScheduleControllerOptions options;
-  options.ns = benchmarks.ns;
+// What the other controllers take from the run controller's options: the
+// informers' settings, and the runtime's reconcile observer (metrics) and
+// gate (leadership).
+template <typename Options>
+Options withSharedRuntime(const BenchmarkControllerOptions& benchmarks) {
+  Options options;
   options.informer = benchmarks.informer;
   options.runtime.onReconciled = benchmarks.runtime.onReconciled;
   options.runtime.mayReconcile = benchmarks.runtime.mayReconcile;
+  return options;
+}
+
+ScheduleControllerOptions scheduleOptions(const BenchmarkControllerOptions& benchmarks,
+                                          const OperatorFlags& flags) {
+  auto options = withSharedRuntime<ScheduleControllerOptions>(benchmarks);
+  options.ns = benchmarks.ns;
   options.reconciler.onEvent = benchmarks.onEvent;
   options.reconciler.allowPrivilegedOverrides = flags.allowPrivilegedOverrides;
   return options;
@@ -381,18 +390,12 @@ class Operator {
   }
 
   void startPreflight() {
-    PreflightControllerOptions gate;
+    auto gate = withSharedRuntime<PreflightControllerOptions>(benchmarkOptions_);
     gate.ns = flags_.ns;
-    gate.informer = benchmarkOptions_.informer;
-    gate.runtime.onReconciled = benchmarkOptions_.runtime.onReconciled;
-    gate.runtime.mayReconcile = benchmarkOptions_.runtime.mayReconcile;
     gate.reconciler.onEvent = benchmarkOptions_.onEvent;
     gate.reconciler.onAnswered = [this](const PreflightAnswered& a) { preflightMetrics_.answered(a); };
     preflight_ = std::make_unique<PreflightController>(client_, gate);
-    AdmissionCheckControllerOptions checks;
-    checks.informer = benchmarkOptions_.informer;
-    checks.runtime.onReconciled = benchmarkOptions_.runtime.onReconciled;
-    checks.runtime.mayReconcile = benchmarkOptions_.runtime.mayReconcile;
+    const auto checks = withSharedRuntime<AdmissionCheckControllerOptions>(benchmarkOptions_);
     admissionChecks_ = std::make_unique<AdmissionCheckController>(client_, checks);
     metrics_->addInformer("workloads", preflight_->primary());
     metrics_->addInformer("admissionchecks", admissionChecks_->primary());

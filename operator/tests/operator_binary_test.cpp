@@ -11,16 +11,20 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include "distbench/api/preflight_policy.h"
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/kube_client.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
 #include "distbench/operator/benchmarks/reconciler.h"
+#include "distbench/operator/common/status_conditions.h"
 #include "distbench/testing/kube/control_plane_outage.h"
 #include "distbench/testing/kube/operator_process.h"
 #include "support/benchmark_namespace_test.h"
+#include "support/kueue_harness.h"
 
 #ifndef DISTBENCH_OPERATOR_BINARY
 #error "DISTBENCH_OPERATOR_BINARY must name the built distbench-operator"
@@ -59,7 +63,8 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
     std::string identity;
   };
 
-  Replica start(const std::string& identity, bool elect = true) {
+  Replica start(const std::string& identity, bool elect = true,
+                const std::vector<std::string>& extra = {}) {
     Replica r;
     r.identity = identity;
     r.port = kubetest::freePort();
@@ -72,6 +77,7 @@ class OperatorBinaryTest : public kubetest::BenchmarkNamespaceTest {
       for (const char* a : {"--lease-duration", "3", "--renew-deadline", "2", "--retry-period", "0.5"})
         args.push_back(a);
     }
+    args.insert(args.end(), extra.begin(), extra.end());
     r.process = std::make_unique<OperatorProcess>(
         DISTBENCH_OPERATOR_BINARY, args, std::vector<std::string>{"POD_NAME=" + identity},
         dir_->path() + "/" + identity + ".log");
@@ -178,6 +184,41 @@ TEST_F(OperatorBinaryTest, ServesProbesAndMetricsAndReconciles) {
   r.process->signal(SIGTERM);
   EXPECT_EQ(r.process->wait(15000), 0) << r.process->log();
   EXPECT_NE(r.process->log().find("stopping"), std::string::npos);
+}
+
+// --preflight wires the gate's two controllers into the binary: the
+// AdmissionCheck is kept Active, and a Workload whose nodes cannot be known
+// gets its answer from the running operator.
+TEST_F(OperatorBinaryTest, WithPreflightTheBinaryAnswersKueuesChecks) {
+  kubetest::establishedPreflightPolicyCrd();
+  kubetest::establishedKueueWorkloadCrd();
+  kubetest::establishedKueueAdmissionCheckCrd();
+  kubetest::KueueHarness kueue(*client_, ns_);
+  const std::string check = ns_.substr(0, 40) + "-fabric";
+  const std::string policy = ns_.substr(0, 40) + "-gate";
+  const kubetest::Response created = kubetest::call(
+      web::http::methods::POST, "/apis/distbench.io/v1alpha1/distbenchpreflightpolicies",
+      "apiVersion: distbench.io/v1alpha1\nkind: DistBenchPreflightPolicy\nmetadata: {name: " +
+          policy + "}\nspec: {template: {spec: {benchmark: {kind: Fabric}}}}\n",
+      "application/yaml");
+  ASSERT_EQ(created.status, 201) << created.body;
+  kueue.createAdmissionCheck(check, api::kPreflightControllerName, policy);
+  Replica r = start("gate", false, {"--preflight"});
+  auto active = [&] {
+    const value c = client_->get("/apis/kueue.x-k8s.io/v1beta1/admissionchecks/" + check);
+    const value* status = kube::fieldOf(c, "status");
+    return status != nullptr && conditionIsTrue(*status, "Active");
+  };
+  ASSERT_TRUE(eventually(active)) << r.process->log();
+  kueue.createWorkload("train", 2, {check});
+  kueue.reserveQuota("train", std::nullopt);
+  ASSERT_TRUE(eventually([&] {
+    return kube::stringField(kueue.checkState("train", check), "state") == "Rejected";
+  })) << r.process->log();
+  r.process->signal(SIGTERM);
+  EXPECT_EQ(r.process->wait(15000), 0) << r.process->log();
+  client_->remove("/apis/kueue.x-k8s.io/v1beta1/admissionchecks/" + check);
+  client_->remove("/apis/distbench.io/v1alpha1/distbenchpreflightpolicies/" + policy);
 }
 
 TEST_F(OperatorBinaryTest, TwoReplicasOneLeaderAndTakeoverWhenItIsKilled) {

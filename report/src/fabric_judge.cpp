@@ -67,11 +67,12 @@ double nodeMedianLine(int n, const std::vector<std::pair<std::pair<int, int>, do
   return median(medians);
 }
 
-// A baseline's line at `bytes`, from its links as measured.
+// A baseline's line at `bytes`, from its links as measured (those judged).
 double baselineLine(const FabricMeasurements& m, int64_t bytes) {
   std::vector<std::pair<std::pair<int, int>, double>> links;
+  const bool acrossNodes = measuresAcrossNodes(m);
   for (const FabricPairSamples& p : m.pairs) {
-    if (p.bytes == bytes) {
+    if (p.bytes == bytes && judged(m, p, acrossNodes)) {
       links.push_back({{p.a, p.b}, bytes / quantileInterval(pooled(p), kLinkQuantile, 0).value});
     }
   }
@@ -200,6 +201,22 @@ FabricEstimate quantileInterval(std::vector<double> samples, double q, double co
   return e;
 }
 
+bool sameNode(const FabricMeasurements& m, int a, int b) {
+  const std::string& x = m.nodes.at(static_cast<size_t>(a)).node;
+  return !x.empty() && x == m.nodes.at(static_cast<size_t>(b)).node;
+}
+
+bool measuresAcrossNodes(const FabricMeasurements& m) {
+  for (const FabricPairSamples& p : m.pairs) {
+    if (!sameNode(m, p.a, p.b)) return true;
+  }
+  return false;
+}
+
+bool judged(const FabricMeasurements& m, const FabricPairSamples& p, bool acrossNodes) {
+  return !acrossNodes || !sameNode(m, p.a, p.b);
+}
+
 FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions& options) {
   FabricJudgement j;
   const int n = static_cast<int>(m.nodes.size());
@@ -224,8 +241,9 @@ FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions
     }
   }
 
+  const bool acrossNodes = measuresAcrossNodes(m);
   for (const FabricPairSamples& p : m.pairs) {
-    if (p.bytes != j.bytes) continue;
+    if (p.bytes != j.bytes || !judged(m, p, acrossNodes)) continue;
     FabricLinkVerdict link;
     link.a = p.a;
     link.b = p.b;

@@ -102,6 +102,16 @@ double trimmedSpread(std::vector<double> deviations);
 // links). 0 stays 0 (no spread rule).
 double spreadMultiplier(double sigmas, size_t tests);
 
+// Ranks on one Kubernetes node (FabricNode::node, not "") talk through its
+// memory, not its network: where a run also measures links between
+// nodes (the preflight gate's ranksPerNode: Pods, a Fabric run with
+// onePerNode false on several nodes), only those are judged, so that the
+// line is a line of one kind of link; a run on one node judges the links
+// it has. A local run (no node names) judges every link.
+bool sameNode(const FabricMeasurements& m, int a, int b);
+bool measuresAcrossNodes(const FabricMeasurements& m);
+bool judged(const FabricMeasurements& m, const FabricPairSamples& p, bool acrossNodes);
+
 FabricJudgement judgeLinks(const FabricMeasurements& m, const FabricJudgeOptions& options);
 
 }  // namespace distbench::report::fabric_detail

@@ -70,6 +70,8 @@ void measureRound(const FabricWorld& world, const FabricRound& round, int index,
                    std::min(factorOf(world.nodeFactor, a), factorOf(world.nodeFactor, b)) *
                    factorOf(world.pairFactor, std::make_pair(a, b)) *
                    lasting(world.seed, 2, static_cast<uint64_t>(a) * 1000003u + b, world.linkSigma);
+    const std::string& na = world.nodes[a].node;
+    if (!na.empty() && na == world.nodes[b].node) speed *= world.sameNodeFactor;
     if (ga != gb && !ga.empty() && !gb.empty()) {
       speed *=
           factorOf(world.groupFactor, ga < gb ? std::make_pair(ga, gb) : std::make_pair(gb, ga));

@@ -39,6 +39,9 @@ struct FabricWorld {
   std::map<std::pair<std::string, std::string>, double>
       groupFactor;  // by FabricNode::group, first < second
   std::map<int, double> computeFactor;
+  // Ranks on one Kubernetes node (FabricNode::node, not "") talk through
+  // its memory or NVLink: this many times a healthy link's bandwidth.
+  double sameNodeFactor = 1;
   uint64_t seed = 1;
 };
 

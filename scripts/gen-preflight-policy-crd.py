@@ -94,6 +94,11 @@ def spec_schema(benchmark_spec):
                 "(distbench.io/suspect) or Taint (distbench.io/suspect:NoSchedule), each with "
                 "an annotation naming the check's run.",
                 enum=["None", "Label", "Taint"], default="None"),
+            "ranksPerNode": string(
+                "How many ranks the check runs on each assigned node: One, or Pods (as many as "
+                "the Workload has pods there, summed over its pod sets: the check shaped as the "
+                "job, ranks sharing a node measured sharing it). At most 1024 ranks in all.",
+                enum=["One", "Pods"], default="One"),
         },
     }
 

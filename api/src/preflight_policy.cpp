@@ -53,6 +53,10 @@ const char* toString(PreflightSuspectNodes v) {
   return "?";
 }
 
+const char* toString(PreflightRanksPerNode v) {
+  return v == PreflightRanksPerNode::One ? "One" : "Pods";
+}
+
 int64_t preflightRetryDelaySeconds(const PreflightPolicySpec& spec, int retries) {
   int64_t delay = spec.retryDelaySeconds;
   for (int i = 0; i < retries && delay < kMaxPreflightRetryDelaySeconds; ++i) delay *= 2;
@@ -87,6 +91,10 @@ DistBenchmark preflightRun(const DistBenchPreflightPolicy& policy, const Preflig
   run.spec = policy.spec.template_.spec;
   run.spec.topology.trainers = static_cast<int>(target.nodes.size());
   run.spec.benchmark.fabric.nodes = target.nodes;
+  std::vector<std::string> distinct = target.nodes;
+  std::sort(distinct.begin(), distinct.end());
+  const bool shared = std::adjacent_find(distinct.begin(), distinct.end()) != distinct.end();
+  if (shared) run.spec.benchmark.fabric.onePerNode = false;
   return run;
 }
 

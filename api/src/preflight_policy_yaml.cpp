@@ -49,6 +49,11 @@ void readPolicySpec(Reader& r, const Node& node, const Path& path, PreflightPoli
                            {PreflightSuspectNodes::None, PreflightSuspectNodes::Label,
                             PreflightSuspectNodes::Taint});
            }},
+          {"ranksPerNode",
+           [&](const Node& v, const Path& p) {
+             r.enumeration(v, p, s.ranksPerNode,
+                           {PreflightRanksPerNode::One, PreflightRanksPerNode::Pods});
+           }},
       });
   if (node.IsMap() && !sawTemplate) r.fail(detail::childPath(path, "template"), "required");
 }

@@ -259,7 +259,17 @@ void checkFabric(const DistBenchmarkSpec& s, FieldErrors& c) {
              "must be a Kubernetes node name (a DNS-1123 subdomain), got \"" + f.nodes[i] + "\"");
     }
   }
-  checkNoDuplicates(fp + "nodes", f.nodes, c);
+  // Several ranks on one node only where the anti-affinity is off: with it
+  // the repeated rank could never be scheduled.
+  if (f.onePerNode) {
+    for (std::size_t i = 0; i < f.nodes.size(); ++i) {
+      if (std::find(f.nodes.begin(), f.nodes.begin() + i, f.nodes[i]) != f.nodes.begin() + i) {
+        c.fail(fp + "nodes[" + std::to_string(i) + "]",
+               "repeats node \"" + f.nodes[i] + "\"; a node holds several ranks only with " +
+                   fp + "onePerNode: false");
+      }
+    }
+  }
 }
 
 void checkRunPolicy(const RunPolicy& rp, FieldErrors& c) {

@@ -998,7 +998,9 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
       EXPECT_TRUE(rejected(path, firstOf(minItems - 1)));
     }
     EXPECT_TRUE(accepted(path, firstOf(minItems)));
-    // A set refuses repeats; any other list takes them.
+    // A set refuses repeats; any other list takes them, but for fabric.nodes
+    // whose repeats depend on onePerNode (its own test, below).
+    if (path == "spec.benchmark.fabric.nodes") continue;
     YAML::Node repeated = firstOf(1);
     repeated.push_back(YAML::Clone(defaults[0]));
     if (schema["x-kubernetes-list-type"] && schema["x-kubernetes-list-type"].Scalar() == "set") {
@@ -1007,6 +1009,20 @@ TEST(CrdSchemaTest, StringAndListLimitsAreTheLibraryLimits) {
       EXPECT_TRUE(accepted(path, repeated));
     }
   }
+}
+
+// fabric.nodes repeats a node only with onePerNode false, a rule across two
+// fields the schema cannot state: it must take repeats (not a set), and the
+// library decides.
+TEST(CrdSchemaTest, FabricNodesMayRepeatWhereTheLibrarySaysSo) {
+  const YAML::Node nodes = specSchemaLeaves().at("spec.benchmark.fabric.nodes");
+  EXPECT_EQ(nodes["x-kubernetes-list-type"].Scalar(), "atomic");
+  const std::string spec =
+      "apiVersion: distbench.io/v1alpha1\nkind: DistBenchmark\nmetadata: {name: f}\n"
+      "spec:\n  topology: {trainers: 2}\n  benchmark:\n    kind: Fabric\n"
+      "    fabric:\n      nodes: [n0, n0]\n";
+  EXPECT_THROW(parseDistBenchmark(spec), SpecError);
+  EXPECT_NO_THROW(parseDistBenchmark(spec + "      onePerNode: false\n"));
 }
 
 // denseLayers entries are integers or strings, so their rules are a minimum

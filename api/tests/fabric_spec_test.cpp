@@ -15,6 +15,7 @@ using test::document;
 using test::parseErrors;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 const std::string kFabric = document(
     "spec:\n"
@@ -111,7 +112,16 @@ TEST(FabricSpecTest, NodesAreOnePerTrainerDistinctNodeNames) {
                                    "      nodes: [node-a, Node_B, node-a]\n")),
               ElementsAre("spec.benchmark.fabric.nodes[1]: must be a Kubernetes node name (a "
                           "DNS-1123 subdomain), got \"Node_B\"",
-                          "spec.benchmark.fabric.nodes[2]: duplicate entry"));
+                          "spec.benchmark.fabric.nodes[2]: repeats node \"node-a\"; a node "
+                          "holds several ranks only with spec.benchmark.fabric.onePerNode: false"));
+}
+
+TEST(FabricSpecTest, ANodeHoldsSeveralRanksOnlyWithoutOnePerNode) {
+  EXPECT_THAT(parseErrors(document("spec:\n  topology:\n    trainers: 3\n  benchmark:\n"
+                                   "    kind: Fabric\n    fabric:\n"
+                                   "      nodes: [node-a, node-b, node-a]\n"
+                                   "      onePerNode: false\n")),
+              IsEmpty());
 }
 
 TEST(FabricSpecTest, WrongTypesNameTheField) {

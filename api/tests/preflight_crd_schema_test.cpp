@@ -52,6 +52,8 @@ const std::map<std::string, Getter>& libraryFields() {
        [](const PreflightPolicySpec& s) { return std::string(toString(s.unassigned)); }},
       {"suspectNodes",
        [](const PreflightPolicySpec& s) { return std::string(toString(s.suspectNodes)); }},
+      {"ranksPerNode",
+       [](const PreflightPolicySpec& s) { return std::string(toString(s.ranksPerNode)); }},
   };
   return fields;
 }
@@ -93,7 +95,7 @@ TEST(PreflightCrdSchemaTest, DefaultsAgree) {
     EXPECT_EQ(libraryFields().at(path)(minimal.spec), schema["default"].Scalar()) << path;
     ++checked;
   }
-  EXPECT_EQ(checked, 6);
+  EXPECT_EQ(checked, 7);
 }
 
 TEST(PreflightCrdSchemaTest, EnumsAgree) {
@@ -109,7 +111,7 @@ TEST(PreflightCrdSchemaTest, EnumsAgree) {
     EXPECT_FALSE(accepted(path, "Maybe")) << path;
     ++checked;
   }
-  EXPECT_EQ(checked, 3);
+  EXPECT_EQ(checked, 4);
 }
 
 TEST(PreflightCrdSchemaTest, BoundsAgree) {

@@ -73,6 +73,7 @@ TEST(PreflightPolicy, MinimalGetsItsDefaults) {
   EXPECT_EQ(p.spec.inconclusive, PreflightInconclusive::Retry);
   EXPECT_EQ(p.spec.unassigned, PreflightUnassigned::Reject);
   EXPECT_EQ(p.spec.suspectNodes, PreflightSuspectNodes::None);
+  EXPECT_EQ(p.spec.ranksPerNode, PreflightRanksPerNode::One);
   EXPECT_EQ(p.spec.template_.spec.benchmark.kind, BenchmarkKind::Fabric);
 }
 
@@ -90,13 +91,15 @@ TEST(PreflightPolicy, ReadsEveryField) {
       "  timeoutSeconds: 120\n"
       "  inconclusive: Ready\n"
       "  unassigned: Ready\n"
-      "  suspectNodes: Taint\n");
+      "  suspectNodes: Taint\n"
+      "  ranksPerNode: Pods\n");
   EXPECT_EQ(p.spec.attempts, 5);
   EXPECT_EQ(p.spec.retryDelaySeconds, 30);
   EXPECT_EQ(p.spec.timeoutSeconds, 120);
   EXPECT_EQ(p.spec.inconclusive, PreflightInconclusive::Ready);
   EXPECT_EQ(p.spec.unassigned, PreflightUnassigned::Ready);
   EXPECT_EQ(p.spec.suspectNodes, PreflightSuspectNodes::Taint);
+  EXPECT_EQ(p.spec.ranksPerNode, PreflightRanksPerNode::Pods);
   EXPECT_EQ(p.spec.template_.spec.benchmark.fabric.samplesPerPair, 4);
   EXPECT_EQ(p.spec.template_.spec.benchmark.fabric.thresholdPercent, 30);
   EXPECT_EQ(p.spec.template_.metadata.labels.at("team"), "infra");
@@ -123,6 +126,8 @@ TEST(PreflightPolicy, BoundsNameTheirField) {
               HasSubstr("Retry, Ready"));
   EXPECT_THAT(errorAt(kMinimal + "  unassigned: Allow\n", "spec.unassigned"),
               HasSubstr("Reject, Ready"));
+  EXPECT_THAT(errorAt(kMinimal + "  ranksPerNode: Gpus\n", "spec.ranksPerNode"),
+              HasSubstr("One, Pods"));
   EXPECT_THAT(errorAt(kMinimal + "  retries: 2\n", "spec.retries"), HasSubstr("unknown field"));
 }
 
@@ -204,6 +209,19 @@ TEST(PreflightPolicy, TheRunPinsOneRankPerAssignedNode) {
   EXPECT_EQ(run.metadata.labels.at(kPreflightPolicyLabel), "fabric-gate");
   EXPECT_EQ(run.metadata.annotations.at(kPreflightWorkloadAnnotation), "train-llama");
   EXPECT_THAT(validate(run), IsEmpty());
+}
+
+TEST(PreflightPolicy, ARunWithSeveralRanksOnANodeLiftsOnePerNode) {
+  const DistBenchPreflightPolicy p = parseDistBenchPreflightPolicy(kMinimal);
+  ASSERT_TRUE(p.spec.template_.spec.benchmark.fabric.onePerNode);
+  PreflightTarget shared = target(2);
+  shared.nodes = {"gpu-node-0", "gpu-node-0", "gpu-node-1"};
+  const DistBenchmark run = preflightRun(p, shared);
+  EXPECT_EQ(run.spec.topology.trainers, 3);
+  EXPECT_EQ(run.spec.benchmark.fabric.nodes, shared.nodes);
+  EXPECT_FALSE(run.spec.benchmark.fabric.onePerNode);
+  EXPECT_THAT(validate(run), IsEmpty());
+  EXPECT_TRUE(preflightRun(p, target(2)).spec.benchmark.fabric.onePerNode);
 }
 
 TEST(PreflightPolicy, RunNamesAreOnePerAttemptAndAlwaysValid) {

@@ -27,8 +27,8 @@ const value* admissionChecks(const value& workload) {
   return checks != nullptr && checks->is_array() ? checks : nullptr;
 }
 
-// The hostnames of one pod set's assignment, or why it has none.
-std::string podSetHostnames(const value& assignment, std::vector<std::string>& out) {
+// One pod set's hostnames and pods on each, added to `out`; or why it has none.
+std::string podSetHostnames(const value& assignment, AssignedNodes& out) {
   const std::string podSet = stringField(assignment, "name");
   const value* topology = fieldOf(assignment, "topologyAssignment");
   if (topology == nullptr) {
@@ -63,8 +63,16 @@ std::string podSetHostnames(const value& assignment, std::vector<std::string>& o
     if (!host.is_string() || host.as_string().empty()) {
       return "pod set " + podSet + ": a domain whose hostname is not a string";
     }
-    if (std::find(out.begin(), out.end(), host.as_string()) == out.end()) {
-      out.push_back(host.as_string());
+    const int64_t count = kube::intField(d, "count");
+    if (count < 1) {
+      return "pod set " + podSet + ": the domain " + host.as_string() + " has no pod count";
+    }
+    const auto at = std::find(out.hostnames.begin(), out.hostnames.end(), host.as_string());
+    if (at == out.hostnames.end()) {
+      out.hostnames.push_back(host.as_string());
+      out.pods.push_back(count);
+    } else {
+      out.pods[static_cast<std::size_t>(at - out.hostnames.begin())] += count;
     }
   }
   return "";
@@ -118,9 +126,10 @@ AssignedNodes assignedNodes(const value& workload) {
     return out;
   }
   for (const value& a : assignments->as_array()) {
-    std::string why = podSetHostnames(a, out.hostnames);
+    std::string why = podSetHostnames(a, out);
     if (!why.empty()) {
       out.hostnames.clear();
+      out.pods.clear();
       out.unknown = std::move(why);
       return out;
     }

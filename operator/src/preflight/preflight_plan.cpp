@@ -1,5 +1,7 @@
 #include "distbench/operator/preflight/preflight_plan.h"
 
+#include <algorithm>
+
 namespace distbench::op {
 namespace {
 
@@ -34,6 +36,25 @@ PreflightPlan failed(const PreflightInputs& in, int attempt, const std::string& 
     p.answer = {"Retry", why + " (" + where + "; next in " + std::to_string(delay) + " s)", delay};
   }
   return p;
+}
+
+// Rank i's node: each assigned node that exists once, or once per pod the
+// Workload has there (ranksPerNode: Pods); past kMaxPreflightNodes + 1 the
+// count alone matters.
+std::vector<std::string> rankNodes(const PreflightInputs& in) {
+  std::vector<std::string> ranks;
+  const std::size_t enough = static_cast<std::size_t>(api::kMaxPreflightNodes) + 1;
+  for (const std::string& node : in.nodes) {
+    int64_t copies = 1;
+    if (in.policy->spec.ranksPerNode == api::PreflightRanksPerNode::Pods) {
+      const auto& hosts = in.assigned.hostnames;
+      const auto at = std::find(hosts.begin(), hosts.end(), node);
+      const auto i = static_cast<std::size_t>(at - hosts.begin());
+      if (at != hosts.end() && i < in.assigned.pods.size()) copies = in.assigned.pods[i];
+    }
+    for (int64_t k = 0; k < copies && ranks.size() < enough; ++k) ranks.push_back(node);
+  }
+  return ranks;
 }
 
 PreflightPlan answered(const std::string& state, const std::string& outcome,
@@ -126,7 +147,7 @@ PreflightPlan planPreflight(const PreflightInputs& in) {
   }
 
   api::PreflightTarget target = preflightTarget(in.workload, in.check, attempt);
-  target.nodes = in.nodes;
+  target.nodes = rankNodes(in);
   const std::string runName = api::preflightRunName(target);
 
   if (in.run) return fromVerdict(in, attempt, runName);
@@ -135,16 +156,25 @@ PreflightPlan planPreflight(const PreflightInputs& in) {
                   "distbench preflight: no node carries " + std::string(kHostnameLabel) + "=" +
                       joined(in.missingHostnames));
   }
-  if (in.nodes.size() < 2) {
+  const bool perPod = policy.ranksPerNode == api::PreflightRanksPerNode::Pods;
+  if (target.nodes.size() < 2) {
     return answered("Ready", "OneNode",
-                    "distbench preflight admitted a Workload on one node (" + joined(in.nodes) +
-                        ") unchecked: the Fabric check measures between two nodes or more");
+                    perPod ? "distbench preflight admitted a Workload of one pod (on " +
+                                 joined(in.nodes) +
+                                 ") unchecked: the Fabric check measures between two ranks or more"
+                           : "distbench preflight admitted a Workload on one node (" +
+                                 joined(in.nodes) +
+                                 ") unchecked: the Fabric check measures between two nodes or "
+                                 "more (the policy's ranksPerNode: Pods checks a node's pods)");
   }
-  if (static_cast<int>(in.nodes.size()) > api::kMaxPreflightNodes) {
+  if (static_cast<int>(target.nodes.size()) > api::kMaxPreflightNodes) {
+    int64_t pods = 0;
+    for (int64_t n : in.assigned.pods) pods += n;
     return answered("Rejected", "TooLarge",
                     "distbench preflight checks at most " +
-                        std::to_string(api::kMaxPreflightNodes) + " nodes; this Workload has " +
-                        std::to_string(in.nodes.size()));
+                        std::to_string(api::kMaxPreflightNodes) + " ranks; this Workload has " +
+                        (perPod ? std::to_string(pods) + " pods"
+                                : std::to_string(in.nodes.size()) + " nodes"));
   }
   PreflightPlan p;
   p.step = PreflightStep::CreateRun;

@@ -168,8 +168,16 @@ std::string PreflightReconciler::createRun(const value& workload,
     if (e.refused()) return e.what();  // admission, quota, a schema: no retry mends it
     throw;
   }
+  // "gpu-a, gpu-b" or, with several ranks on a node, "gpu-a (8 ranks), gpu-b (8 ranks)".
   std::string nodes;
-  for (const std::string& n : plan.target.nodes) nodes += (nodes.empty() ? "" : ", ") + n;
+  const std::vector<std::string>& ranks = plan.target.nodes;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t k = i;
+    while (k < ranks.size() && ranks[k] == ranks[i]) ++k;
+    nodes += (nodes.empty() ? "" : ", ") + ranks[i] +
+             (k - i > 1 ? " (" + std::to_string(k - i) + " ranks)" : "");
+    i = k;
+  }
   if (options_.onEvent) {
     options_.onEvent(workload, false, "PreflightStarted",
                      "checking nodes " + nodes + " with DistBenchmark " +

@@ -86,6 +86,26 @@ TEST(KueueWorkload, HostnameAssignmentsNameTheNodesInOrderOnce) {
   const AssignedNodes nodes = assignedNodes(w);
   EXPECT_EQ(nodes.unknown, "");
   EXPECT_EQ(nodes.hostnames, (std::vector<std::string>{"node-b", "node-a", "node-c"}));
+  EXPECT_EQ(nodes.pods, (std::vector<int64_t>{2, 1, 1}));
+}
+
+TEST(KueueWorkload, PodsPerNodeAreTheDomainsCountsSummedOverPodSets) {
+  const std::string shaped =
+      R"({"clusterQueue":"gpu","podSetAssignments":[{"name":"workers","count":12,
+          "topologyAssignment":{"levels":["kubernetes.io/hostname"],
+          "domains":[{"values":["gpu-a"],"count":8},{"values":["gpu-b"],"count":4}]}},)" +
+      hostAssignment("launcher", {"gpu-b"}) + "]}";
+  const AssignedNodes nodes = assignedNodes(workload(kPending, kReserved, shaped));
+  EXPECT_EQ(nodes.hostnames, (std::vector<std::string>{"gpu-a", "gpu-b"}));
+  EXPECT_EQ(nodes.pods, (std::vector<int64_t>{8, 5}));
+  const std::string uncounted =
+      R"({"clusterQueue":"gpu","podSetAssignments":[{"name":"main","count":2,
+          "topologyAssignment":{"levels":["kubernetes.io/hostname"],
+          "domains":[{"values":["gpu-a"]}]}}]})";
+  const AssignedNodes bad = assignedNodes(workload(kPending, kReserved, uncounted));
+  EXPECT_TRUE(bad.hostnames.empty());
+  EXPECT_TRUE(bad.pods.empty());
+  EXPECT_THAT(bad.unknown, HasSubstr("the domain gpu-a has no pod count"));
 }
 
 TEST(KueueWorkload, SaysWhyTheNodesAreUnknown) {

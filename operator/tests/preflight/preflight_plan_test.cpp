@@ -32,7 +32,8 @@ PreflightInputs pending() {
   in.workload.quotaReserved = true;
   in.workload.checks = {{"fabric", "Pending", "waiting", 0}};
   in.check = "fabric";
-  in.assigned.hostnames = {"h-a", "h-b"};
+  in.assigned.hostnames = {"node-a", "node-b"};
+  in.assigned.pods = {1, 1};
   in.nodes = {"node-a", "node-b"};
   return in;
 }
@@ -111,13 +112,13 @@ const Row kRows[] = {
      PreflightStep::Answer, "Retry", 60, "TimedOut", "did not finish within 300 s"},
     {"no nodes known: rejected by default",
      [](auto& in, auto&) {
-       in.assigned = {{}, "pod set main has no topology assignment"};
+       in.assigned = {{}, {}, "pod set main has no topology assignment"};
        in.nodes.clear();
      },
      PreflightStep::Answer, "Rejected", -1, "Unassigned", "kubernetes.io/hostname"},
     {"no nodes known: admitted unchecked when the policy says so",
      [](auto& in, auto& p) {
-       in.assigned = {{}, "pod set main has no topology assignment"};
+       in.assigned = {{}, {}, "pod set main has no topology assignment"};
        in.nodes.clear();
        p.spec.unassigned = api::PreflightUnassigned::Ready;
      },
@@ -125,15 +126,50 @@ const Row kRows[] = {
     {"a hostname no node carries",
      [](auto& in, auto&) {
        in.nodes = {"node-a"};
-       in.missingHostnames = {"h-b"};
+       in.missingHostnames = {"node-b"};
      },
-     PreflightStep::Answer, "Retry", 60, "NodesMissing", "kubernetes.io/hostname=h-b"},
+     PreflightStep::Answer, "Retry", 60, "NodesMissing", "kubernetes.io/hostname=node-b"},
     {"one node",
      [](auto& in, auto&) {
-       in.assigned.hostnames = {"h-a"};
+       in.assigned.hostnames = {"node-a"};
+       in.assigned.pods = {4};
        in.nodes = {"node-a"};
      },
-     PreflightStep::Answer, "Ready", -1, "OneNode", "on one node (node-a)"},
+     PreflightStep::Answer, "Ready", -1, "OneNode", "on one node (node-a) unchecked"},
+    {"one node holding several pods, a rank per pod",
+     [](auto& in, auto& p) {
+       in.assigned.hostnames = {"node-a"};
+       in.assigned.pods = {4};
+       in.nodes = {"node-a"};
+       p.spec.ranksPerNode = api::PreflightRanksPerNode::Pods;
+     },
+     PreflightStep::CreateRun, "", -1, "", ""},
+    {"one pod, a rank per pod",
+     [](auto& in, auto& p) {
+       in.assigned.hostnames = {"node-a"};
+       in.assigned.pods = {1};
+       in.nodes = {"node-a"};
+       p.spec.ranksPerNode = api::PreflightRanksPerNode::Pods;
+     },
+     PreflightStep::Answer, "Ready", -1, "OneNode", "one pod (on node-a) unchecked"},
+    {"more ranks than one check runs, a rank per pod",
+     [](auto& in, auto& p) {
+       in.assigned.pods = {1000, 25};
+       p.spec.ranksPerNode = api::PreflightRanksPerNode::Pods;
+     },
+     PreflightStep::Answer, "Rejected", -1, "TooLarge", "at most 1024 ranks; this Workload has 1025 pods"},
+    {"more nodes than one check runs",
+     [](auto& in, auto&) {
+       in.assigned.hostnames.clear();
+       in.assigned.pods.clear();
+       in.nodes.clear();
+       for (int i = 0; i < 1025; ++i) {
+         in.assigned.hostnames.push_back("node-" + std::to_string(i));
+         in.assigned.pods.push_back(1);
+       }
+       in.nodes = in.assigned.hostnames;
+     },
+     PreflightStep::Answer, "Rejected", -1, "TooLarge", "at most 1024 ranks; this Workload has 1025 nodes"},
 };
 
 TEST(PreflightPlan, Table) {
@@ -158,6 +194,22 @@ TEST(PreflightPlan, Table) {
       EXPECT_THAT(plan.reason, HasSubstr(row.message));
     }
   }
+}
+
+TEST(PreflightPlan, ARankPerPodRepeatsANodeAsOftenAsItsPods) {
+  api::DistBenchPreflightPolicy p = policy();
+  p.spec.ranksPerNode = api::PreflightRanksPerNode::Pods;
+  PreflightInputs in = pending();
+  in.policy = &p;
+  in.assigned.pods = {3, 2};
+  const PreflightPlan plan = planPreflight(in);
+  ASSERT_EQ(plan.step, PreflightStep::CreateRun);
+  EXPECT_EQ(plan.target.nodes,
+            (std::vector<std::string>{"node-a", "node-a", "node-a", "node-b", "node-b"}));
+  // A node gone since the assignment is not given ranks: the answer is Retry.
+  in.nodes = {"node-b"};
+  in.missingHostnames = {"node-a"};
+  EXPECT_EQ(planPreflight(in).outcome, "NodesMissing");
 }
 
 TEST(PreflightPlan, TheRunIsOnePerAttemptOnTheAssignedNodes) {

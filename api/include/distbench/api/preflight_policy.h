@@ -35,8 +35,9 @@ inline constexpr int kMaxPreflightAttempts = 10;
 // check); a gate that waits longer holds the queue for nothing.
 inline constexpr int64_t kMaxPreflightRetryDelaySeconds = 1800;
 inline constexpr int64_t kMaxPreflightTimeoutSeconds = 86400;
-// Kueue's limit on a Workload's pod sets, and so on the nodes one check
-// names per pod set; the gate checks at most this many nodes in one run.
+// The most ranks one check runs (one per node, or per pod with
+// ranksPerNode: Pods): past it the gate answers Rejected. The Fabric kind
+// plans its pairs for any count; this bounds the run's pods and names.
 inline constexpr int kMaxPreflightNodes = 1024;
 
 // What an inconclusive verdict (an interval straddling the line) answers:
@@ -52,15 +53,23 @@ enum class PreflightUnassigned { Reject, Ready };
 // --suspect-nodes does for its own Fabric runs): nothing, a label, or a
 // NoSchedule taint. Only on a failed check, and only what the policy says.
 enum class PreflightSuspectNodes { None, Label, Taint };
+// How many ranks the check puts on each assigned node: One measures the
+// nodes and the links between them; Pods shapes the check as the job, as
+// many ranks on a node as the Workload has pods there (the sum over its pod
+// sets), so that ranks sharing a node's uplink (8 GPU pods on one node) are
+// measured sharing it, and a Workload of several pods on one node is
+// checked rather than admitted unchecked.
+enum class PreflightRanksPerNode { One, Pods };
 
 const char* toString(PreflightInconclusive);
 const char* toString(PreflightUnassigned);
 const char* toString(PreflightSuspectNodes);
+const char* toString(PreflightRanksPerNode);
 
 struct PreflightPolicySpec {
   // The run made on the Workload's nodes: a Fabric DistBenchmark whose
   // topology.trainers and benchmark.fabric.nodes the gate sets from the
-  // assignment (one rank per node).
+  // assignment (ranksPerNode).
   RunTemplate template_;
   int attempts = 3;                 // failed checks before Rejected
   int64_t retryDelaySeconds = 60;   // first Retry's requeue delay, doubled per retry
@@ -68,6 +77,7 @@ struct PreflightPolicySpec {
   PreflightInconclusive inconclusive = PreflightInconclusive::Retry;
   PreflightUnassigned unassigned = PreflightUnassigned::Reject;
   PreflightSuspectNodes suspectNodes = PreflightSuspectNodes::None;
+  PreflightRanksPerNode ranksPerNode = PreflightRanksPerNode::One;
 };
 
 // metadata as read from a document or the API server. The policy is
@@ -105,8 +115,9 @@ struct PreflightTarget {
   std::string workloadUid;
   std::string checkName;           // the AdmissionCheck's name
   int attempt = 1;                 // 1 + the check's retryCount
-  // The assignment's kubernetes.io/hostname values, in its order: the
-  // Fabric kind pins rank i by that label (spec.benchmark.fabric.nodes).
+  // Rank i's kubernetes.io/hostname value, in the assignment's order: the
+  // Fabric kind pins rank i by that label (spec.benchmark.fabric.nodes). A
+  // node repeats when it holds several ranks (ranksPerNode: Pods).
   std::vector<std::string> nodes;
 };
 
@@ -116,8 +127,9 @@ struct PreflightTarget {
 std::string preflightRunName(const PreflightTarget& target);
 // The DistBenchmark one check runs (without its owner reference, the
 // controller's): the template's labels plus the three preflight labels, its
-// annotations plus the Workload's name, its spec with topology.trainers = nodes and
-// benchmark.fabric.nodes = the nodes.
+// annotations plus the Workload's name, its spec with topology.trainers = the
+// ranks, benchmark.fabric.nodes = their nodes, and onePerNode false where a
+// node holds several (the pods are pinned by node either way).
 DistBenchmark preflightRun(const DistBenchPreflightPolicy& policy, const PreflightTarget& target);
 
 }  // namespace distbench::api

@@ -57,12 +57,14 @@ const AdmissionCheckEntry* findCheck(const WorkloadView& workload, const std::st
 bool mayAnswer(const WorkloadView& workload, const std::string& check);
 
 // The nodes the Workload was given, by their kubernetes.io/hostname label
-// value, in the assignment's order without repeats; or why they are not
+// value, in the assignment's order without repeats, and the pods on each
+// (its domains' counts summed over the pod sets); or why they are not
 // known (`unknown` set, `hostnames` empty): topology-aware scheduling off
 // for a pod set, a lowest topology level other than kubernetes.io/hostname,
 // or an assignment Kueue delays until after the checks.
 struct AssignedNodes {
   std::vector<std::string> hostnames;
+  std::vector<int64_t> pods;  // same index as hostnames
   std::string unknown;
 };
 AssignedNodes assignedNodes(const web::json::value& workload);

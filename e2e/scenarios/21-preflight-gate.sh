@@ -12,9 +12,10 @@
 # (ranksPerNode: Pods) and judges them against a stored uncapped run of the
 # same shape (spec.baseline): one node has no group to compare with. A
 # Workload checked with it is Ready. The same policy with each rank capped
-# at 50m of CPU (a CFS quota of 5 ms per 100 ms period; a probe sample
-# takes tens of ms of CPU) answers Retry naming the node, and after the
-# second attempt Rejected. No check run is left behind, no node marked,
+# at 20m of CPU (a CFS quota of 2 ms per 100 ms period; a probe sample
+# takes tens of ms of CPU: at 50m compute measured 3 to 20 times slower,
+# once only 2.9 times, too near the policy's 4) answers Retry naming the
+# node, and after the second attempt Rejected. No check run is left behind, no node marked,
 # and the gate is turned off again at the end.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -62,7 +63,7 @@ wait_for 60 "fabric-base's report stored" condition_true ReportStored
 
 kubectl apply -f - <<<"$policy_json" >/dev/null
 jq '.metadata.name = "e2e-gate-capped"
-    | .spec.template.spec.podTemplates.trainer.resources.limits.cpu = "50m"' <<<"$policy_json" |
+    | .spec.template.spec.podTemplates.trainer.resources.limits.cpu = "20m"' <<<"$policy_json" |
   kubectl apply -f - >/dev/null
 for check_name in e2e-gate e2e-gate-capped; do
   kubectl apply -f - >/dev/null <<EOF
@@ -133,16 +134,18 @@ requeue() {  # R2: evicted, checks reset (a Retry's retryCount + 1), quota relea
     | cond(\"Requeued\"; \"True\"; \"BackoffFinished\"; \"The workload backoff was finished\")"
 }
 check_entry() { kubectl -n "$E2E_NS" get "$wl" "$1" -o json | jq -c '.status.admissionChecks[0]'; }
-state_is() { [[ $(check_entry "$1" | jq -r .state) == "$2" ]]; }
 no_runs() { [[ -z $(kubectl -n "$E2E_NS" get distbenchmarks -l distbench.io/preflight-policy -o name) ]]; }
 await_answer() {  # await_answer WORKLOAD STATE SECONDS
-  local deadline=$(($(date +%s) + $3))
-  while ! state_is "$1" "$2"; do
-    if state_is "$1" Ready || state_is "$1" Retry || state_is "$1" Rejected; then
+  local deadline=$(($(date +%s) + $3)) entry state
+  while :; do
+    entry=$(check_entry "$1")  # read once: the state may change between two reads
+    state=$(jq -r .state <<<"$entry")
+    [[ $state == "$2" ]] && return 0
+    if [[ $state == Ready || $state == Retry || $state == Rejected ]]; then
       on_failure
-      die "workload $1's check answered $(check_entry "$1"), expected $2"
+      die "workload $1's check answered $entry, expected $2"
     fi
-    (($(date +%s) < deadline)) || { on_failure; die "workload $1's check not $2 within $3 s"; }
+    (($(date +%s) < deadline)) || { on_failure; die "workload $1's check not $2 within $3 s: $entry"; }
     sleep 1
   done
 }
@@ -168,8 +171,9 @@ create_workload job-fits e2e-gate
 await_answer job-fits Ready 360
 log "Ready: $(check_entry job-fits | jq -r .message)"
 answer_timing job-fits
-check "the message says it passed against the baseline" \
-  jq -e '.message | test("passed") and test("baseline")' <<<"$(check_entry job-fits)"
+check "the message says it passed (or could not tell) against the baseline" \
+  jq -e '.message | (test("passed") and test("baseline line")) or test("admitted an inconclusive")' \
+  <<<"$(check_entry job-fits)"
 started() {
   kubectl -n "$E2E_NS" get events --field-selector involvedObject.name="$1",reason=PreflightStarted \
     -o json | jq -e --arg n "$node" '[.items[].message | select(test($n + " \\(2 ranks\\)"))] | length > 0' >/dev/null

@@ -34,7 +34,7 @@ over --threshold, 2 bad command line, unreadable report or reports that
 cannot be compared
 )USAGE";
 
-int diffCommand(const std::vector<std::string>& args) {
+int diffCommand(const std::vector<std::string>& args, const ReportLoader& load) {
   ParsedArgs parsed = ArgParser(diffOptionFlags()).parse(args);
   if (parsed.has("--help")) {
     std::cout << kDiffUsage;
@@ -49,8 +49,8 @@ int diffCommand(const std::vector<std::string>& args) {
 
   // Both are usage problems: nothing was compared, so 1 (a regression) would lie.
   try {
-    const report::Report base = report::loadReportFile(files[0]);
-    const report::Report test = report::loadReportFile(files[1]);
+    const report::Report base = load(files[0]);
+    const report::Report test = load(files[1]);
     const report::ReportDiff diff = report::compareReports(base, test, options);
     std::cout << report::formatDiff(base, test, diff, options);
     // A gate that compared nothing must not pass: it would pass forever.

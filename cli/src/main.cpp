@@ -53,9 +53,13 @@ int main(int argc, char** argv) {
   if (command == "validate") handler = validateCommand;
   if (command == "render") handler = renderCommand;
   if (command == "run") handler = runCommand;
-  if (command == "diff") handler = diffCommand;
-  if (command == "report") handler = reportCommand;
-  if (command == "predict") handler = predictCommand;
+  if (command == "diff") handler = [](const std::vector<std::string>& a) { return diffCommand(a); };
+  if (command == "report") {
+    handler = [](const std::vector<std::string>& a) { return reportCommand(a); };
+  }
+  if (command == "predict") {
+    handler = [](const std::vector<std::string>& a) { return predictCommand(a); };
+  }
   if (!handler) {
     if (!command.empty() && command[0] == '-') {
       std::cerr << "distbench: unknown flag " << command << "\n";

@@ -100,7 +100,7 @@ double efficiencyFlag(const std::string& text) {
 
 }  // namespace
 
-int predictCommand(const std::vector<std::string>& args) {
+int predictCommand(const std::vector<std::string>& args, const ReportLoader& load) {
   // --rank may be given several times; the parser keeps one value per
   // flag, so collect them first.
   report::PredictOptions options;
@@ -146,7 +146,7 @@ int predictCommand(const std::vector<std::string>& args) {
   if (auto e = parsed.value("--efficiency")) options.efficiency = efficiencyFlag(*e);
 
   try {
-    const report::Report measured = report::loadReportFile(files[0]);
+    const report::Report measured = load(files[0]);
     const report::Prediction prediction = report::predictReport(measured, options);
     std::cout << (parsed.has("--json") ? report::predictionToJson(prediction) + "\n"
                                        : report::formatPrediction(measured, prediction));

@@ -118,14 +118,15 @@ std::string trendLine(const report::TrendRun& run) {
 // Every run replayed against the rolling baseline, a line each on stdout,
 // and the page of the newest with the trend on top.
 int trendPage(const std::vector<std::string>& files, const std::string& output,
-              const report::TrendOptions& options, const std::vector<ChartLibrary>& libraries) {
+              const report::TrendOptions& options, const std::vector<ChartLibrary>& libraries,
+              const ReportLoader& load) {
   // Runs are named by their files; as given where two share a name.
   std::vector<std::string> names;
   for (const std::string& file : files) names.push_back(baseName(file));
   const bool unique = std::set<std::string>(names.begin(), names.end()).size() == names.size();
   std::vector<report::PooledRun> runs;
   for (size_t i = 0; i < files.size(); ++i) {
-    runs.push_back({unique ? names[i] : files[i], report::loadReportFile(files[i])});
+    runs.push_back({unique ? names[i] : files[i], load(files[i])});
   }
   const std::vector<report::TrendRun> trend = report::replayTrend(runs, options);
   ReportPageInput input;
@@ -231,8 +232,9 @@ ReportRequest reportRequest(const ParsedArgs& parsed) {
 
 // The page of one run, compared with --baseline where given; the exit
 // status as diff's.
-int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libraries) {
-  const report::Report run = report::loadReportFile(request.files[0]);
+int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libraries,
+            const ReportLoader& load) {
+  const report::Report run = load(request.files[0]);
   ReportPageInput input;
   input.run = &run;
   input.runSource = request.files[0];
@@ -240,7 +242,7 @@ int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libra
   std::optional<report::Report> baseline;
   std::optional<report::ReportDiff> diff;
   if (request.baselinePath) {
-    baseline = report::loadReportFile(*request.baselinePath);
+    baseline = load(*request.baselinePath);
     diff = report::compareReports(*baseline, run, request.options);
     input.baseline = &*baseline;
     input.baselineSource = *request.baselinePath;
@@ -265,7 +267,7 @@ int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libra
 
 }  // namespace
 
-int reportCommand(const std::vector<std::string>& args) {
+int reportCommand(const std::vector<std::string>& args, const ReportLoader& load) {
   const ParsedArgs parsed = parseReportArgs(args);
   if (parsed.has("--help")) {
     std::cout << kReportUsage;
@@ -282,9 +284,9 @@ int reportCommand(const std::vector<std::string>& args) {
   // As for diff: nothing written, so 1 (a regression) would lie.
   try {
     if (request.trend) {
-      return trendPage(request.files, request.output, request.trendOptions, libraries);
+      return trendPage(request.files, request.output, request.trendOptions, libraries, load);
     }
-    return runPage(request, libraries);
+    return runPage(request, libraries, load);
   } catch (const report::ReportError& error) {
     std::cerr << "distbench report: " << error.what() << "\n";
   } catch (const report::IncomparableReports& error) {

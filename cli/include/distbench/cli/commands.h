@@ -6,14 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "distbench/cli/report_loader.h"
+
 namespace distbench::cli {
 
 int validateCommand(const std::vector<std::string>& args);
 int renderCommand(const std::vector<std::string>& args);
 int runCommand(const std::vector<std::string>& args);
-int diffCommand(const std::vector<std::string>& args);
-int reportCommand(const std::vector<std::string>& args);
-int predictCommand(const std::vector<std::string>& args);
+// The report commands read each report named on their command line with
+// `load` (report_loader.h).
+int diffCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
+int reportCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
+int predictCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
 
 extern const char* const kMainUsage;
 extern const char* const kValidateUsage;

@@ -9,22 +9,14 @@
 #include <vector>
 
 #include "distbench/testing/kube/kube_test_cluster.h"
+#include "distbench/testing/kube/kube_tools.h"
 
 namespace distbench::charttest {
 
-// The helm and kubectl the tests run: from $DISTBENCH_HELM_BIN, else
-// ${DISTBENCH_HELM_CACHE:-~/.cache/distbench/helm}/bin (where
-// scripts/install-helm.sh puts them), else PATH. Empty when not found.
-struct Tools {
-  std::string helm;
-  std::string kubectl;
-  std::string searched;  // where they were looked for, for messages
-};
-const Tools& tools();
-
-// CI is set to true (as CI systems do): a missing helm is then a failure,
-// not a skip.
-bool inCi();
+// The helm and kubectl the tests run (testing/kube/kube_tools.h).
+using Tools = kubetest::KubeTools;
+inline const Tools& tools() { return kubetest::kubeTools(); }
+using kubetest::inCi;
 
 // The etcd + kube-apiserver of this test binary, started on the first call
 // (on the main thread: the fixture's children die with the thread that

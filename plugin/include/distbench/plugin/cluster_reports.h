@@ -1,0 +1,24 @@
+// The reports the operator stored, as the CLI's report commands read them
+// (cli/report_loader.h): a run's report is ConfigMap <run>-report, key
+// report.json, and its source is "configmap/<run>-report", so that the page
+// `kubectl distbench report RUN` writes is the page `distbench report
+// configmap/RUN-report` writes from that ConfigMap saved at that path.
+#pragma once
+
+#include <string>
+
+#include "distbench/cli/report_loader.h"
+#include "distbench/plugin/kubectl.h"
+
+namespace distbench::plugin {
+
+// A name on the plugin's command line as a report source: a DistBenchmark
+// NAME is "configmap/NAME-report"; "configmap/X" stays; a path to a file
+// that exists (contains '/' or ends in .json) stays a file.
+std::string reportSource(const std::string& name);
+
+// Reads "configmap/X" from the cluster (the run's state named when it has
+// stored no report: still running, failed), anything else as a file.
+cli::ReportLoader clusterReports(const Kubectl& kubectl);
+
+}  // namespace distbench::plugin

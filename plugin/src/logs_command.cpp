@@ -1,0 +1,102 @@
+// logs: a rank's log by role and index. A gang restart deletes the gang's
+// pods and makes them again under the same names, so the pods hold the
+// current gang's logs only; of an earlier gang what the operator recorded
+// is shown: each restart's cause and the failed rank's last line.
+#include <cpprest/json.h>
+
+#include <iostream>
+
+#include "distbench/cli/arg_parser.h"
+#include "distbench/plugin/cluster_objects.h"
+#include "distbench/plugin/commands.h"
+#include "distbench/plugin/exit_codes.h"
+#include "distbench/plugin/object_fields.h"
+#include "distbench/plugin/rank_pod.h"
+
+namespace distbench::plugin {
+namespace {
+
+using web::json::value;
+
+// The run's Restarting Events, oldest first: "gang 1: <message>".
+void printRestarts(const Kubectl& kubectl, const std::string& name) {
+  const auto events =
+      listObjects(kubectl, "events",
+                  {"--field-selector", "involvedObject.name=" + name + ",reason=Restarting"});
+  if (events.empty()) {
+    std::cout << "(no Restarting Event left: Events expire after about an hour)\n";
+    return;
+  }
+  for (const value& e : events) {
+    std::cout << textAt(e, "lastTimestamp") << "  " << textAt(e, "message") << "\n";
+  }
+}
+
+}  // namespace
+
+const char* const kLogsHelp =
+    R"(usage: kubectl distbench logs NAME [--rank RANK] [--gang N] [-f] [--tail N]
+
+A rank's log (default: the master's, which ends with the result table).
+RANK: master, ps0.., trainer0.., or a global rank. The pods hold the
+current gang's logs (status.restartCount); a gang restart deletes every
+pod of the gang and makes them again, so for an earlier gang (--gang N)
+what the operator recorded is shown instead: each restart's cause and the
+failed rank's last line.
+
+examples:
+  kubectl distbench logs small
+  kubectl distbench logs small --rank trainer3 -f
+  kubectl distbench logs small --rank trainer3 --gang 0
+)";
+
+int logsCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
+  const cli::ParsedArgs parsed = cli::ArgParser({{"--rank", true},
+                                                 {"--gang", true},
+                                                 {"--tail", true},
+                                                 {"-f", false},
+                                                 {"--follow", false}})
+                                     .parse(args);
+  if (parsed.has("--help")) {
+    std::cout << kLogsHelp;
+    return kExitOk;
+  }
+  if (parsed.positionals().size() != 1) throw cli::UsageError("expected one NAME, the run");
+  const std::string name = parsed.positionals()[0];
+  const auto run = getObject(kubectl, kBenchmarks, name);
+  if (!run) {
+    std::cerr << "kubectl distbench logs: no DistBenchmark " << name << "\n";
+    return kExitCluster;
+  }
+  const value& spec = run->at("spec");
+  const int ps = static_cast<int>(integerAt(fieldAt(spec, "topology"), "parameterServers"));
+  const int trainers = static_cast<int>(integerAt(fieldAt(spec, "topology"), "trainers"));
+  const std::string pod = rankPod(name, parsed.value("--rank").value_or("master"), ps, trainers);
+  const int64_t gang = integerAt(fieldAt(*run, "status"), "restartCount");
+  if (auto asked = parsed.value("--gang")) {
+    const int64_t n = cli::parseNonNegativeIntFlag("--gang", *asked);
+    if (n > gang)
+      throw cli::UsageError("--gang " + *asked + ": " + name + " is at gang " +
+                            std::to_string(gang));
+    if (n < gang) {
+      std::cout << "gang " << n << "'s pods were replaced (" << name << " is at gang " << gang
+                << "); what the operator recorded of its restarts:\n";
+      printRestarts(kubectl, name);
+      return kExitOk;
+    }
+  }
+  if (!getObject(kubectl, "pods", pod)) {
+    std::cerr << "kubectl distbench logs: pod " << pod << " is gone (the run's cleanPodPolicy "
+              << "deletes finished pods, or it was never made); what the operator recorded of "
+                 "restarts:\n";
+    printRestarts(kubectl, name);
+    return kExitCluster;
+  }
+  std::vector<std::string> logs = {"logs", pod, "-c", "worker"};
+  if (parsed.has("-f") || parsed.has("--follow")) logs.push_back("--follow");
+  if (auto tail = parsed.value("--tail")) logs.push_back("--tail=" + *tail);
+  std::cout.flush();
+  kubectl.exec(logs);
+}
+
+}  // namespace distbench::plugin

@@ -1,0 +1,50 @@
+#include "distbench/plugin/rank_pod.h"
+
+#include <cctype>
+
+#include "distbench/api/object_names.h"
+#include "distbench/api/role.h"
+#include "distbench/cli/arg_parser.h"
+
+namespace distbench::plugin {
+namespace {
+
+// The digits after `prefix`, or -1.
+int indexAfter(const std::string& text, const std::string& prefix) {
+  if (text.rfind(prefix, 0) != 0 || text.size() == prefix.size() ||
+      text.size() > prefix.size() + 6) {
+    return -1;
+  }
+  for (std::size_t i = prefix.size(); i < text.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return -1;
+  }
+  return std::stoi(text.substr(prefix.size()));
+}
+
+}  // namespace
+
+std::string rankPod(const std::string& benchmark, const std::string& rank, int parameterServers,
+                    int trainers) {
+  const std::string range =
+      "master" +
+      (parameterServers > 0 ? ", ps0..ps" + std::to_string(parameterServers - 1) : std::string()) +
+      ", trainer0..trainer" + std::to_string(trainers - 1) + ", or a global rank 0.." +
+      std::to_string(parameterServers + trainers);
+  int global = indexAfter(rank, "");
+  if (rank == "master" || global == 0) return api::podName(benchmark, api::Role::Master, 0);
+  int ps = indexAfter(rank, "ps");
+  int trainer = indexAfter(rank, "trainer");
+  if (global > 0) {
+    if (global <= parameterServers)
+      ps = global - 1;
+    else
+      trainer = global - 1 - parameterServers;
+  }
+  if (ps >= 0 && ps < parameterServers)
+    return api::podName(benchmark, api::Role::ParameterServer, ps);
+  if (trainer >= 0 && trainer < trainers)
+    return api::podName(benchmark, api::Role::Trainer, trainer);
+  throw cli::UsageError("--rank " + rank + ": " + benchmark + " has no such rank (" + range + ")");
+}
+
+}  // namespace distbench::plugin

@@ -1,0 +1,199 @@
+// report, diff and predict: distbench's own commands (cli/commands.h) on the
+// reports the operator stored, named by their runs (cluster_reports.h).
+#include <cpprest/json.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "distbench/cli/arg_parser.h"
+#include "distbench/cli/commands.h"
+#include "distbench/plugin/cluster_objects.h"
+#include "distbench/plugin/cluster_reports.h"
+#include "distbench/plugin/commands.h"
+#include "distbench/plugin/object_fields.h"
+
+namespace distbench::plugin {
+namespace {
+
+using web::json::value;
+
+bool wantsHelp(const std::vector<std::string>& args) {
+  return std::find(args.begin(), args.end(), "--help") != args.end() ||
+         std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
+// The flags of distbench's command that take a value, so that their values
+// are not read as run names.
+bool takesValue(const std::string& flag) {
+  static const std::vector<std::string> flags = {"-o",
+                                                 "--output",
+                                                 "--baseline",
+                                                 "--baseline-runs",
+                                                 "--threshold",
+                                                 "--percentiles",
+                                                 "--confidence",
+                                                 "--resamples",
+                                                 "--seed",
+                                                 "--bandwidth",
+                                                 "--rank",
+                                                 "--world-size",
+                                                 "--parameter-servers",
+                                                 "--link-burst",
+                                                 "--efficiency"};
+  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+}
+
+// args with each run name (a positional, or --baseline's value) made a
+// report source.
+std::vector<std::string> withSources(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--baseline=", 0) == 0) {
+      out.push_back("--baseline=" + reportSource(a.substr(11)));
+    } else if (a == "--baseline" && i + 1 < args.size()) {
+      out.push_back(a);
+      out.push_back(reportSource(args[++i]));
+    } else if (takesValue(a) && i + 1 < args.size()) {
+      out.push_back(a);
+      out.push_back(args[++i]);
+    } else if (!a.empty() && a[0] == '-') {
+      out.push_back(a);
+    } else {
+      out.push_back(reportSource(a));
+    }
+  }
+  return out;
+}
+
+// A schedule's kept runs, oldest first, as report sources; and its baseline
+// settings as --trend flags.
+std::vector<std::string> trendArgs(const value& schedule) {
+  std::vector<std::pair<std::string, std::string>> runs;  // scheduledTime, name
+  const value& kept = fieldAt(fieldAt(schedule, "status"), "runs");
+  if (kept.is_array()) {
+    for (const value& r : kept.as_array()) {
+      runs.emplace_back(textAt(r, "scheduledTime"), textAt(r, "name"));
+    }
+  }
+  std::sort(runs.begin(), runs.end());
+  std::vector<std::string> args = {"--trend"};
+  for (const auto& run : runs) args.push_back(reportSource(run.second));
+  const value& baseline = fieldAt(fieldAt(schedule, "spec"), "baseline");
+  if (fieldAt(baseline, "runs").is_number()) {
+    args.insert(args.end(), {"--baseline-runs", std::to_string(integerAt(baseline, "runs"))});
+  }
+  if (fieldAt(baseline, "thresholdPercent").is_number()) {
+    args.insert(args.end(),
+                {"--threshold", std::to_string(fieldAt(baseline, "thresholdPercent").as_double())});
+  }
+  return args;
+}
+
+}  // namespace
+
+const char* const kReportHelp =
+    R"(usage: kubectl distbench report NAME [-o PAGE.html] [--baseline NAME2] [flags]
+
+Write the HTML page of a run from the report the operator stored
+(ConfigMap NAME-report): the same page `distbench report` writes from that
+report saved as configmap/NAME-report. With --baseline, compared with
+another run's report (or a file). NAME may be a DistBenchmarkSchedule: the
+page then shows the trend over its kept runs, each compared with the runs
+before it, pooled as the schedule's spec.baseline says (distbench report
+--trend), one verdict line per run.
+
+  -o, --output FILE   the page (default NAME.html)
+and distbench report's flags (--threshold, --percentiles, ...; see
+`distbench report --help`).
+
+examples:
+  kubectl distbench report small
+  kubectl distbench -n team-a report small --baseline small-yesterday -o cmp.html
+  kubectl distbench report nightly-canary     # a schedule: the trend page
+)";
+
+int reportCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
+  if (wantsHelp(args)) {
+    std::cout << kReportHelp;
+    return 0;
+  }
+  std::vector<std::string> rest;
+  std::string name;
+  bool output = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-o" || args[i] == "--output" || args[i].rfind("--output=", 0) == 0)
+      output = true;
+    if (takesValue(args[i]) && i + 1 < args.size()) {
+      rest.push_back(args[i]);
+      rest.push_back(args[++i]);
+    } else if (!args[i].empty() && args[i][0] != '-' && name.empty()) {
+      name = args[i];
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  if (name.empty()) throw cli::UsageError("missing NAME, the run (or schedule) to show");
+  const std::string plain = name.substr(name.find('/') + 1);
+  if (!output) rest.insert(rest.end(), {"-o", plain + ".html"});
+  std::vector<std::string> forwarded = withSources(rest);
+  const bool scheduleNamed = name.rfind("schedule/", 0) == 0;
+  if (!scheduleNamed && name.find('/') == std::string::npos &&
+      getObject(kubectl, kBenchmarks, name)) {
+    forwarded.insert(forwarded.begin(), reportSource(name));
+  } else if (auto schedule = getObject(kubectl, kSchedules, plain)) {
+    const std::vector<std::string> trend = trendArgs(*schedule);
+    if (trend.size() < 3) {
+      std::cerr << "kubectl distbench report: schedule " << plain << " keeps " << trend.size() - 1
+                << " run(s); a trend needs two or more (status.runs)\n";
+      return 2;
+    }
+    forwarded.insert(forwarded.begin(), trend.begin(), trend.end());
+  } else if (scheduleNamed) {
+    throw KubectlError("no DistBenchmarkSchedule " + plain);
+  } else {
+    forwarded.insert(forwarded.begin(), reportSource(name));  // a file, or the loader says why not
+  }
+  return cli::reportCommand(forwarded, clusterReports(kubectl));
+}
+
+const char* const kDiffHelp =
+    R"(usage: kubectl distbench diff BASE TEST [flags]
+
+Compare two runs' stored reports row by row, as `distbench diff` compares
+two files (either may be a file: a path with '/' or ending in .json).
+Flags as distbench diff's (--threshold, --percentiles, --confidence, ...).
+
+examples:
+  kubectl distbench diff small-monday small-tuesday --threshold 5
+)";
+
+int diffCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
+  if (wantsHelp(args)) {
+    std::cout << kDiffHelp;
+    return 0;
+  }
+  return cli::diffCommand(withSources(args), clusterReports(kubectl));
+}
+
+const char* const kPredictHelp =
+    R"(usage: kubectl distbench predict NAME --bandwidth RATE [flags]
+
+Predict each row of a run's stored report at another link speed or world
+size, as `distbench predict` does for a file. Flags as distbench predict's
+(--bandwidth, --rank N=RATE, --world-size, --json, ...).
+
+examples:
+  kubectl distbench predict small --bandwidth 10gbit
+  kubectl distbench predict small --world-size 64 --json
+)";
+
+int predictCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
+  if (wantsHelp(args)) {
+    std::cout << kPredictHelp;
+    return 0;
+  }
+  return cli::predictCommand(withSources(args), clusterReports(kubectl));
+}
+
+}  // namespace distbench::plugin

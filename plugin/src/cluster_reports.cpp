@@ -6,6 +6,7 @@
 #include "distbench/api/object_names.h"
 #include "distbench/plugin/kubectl_error.h"
 #include "distbench/plugin/object_fields.h"
+#include "distbench/report/attribution.h"
 #include "distbench/report/report_json.h"
 
 namespace distbench::plugin {
@@ -72,6 +73,15 @@ cli::ReportLoader clusterReports(const Kubectl& kubectl) {
     }
     return report::parseReport(json, source);
   };
+}
+
+std::string storedAttribution(const Kubectl& kubectl, const std::string& run) {
+  try {
+    return report::formatAttributionFooter(
+        report::attribute(clusterReports(kubectl)(reportSource(run))));
+  } catch (const std::exception&) {
+    return "";
+  }
 }
 
 }  // namespace distbench::plugin

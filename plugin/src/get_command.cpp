@@ -4,9 +4,11 @@
 
 #include "distbench/cli/arg_parser.h"
 #include "distbench/plugin/cluster_objects.h"
+#include "distbench/plugin/cluster_reports.h"
 #include "distbench/plugin/commands.h"
 #include "distbench/plugin/exit_codes.h"
 #include "distbench/plugin/kubectl_error.h"
+#include "distbench/plugin/object_fields.h"
 #include "distbench/plugin/run_view.h"
 
 namespace distbench::plugin {
@@ -42,7 +44,9 @@ int getCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
   if (scheduleNamed) name = name.substr(9);
   if (!scheduleNamed) {
     if (auto run = getObject(kubectl, kBenchmarks, name)) {
-      std::cout << runSummary(*run);
+      std::cout << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
+                                        ? storedAttribution(kubectl, name)
+                                        : "");
       return kExitOk;
     }
   }

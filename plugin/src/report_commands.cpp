@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "distbench/cli/arg_parser.h"
 #include "distbench/cli/commands.h"
@@ -137,11 +138,16 @@ int reportCommand(const Kubectl& kubectl, const std::vector<std::string>& args) 
   const std::string plain = name.substr(name.find('/') + 1);
   if (!output) rest.insert(rest.end(), {"-o", plain + ".html"});
   std::vector<std::string> forwarded = withSources(rest);
+  // A run, else a schedule of that name; schedule/NAME only the schedule;
+  // a file or configmap/NAME as given.
   const bool scheduleNamed = name.rfind("schedule/", 0) == 0;
-  if (!scheduleNamed && name.find('/') == std::string::npos &&
-      getObject(kubectl, kBenchmarks, name)) {
-    forwarded.insert(forwarded.begin(), reportSource(name));
-  } else if (auto schedule = getObject(kubectl, kSchedules, plain)) {
+  const bool plainName = name.find('/') == std::string::npos && reportSource(name) != name;
+  std::optional<value> schedule;
+  if (scheduleNamed || (plainName && !getObject(kubectl, kBenchmarks, name))) {
+    schedule = getObject(kubectl, kSchedules, plain);
+    if (!schedule && scheduleNamed) throw KubectlError("no DistBenchmarkSchedule " + plain);
+  }
+  if (schedule) {
     const std::vector<std::string> trend = trendArgs(*schedule);
     if (trend.size() < 3) {
       std::cerr << "kubectl distbench report: schedule " << plain << " keeps " << trend.size() - 1
@@ -149,10 +155,9 @@ int reportCommand(const Kubectl& kubectl, const std::vector<std::string>& args) 
       return 2;
     }
     forwarded.insert(forwarded.begin(), trend.begin(), trend.end());
-  } else if (scheduleNamed) {
-    throw KubectlError("no DistBenchmarkSchedule " + plain);
   } else {
-    forwarded.insert(forwarded.begin(), reportSource(name));  // a file, or the loader says why not
+    // A run, a file, or a name the loader says is neither.
+    forwarded.insert(forwarded.begin(), reportSource(name));
   }
   return cli::reportCommand(forwarded, clusterReports(kubectl));
 }

@@ -9,8 +9,10 @@
 #include "distbench/api/spec_yaml.h"
 #include "distbench/cli/arg_parser.h"
 #include "distbench/plugin/cluster_objects.h"
+#include "distbench/plugin/cluster_reports.h"
 #include "distbench/plugin/commands.h"
 #include "distbench/plugin/exit_codes.h"
+#include "distbench/plugin/object_fields.h"
 #include "distbench/plugin/run_follow.h"
 #include "distbench/plugin/run_view.h"
 
@@ -118,7 +120,10 @@ int runCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
     // What the operator writes after Succeeded (the stored report, the
     // comparison with spec.baseline) is waited for, but not forever.
     if (runSettled(*run) || (finishedAt && Clock::now() - *finishedAt > kSettleLimit)) {
-      std::cout << "\n" << runSummary(*run);
+      std::cout << "\n"
+                << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
+                                        ? storedAttribution(kubectl, name)
+                                        : "");
       return runExitCode(*run);
     }
     const auto waited = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start);

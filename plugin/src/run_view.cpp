@@ -73,7 +73,7 @@ std::string runStateLine(const value& b) {
   return line;
 }
 
-std::string runSummary(const value& b) {
+std::string runSummary(const value& b, const std::string& attribution) {
   const value& status = fieldAt(b, "status");
   std::string out = textAt(fieldAt(b, "metadata"), "name") + ": " + runStateLine(b) + "\n";
   const value& results = fieldAt(status, "results");
@@ -94,8 +94,11 @@ std::string runSummary(const value& b) {
     }
     out += "\n";
   }
-  if (!textAt(status, "bottleneck").empty())
+  if (!attribution.empty()) {
+    out += attribution;
+  } else if (!textAt(status, "bottleneck").empty()) {
     out += "bottleneck: " + textAt(status, "bottleneck") + "\n";
+  }
   const value& baseline = fieldAt(status, "baseline");
   if (baseline.is_object()) {
     out += "baseline " + textAt(baseline, "source") + ": " + runVerdict(b) + ", " +

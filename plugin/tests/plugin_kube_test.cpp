@@ -185,6 +185,48 @@ TEST_F(PluginKubeTest, ReportWritesThePageDistbenchWritesFromTheStoredReport) {
   EXPECT_THAT(page, HasSubstr("configmap/small-report"));
 }
 
+// A schedule's page is the trend over its kept runs (status.runs, oldest
+// first), pooled and judged as its spec.baseline says: distbench report
+// --trend's page on the same reports.
+TEST_F(PluginKubeTest, AScheduleReportIsTheTrendOverItsKeptRuns) {
+  storedRun("canary-29404320", fixture("default-run2.json"));
+  storedRun("canary-29402880", fixture("default-run1.json"));
+  writeFile(dir_.path() + "/schedule.json",
+            R"({"apiVersion":"distbench.io/v1alpha1","kind":"DistBenchmarkSchedule",
+              "metadata":{"name":"canary"},"spec":{"schedule":"0 3 * * *",
+              "baseline":{"runs":3,"thresholdPercent":10},
+              "template":{"spec":{"topology":{"trainers":2}}}}})");
+  ASSERT_EQ(kubectl({"create", "-f", dir_.path() + "/schedule.json"}).exitCode, 0);
+  const auto got = kubectl({"get", "distbenchmarkschedule", "canary", "-o", "json"});
+  web::json::value schedule = web::json::value::parse(got.out);
+  schedule["status"] = web::json::value::parse(R"({"runs":[
+      {"name":"canary-29404320","uid":"u2","scheduledTime":"2026-11-28T03:00:00Z"},
+      {"name":"canary-29402880","uid":"u1","scheduledTime":"2026-11-27T03:00:00Z"}]})");
+  writeFile(dir_.path() + "/schedule-status.json", schedule.serialize());
+  const auto written =
+      kubectl({"replace", "--subresource=status", "-f", dir_.path() + "/schedule-status.json"});
+  ASSERT_EQ(written.exitCode, 0) << written.err;
+
+  const auto cluster = plugin({"report", "canary"}, "admin", dir_.path());
+  ASSERT_EQ(cluster.exitCode, 0) << cluster.err;
+  EXPECT_THAT(cluster.out, HasSubstr("canary-29402880-report: NoBaseline"));
+  ::mkdir((dir_.path() + "/configmap").c_str(), 0700);
+  for (const char* run : {"canary-29402880", "canary-29404320"}) {
+    const auto saved = kubectl(
+        {"get", "configmap", std::string(run) + "-report", "-o", "jsonpath={.data.report\\.json}"});
+    writeFile(dir_.path() + "/configmap/" + run + "-report", saved.out);
+  }
+  const auto local =
+      shell("cd " + shellQuoted(dir_.path()) + " && " + shellQuoted(DISTBENCH_BINARY) +
+            " report --trend configmap/canary-29402880-report "
+            "configmap/canary-29404320-report --baseline-runs 3 --threshold 10 "
+            "-o local.html");
+  ASSERT_EQ(local.exitCode, 0) << local.err;
+  EXPECT_EQ(cluster.out, local.out);
+  EXPECT_EQ(process::slurp(dir_.path() + "/canary.html"),
+            process::slurp(dir_.path() + "/local.html"));
+}
+
 TEST_F(PluginKubeTest, DiffAndPredictAreDistbenchsOnTheStoredReports) {
   storedRun("monday", fixture("default-run1.json"));
   storedRun("tuesday", fixture("default-run2.json"));
@@ -208,7 +250,11 @@ TEST_F(PluginKubeTest, GetAndListShowRowsVerdictsAndSchedules) {
   ASSERT_EQ(get.exitCode, 0) << get.err;
   EXPECT_THAT(get.out, HasSubstr("small: Succeeded, gang 0\n"));
   EXPECT_THAT(get.out, HasSubstr("0.0123    0.0130    0.0140    0.0150    81.3 examples/s"));
-  EXPECT_THAT(get.out, HasSubstr("bottleneck: All 1M/2R: compute-bound"));
+  // The master's attribution, from the stored report (this one has no phase
+  // timings), in place of status.bottleneck's one line.
+  EXPECT_THAT(get.out, HasSubstr("Why (attribution; docs/report-schema.md#attribution):"));
+  EXPECT_THAT(get.out, HasSubstr("Bottleneck: HybridDDPRPC All: bound unknown (no phase timings)"));
+  EXPECT_THAT(get.out, Not(HasSubstr("bottleneck: All 1M/2R: compute-bound")));
   const auto list = plugin({"list"});
   ASSERT_EQ(list.exitCode, 0) << list.err;
   EXPECT_THAT(list.out,

@@ -21,4 +21,9 @@ std::string reportSource(const std::string& name);
 // stored no report: still running, failed), anything else as a file.
 cli::ReportLoader clusterReports(const Kubectl& kubectl);
 
+// The lines under the master's table (report::formatAttributionFooter) of
+// the run's stored report; "" when it has none or it cannot be read: what
+// the caller prints does not depend on it.
+std::string storedAttribution(const Kubectl& kubectl, const std::string& run);
+
 }  // namespace distbench::plugin

@@ -12,9 +12,11 @@ namespace distbench::plugin {
 // "Running, gang 1, ranks 5/6 ready", "Succeeded, gang 1", "Failed, gang 3: <message>".
 std::string runStateLine(const web::json::value& benchmark);
 // A finished run: its state line, the rows of status.results as the master
-// prints them (group, row, p50 .. p95, rate), the bottleneck, the baseline
-// verdict and the fabric suspects.
-std::string runSummary(const web::json::value& benchmark);
+// prints them (group, row, p50 .. p95, rate), the attribution (the lines
+// under the master's table, from the stored report, where given; else
+// status.bottleneck, its last line), the baseline verdict and the fabric
+// suspects.
+std::string runSummary(const web::json::value& benchmark, const std::string& attribution = "");
 // One line of `list`: NAME PHASE GANG READY P50 VERDICT.
 std::string runListHeader();
 std::string runListLine(const web::json::value& benchmark);

@@ -39,8 +39,22 @@ for crd in admissionchecks workloads; do
     kubectl create --validate=false -f "$crds/$crd.yaml" >/dev/null
 done
 rm -rf "$crds"
-check "Kueue's CRDs are Established" kubectl wait --for=condition=Established \
-  crd/admissionchecks.kueue.x-k8s.io crd/workloads.kueue.x-k8s.io --timeout=60s
+# Polled rather than `kubectl wait`, which once failed here within 2 s under
+# CI's load without its reason showing (check hides a command's output);
+# not reproduced since. If they are not Established, their conditions say why.
+established() {
+  local crd
+  for crd in admissionchecks workloads; do
+    [[ $(kubectl get crd "$crd.kueue.x-k8s.io" \
+      -o jsonpath='{.status.conditions[?(@.type=="Established")].status}') == True ]] || return 1
+  done
+}
+if ! wait_until 60 established; then
+  kubectl get crd admissionchecks.kueue.x-k8s.io workloads.kueue.x-k8s.io \
+    -o jsonpath='{range .items[*]}{.metadata.name}: {.status.conditions}{"\n"}{end}' >&2 || true
+  die "Kueue's CRDs not Established within 60 s"
+fi
+log "ok: Kueue's CRDs are Established"
 
 gate() {  # gate true|false: the chart's operator with the gate on or off, rolled out
   helm upgrade "$E2E_RELEASE" "$e2e_root/charts/distbench-operator" -n "$E2E_OPERATOR_NS" \

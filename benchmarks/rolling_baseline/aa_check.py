@@ -8,8 +8,9 @@ group keys, half the CPU), and replays the series with
 up to 5 unregressed runs before it at a 5 % threshold, by the same code
 (report::compareReports, baseline_pool.h) as a DistBenchmarkSchedule's runs.
 
-Asserts: none of the ten unchanged runs is flagged (the A/A property), and the
-slowed run is. Prints every verdict, so a failure shows which run and row.
+Asserts: at most one of the eight judged unchanged runs is flagged
+(--max-false-alarms; the A/A property, within the rule's measured rate), and
+the slowed run is. Prints every verdict, so a failure shows which run and row.
 ctest runs it as benchmark_rolling_baseline_aa (benchmarks/tests/CMakeLists.txt).
 
 The slowed run is a twofold slowdown at most (two ranks sharing a core), and
@@ -130,6 +131,12 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--baseline-runs", type=int, default=5)
     parser.add_argument("--threshold", type=float, default=5)
+    # The run-aware rule's own false-alarm rate on this 2-vCPU machine: 3 of
+    # 72 A/A comparisons (9 checks of 8, 2026-11-28; none with two), and 1 of
+    # 8 in series D and E (docs/performance.md). Zero of 8 failed one check in
+    # three that day. Two or more fail: the plain pooled bootstrap this rule
+    # replaced flagged 2 to 8 of 8.
+    parser.add_argument("--max-false-alarms", type=int, default=1)
     args = parser.parse_args()
     if len(os.sched_getaffinity(0)) < 2:
         print("aa_check: one CPU here, so pinning every rank to one core slows nothing; skipped")
@@ -170,8 +177,9 @@ def main():
         alarms = [line for line in lines if verdict(line) == "Regression"]
         judged = [line for line in lines if verdict(line) in ("Regression", "NoRegression")]
         print(f"  false alarms: {len(alarms)} of {len(judged)} comparisons")
-        if alarms:
-            failures.append(f"{k}: {len(alarms)} unchanged runs flagged as regressions")
+        if len(alarms) > args.max_false_alarms:
+            failures.append(f"{k}: {len(alarms)} unchanged runs flagged as regressions "
+                            f"(at most {args.max_false_alarms} allowed)")
         if any(verdict(line) == "Incomparable" for line in lines):
             failures.append(f"{k}: unchanged runs were not comparable")
 
@@ -203,10 +211,11 @@ def main():
         print("\nFAILED:\n" + "\n".join("  " + f for f in failures + skipped))
         return 1
     if skipped:
-        print("\nSKIPPED (no false alarm among the unchanged runs):\n" +
+        print("\nSKIPPED (false alarms within the allowance among the unchanged runs):\n" +
               "\n".join("  " + s for s in skipped))
         return 77
-    print("\nPASSED: no false alarm among the unchanged runs; every slowed run flagged")
+    print(f"\nPASSED: at most {args.max_false_alarms} false alarm(s) among each kind's unchanged "
+          "runs; every slowed run flagged")
     return 0
 
 

@@ -19,38 +19,45 @@ bool isFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// Why run `name` has no report ConfigMap, from the run itself.
-std::string whyNoReport(const Kubectl& kubectl, const std::string& configMap) {
+// Why there is no ConfigMap `configMap` (<run>-report), from the run: a
+// run that exists and has stored no report yet is a report that cannot be
+// read (ReportError, exit 2, as a missing file); no such run, or a
+// cluster that does not answer, is the cluster's (KubectlError, exit 4).
+[[noreturn]] void noReport(const Kubectl& kubectl, const std::string& configMap) {
   const std::string suffix = "-report";
   if (configMap.size() <= suffix.size() ||
       configMap.compare(configMap.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return "no ConfigMap " + configMap;
+    throw KubectlError("no ConfigMap " + configMap);
   }
   const std::string run = configMap.substr(0, configMap.size() - suffix.size());
-  const KubectlResult r = kubectl.run({"get", "distbenchmark", run, "-o", "json"});
+  const std::vector<std::string> args = {"get", "distbenchmark", run, "-o", "json"};
+  const KubectlResult r = kubectl.run(args);
   if (!r.ok()) {
     if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) {
-      return "no DistBenchmark " + run + " (and no ConfigMap " + configMap + ")";
+      throw KubectlError("no DistBenchmark " + run + " (and no ConfigMap " + configMap + ")");
     }
-    return explainKubectlFailure({"get", "distbenchmark", run}, r);
+    throw KubectlError(explainKubectlFailure(args, r));
   }
   const web::json::value b = web::json::value::parse(r.out);
-  const std::string phase = textAt(fieldAt(b, "status"), "phase");
-  return "DistBenchmark " + run + " has stored no report (phase " +
-         (phase.empty() ? std::string("not yet set") : phase) +
-         (textAt(fieldAt(b, "status"), "message").empty()
-              ? ""
-              : ": " + textAt(fieldAt(b, "status"), "message")) +
-         "); the operator stores it once the run has Succeeded";
+  const web::json::value& status = fieldAt(b, "status");
+  const std::string phase = textAt(status, "phase");
+  throw report::ReportError(
+      "DistBenchmark " + run + " has stored no report (phase " +
+      (phase.empty() ? std::string("not yet set") : phase) +
+      (textAt(status, "message").empty() ? "" : ": " + textAt(status, "message")) +
+      "); the operator stores it once the run has Succeeded");
 }
 
 }  // namespace
 
 std::string reportSource(const std::string& name) {
   if (name.rfind(kConfigMapPrefix, 0) == 0) return name;
-  const bool pathLike = name.find('/') != std::string::npos ||
-                        (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
-  if (pathLike && isFile(name)) return name;
+  // A path is a file, there or not (the loader says it cannot be read);
+  // a bare name ending in .json is a file only where one exists.
+  if (name.find('/') != std::string::npos) return name;
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 && isFile(name)) {
+    return name;
+  }
   return kConfigMapPrefix + api::reportConfigMapName(name);
 }
 
@@ -61,9 +68,7 @@ cli::ReportLoader clusterReports(const Kubectl& kubectl) {
     const std::vector<std::string> args = {"get", "configmap", name, "-o", "json"};
     const KubectlResult r = kubectl.run(args);
     if (!r.ok()) {
-      if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) {
-        throw report::ReportError(whyNoReport(kubectl, name));
-      }
+      if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) noReport(kubectl, name);
       throw KubectlError(explainKubectlFailure(args, r));
     }
     const web::json::value cm = web::json::value::parse(r.out);

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 #include "distbench/plugin/kubectl_error.h"
 
@@ -21,20 +22,29 @@ std::string env(const char* name) {
   return v != nullptr ? v : "";
 }
 
-// Reads both pipes until both close or the deadline passes.
-bool drain(int outFd, int errFd, std::string& out, std::string& err,
-           std::chrono::steady_clock::time_point deadline) {
+// kubectl's output until it has exited and what it wrote is read, or the
+// deadline passes; true once it has exited (`status` set). Once it has
+// exited only what is buffered is read: a helper it left behind (a
+// credential plugin's daemon) may hold the pipes open for ever. Closes both.
+bool collect(pid_t pid, int outFd, int errFd, std::string& out, std::string& err,
+             std::chrono::steady_clock::time_point deadline, int& status) {
   pollfd fds[2] = {{outFd, POLLIN, 0}, {errFd, POLLIN, 0}};
   std::string* sinks[2] = {&out, &err};
-  int open = 2;
   char buffer[65536];
-  while (open > 0) {
+  bool exited = false;
+  for (;;) {
+    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) exited = true;
+    if (fds[0].fd < 0 && fds[1].fd < 0) {
+      if (exited) break;
+    }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready < 0 && errno != EINTR) return false;
-    for (int i = 0; i < 2; ++i) {
+    if (left.count() <= 0) break;
+    const int wait = exited ? 0 : static_cast<int>(std::min<long long>(left.count(), 100));
+    const int ready = ::poll(fds, 2, wait);
+    if (ready < 0 && errno != EINTR) break;
+    if (ready == 0 && exited) break;  // exited, and nothing left to read
+    for (int i = 0; i < 2 && ready > 0; ++i) {
       if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
       if (n > 0) {
@@ -42,11 +52,19 @@ bool drain(int outFd, int errFd, std::string& out, std::string& err,
       } else if (n == 0 || errno != EINTR) {
         ::close(fds[i].fd);
         fds[i].fd = -1;
-        --open;
       }
     }
   }
-  return true;
+  for (pollfd& f : fds) {
+    if (f.fd >= 0) ::close(f.fd);
+  }
+  return exited;
+}
+
+void closeAll(std::initializer_list<int> fds) {
+  for (int fd : fds) {
+    if (fd >= 0) ::close(fd);
+  }
 }
 
 }  // namespace
@@ -84,14 +102,19 @@ KubectlResult Kubectl::run(const std::vector<std::string>& args, std::chrono::se
   std::vector<std::string> argv = commandLine(args);
   std::vector<char*> cargv = cArgv(argv);
 
-  int outPipe[2], errPipe[2], execPipe[2];
+  int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, execPipe[2] = {-1, -1};
   if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
       ::pipe2(execPipe, O_CLOEXEC) != 0) {
-    throw KubectlError(std::string("cannot start kubectl: pipe: ") + std::strerror(errno));
+    const int error = errno;
+    closeAll({outPipe[0], outPipe[1], errPipe[0], errPipe[1], execPipe[0], execPipe[1]});
+    throw KubectlError(std::string("cannot start kubectl: pipe: ") + std::strerror(error));
   }
   const pid_t pid = ::fork();
-  if (pid < 0)
-    throw KubectlError(std::string("cannot start kubectl: fork: ") + std::strerror(errno));
+  if (pid < 0) {
+    const int error = errno;
+    closeAll({outPipe[0], outPipe[1], errPipe[0], errPipe[1], execPipe[0], execPipe[1]});
+    throw KubectlError(std::string("cannot start kubectl: fork: ") + std::strerror(error));
+  }
   if (pid == 0) {
     ::dup2(outPipe[1], STDOUT_FILENO);
     ::dup2(errPipe[1], STDERR_FILENO);
@@ -100,29 +123,30 @@ KubectlResult Kubectl::run(const std::vector<std::string>& args, std::chrono::se
     (void)!::write(execPipe[1], &error, sizeof error);
     ::_exit(127);
   }
-  ::close(outPipe[1]);
-  ::close(errPipe[1]);
-  ::close(execPipe[1]);
+  closeAll({outPipe[1], errPipe[1], execPipe[1]});
   int execError = 0;
   const bool notStarted = ::read(execPipe[0], &execError, sizeof execError) == sizeof execError;
   ::close(execPipe[0]);
 
   KubectlResult result;
-  const bool drained = notStarted || drain(outPipe[0], errPipe[0], result.out, result.err,
-                                           std::chrono::steady_clock::now() + limit);
-  if (!drained) ::kill(pid, SIGKILL);
-  if (notStarted || !drained) {
-    ::close(outPipe[0]);
-    ::close(errPipe[0]);
-  }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool exited = false;
+  if (notStarted) {
+    closeAll({outPipe[0], errPipe[0]});
+  } else {
+    exited = collect(pid, outPipe[0], errPipe[0], result.out, result.err,
+                     std::chrono::steady_clock::now() + limit, status);
+  }
+  if (!exited) {
+    if (!notStarted) ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   if (notStarted) {
     throw KubectlError("cannot run " + binary_ + ": " + std::strerror(execError) +
                        " (install kubectl, or name it with $KUBECTL)");
   }
-  if (!drained) {
+  if (!exited) {
     throw KubectlError("kubectl " + (args.empty() ? std::string() : args[0]) +
                        " did not finish within " + std::to_string(limit.count()) + " s");
   }

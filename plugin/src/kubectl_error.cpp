@@ -30,14 +30,19 @@ KubectlFailure classifyKubectlFailure(const std::string& e) {
       has(e, "no matches for kind \"DistBench")) {
     return KubectlFailure::NoCrd;
   }
-  if (has(e, "(Forbidden)") || has(e, " is forbidden: ")) return KubectlFailure::Forbidden;
+  // RBAC's refusal names a user who cannot; a quota or an admission
+  // webhook is forbidden too, and is not about rights.
+  if ((has(e, "(Forbidden)") || has(e, " is forbidden: ")) && has(e, " cannot ")) {
+    return KubectlFailure::Forbidden;
+  }
   if (has(e, "(Unauthorized)") || has(e, "You must be logged in"))
     return KubectlFailure::Unauthorized;
   if (has(e, "Unable to connect to the server") || has(e, "connection refused") ||
       has(e, "was refused - did you specify the right host")) {
     return KubectlFailure::Unreachable;
   }
-  if (has(e, "(NotFound)") || has(e, " not found")) return KubectlFailure::NotFound;
+  // The server's answer only: "context was not found" is the kubeconfig's.
+  if (has(e, "(NotFound)")) return KubectlFailure::NotFound;
   return KubectlFailure::Other;
 }
 

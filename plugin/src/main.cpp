@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
     std::cerr << "kubectl distbench " << command << ": " << error.what() << "\n";
     return kExitCluster;
   } catch (const std::exception& error) {
+    // Not a run's failure (1 means that): what kubectl returned could not
+    // be read, or the cluster answered what no operator writes.
     std::cerr << "kubectl distbench " << command << ": " << error.what() << "\n";
-    return kExitFailed;
+    return kExitCluster;
   }
 }

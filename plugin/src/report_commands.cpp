@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "distbench/cli/arg_parser.h"
 #include "distbench/cli/commands.h"
@@ -67,19 +69,45 @@ std::vector<std::string> withSources(const std::vector<std::string>& args) {
   return out;
 }
 
-// A schedule's kept runs, oldest first, as report sources; and its baseline
+// The schedule's runs (status.runs: name and uid, which alone make a run
+// its own) whose report is stored: a run still going, or failed, has none.
+std::set<std::string> storedRuns(const Kubectl& kubectl, const value& schedule) {
+  std::map<std::string, std::string> uids;  // name -> uid
+  const value& runs = fieldAt(fieldAt(schedule, "status"), "runs");
+  if (runs.is_array()) {
+    for (const value& r : runs.as_array()) uids[textAt(r, "name")] = textAt(r, "uid");
+  }
+  std::set<std::string> stored;
+  for (const value& b : listObjects(kubectl, kBenchmarks)) {
+    const std::string name = textAt(fieldAt(b, "metadata"), "name");
+    const auto it = uids.find(name);
+    const value* reported = conditionOf(b, "ReportStored");
+    if (it != uids.end() && it->second == textAt(fieldAt(b, "metadata"), "uid") &&
+        reported != nullptr && textAt(*reported, "status") == "True") {
+      stored.insert(name);
+    }
+  }
+  return stored;
+}
+
+// A schedule's kept runs with a stored report (`kept` of them), oldest
+// first, as report sources; and its baseline
 // settings as --trend flags.
-std::vector<std::string> trendArgs(const value& schedule) {
+std::vector<std::string> trendArgs(const value& schedule, const std::set<std::string>& stored,
+                                   std::size_t& kept) {
   std::vector<std::pair<std::string, std::string>> runs;  // scheduledTime, name
-  const value& kept = fieldAt(fieldAt(schedule, "status"), "runs");
-  if (kept.is_array()) {
-    for (const value& r : kept.as_array()) {
+  const value& listed = fieldAt(fieldAt(schedule, "status"), "runs");
+  if (listed.is_array()) {
+    for (const value& r : listed.as_array()) {
       runs.emplace_back(textAt(r, "scheduledTime"), textAt(r, "name"));
     }
   }
   std::sort(runs.begin(), runs.end());
   std::vector<std::string> args = {"--trend"};
-  for (const auto& run : runs) args.push_back(reportSource(run.second));
+  for (const auto& run : runs) {
+    if (stored.count(run.second) != 0) args.push_back(reportSource(run.second));
+  }
+  kept = args.size() - 1;
   const value& baseline = fieldAt(fieldAt(schedule, "spec"), "baseline");
   if (fieldAt(baseline, "runs").is_number()) {
     args.insert(args.end(), {"--baseline-runs", std::to_string(integerAt(baseline, "runs"))});
@@ -135,7 +163,7 @@ int reportCommand(const Kubectl& kubectl, const std::vector<std::string>& args) 
     }
   }
   if (name.empty()) throw cli::UsageError("missing NAME, the run (or schedule) to show");
-  const std::string plain = name.substr(name.find('/') + 1);
+  const std::string plain = name.substr(name.rfind('/') + 1);
   if (!output) rest.insert(rest.end(), {"-o", plain + ".html"});
   std::vector<std::string> forwarded = withSources(rest);
   // A run, else a schedule of that name; schedule/NAME only the schedule;
@@ -148,10 +176,12 @@ int reportCommand(const Kubectl& kubectl, const std::vector<std::string>& args) 
     if (!schedule && scheduleNamed) throw KubectlError("no DistBenchmarkSchedule " + plain);
   }
   if (schedule) {
-    const std::vector<std::string> trend = trendArgs(*schedule);
-    if (trend.size() < 3) {
-      std::cerr << "kubectl distbench report: schedule " << plain << " keeps " << trend.size() - 1
-                << " run(s); a trend needs two or more (status.runs)\n";
+    std::size_t kept = 0;
+    const std::vector<std::string> trend =
+        trendArgs(*schedule, storedRuns(kubectl, *schedule), kept);
+    if (kept < 2) {
+      std::cerr << "kubectl distbench report: schedule " << plain << " keeps " << kept
+                << " run(s) with a stored report; a trend needs two or more (status.runs)\n";
       return 2;
     }
     forwarded.insert(forwarded.begin(), trend.begin(), trend.end());

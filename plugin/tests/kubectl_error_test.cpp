@@ -30,6 +30,13 @@ TEST(KubectlError, EachCaseAUserMeetsIsToldApart) {
                                    "\"nope\" not found\n"),
             KubectlFailure::NotFound);
   EXPECT_EQ(classifyKubectlFailure("error: something else\n"), KubectlFailure::Other);
+  // Forbidden by a quota or an admission webhook is not about rights; a
+  // kubeconfig's own "not found" is not the server's.
+  EXPECT_EQ(classifyKubectlFailure("Error from server (Forbidden): distbenchmarks.distbench.io "
+                                   "\"x\" is forbidden: exceeded quota: q, requested: count/x=1\n"),
+            KubectlFailure::Other);
+  EXPECT_EQ(classifyKubectlFailure("error: context was not found for specified context: typo\n"),
+            KubectlFailure::Other);
 }
 
 TEST(KubectlError, TheExplanationKeepsKubectlsLineAndSaysWhatToDo) {

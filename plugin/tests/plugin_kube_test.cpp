@@ -199,9 +199,17 @@ TEST_F(PluginKubeTest, AScheduleReportIsTheTrendOverItsKeptRuns) {
   ASSERT_EQ(kubectl({"create", "-f", dir_.path() + "/schedule.json"}).exitCode, 0);
   const auto got = kubectl({"get", "distbenchmarkschedule", "canary", "-o", "json"});
   web::json::value schedule = web::json::value::parse(got.out);
-  schedule["status"] = web::json::value::parse(R"({"runs":[
-      {"name":"canary-29404320","uid":"u2","scheduledTime":"2026-11-28T03:00:00Z"},
-      {"name":"canary-29402880","uid":"u1","scheduledTime":"2026-11-27T03:00:00Z"}]})");
+  // Its runs by name and uid, one still going (no report: left out).
+  storedRun("canary-29405760", "", R"({"phase":"Running","restartCount":0})");
+  auto uid = [&](const std::string& run) {
+    return kubectl({"get", "distbenchmark", run, "-o", "jsonpath={.metadata.uid}"}).out;
+  };
+  schedule["status"] = web::json::value::parse(
+      R"({"runs":[{"name":"canary-29404320","uid":")" + uid("canary-29404320") +
+      R"(","scheduledTime":"2026-11-28T03:00:00Z"},{"name":"canary-29402880","uid":")" +
+      uid("canary-29402880") +
+      R"(","scheduledTime":"2026-11-27T03:00:00Z"},{"name":"canary-29405760","uid":")" +
+      uid("canary-29405760") + R"(","scheduledTime":"2026-11-29T03:00:00Z"}]})");
   writeFile(dir_.path() + "/schedule-status.json", schedule.serialize());
   const auto written =
       kubectl({"replace", "--subresource=status", "-f", dir_.path() + "/schedule-status.json"});
@@ -270,6 +278,9 @@ TEST_F(PluginKubeTest, ARunWithoutAStoredReportSaysWhy) {
   const auto r = plugin({"report", "busy"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_THAT(r.err, HasSubstr("DistBenchmark busy has stored no report (phase Running)"));
+  const auto none = plugin({"diff", "nosuch", "busy"});
+  EXPECT_EQ(none.exitCode, 4);
+  EXPECT_THAT(none.err, HasSubstr("no DistBenchmark nosuch (and no ConfigMap nosuch-report)"));
 }
 
 TEST_F(PluginKubeTest, AnRbacRefusalNamesWhatWasRefused) {

@@ -1,16 +1,15 @@
 #include "rbac_audit.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cpprest/http_client.h>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 #include "distbench/process/binary_runner.h"
 #include "distbench/testing/kube/kube_test_env.h"
 #include "distbench/testing/kube/kube_test_helpers.h"
+#include "distbench/testing/kube/kube_tools.h"
 
 #ifndef DISTBENCH_SOURCE_DIR
 #error "DISTBENCH_SOURCE_DIR must name the repository root"
@@ -24,28 +23,6 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-bool inCi() {
-  const std::string ci = env("CI");
-  return ci == "true" || ci == "TRUE" || ci == "True" || ci == "1" || ci == "yes";
-}
-
-std::string findHelm(std::string& searched) {
-  std::vector<std::string> dirs;
-  if (!env("DISTBENCH_HELM_BIN").empty()) dirs.push_back(env("DISTBENCH_HELM_BIN"));
-  const std::string cache = env("DISTBENCH_HELM_CACHE").empty()
-                                ? env("HOME") + "/.cache/distbench/helm"
-                                : env("DISTBENCH_HELM_CACHE");
-  dirs.push_back(cache + "/bin");
-  std::stringstream path(env("PATH"));
-  for (std::string d; std::getline(path, d, ':');)
-    if (!d.empty()) dirs.push_back(d);
-  for (const auto& d : dirs) {
-    searched += (searched.empty() ? "" : ", ") + d;
-    if (::access((d + "/helm").c_str(), X_OK) == 0) return d + "/helm";
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string rbacChartDir() {
@@ -54,10 +31,9 @@ std::string rbacChartDir() {
 }
 
 std::string helmOrWhyNot(std::string& why) {
-  std::string searched;
-  const std::string helm = findHelm(searched);
-  if (!helm.empty()) return helm;
-  why = "helm not found (looked in " + searched + "); run scripts/install-helm.sh";
+  const KubeTools& tools = kubeTools();
+  if (!tools.helm.empty()) return tools.helm;
+  why = "helm not found (looked in " + tools.searched + "); run scripts/install-helm.sh";
   if (inCi()) ADD_FAILURE() << why << " (CI is set: not skipping)";
   return "";
 }

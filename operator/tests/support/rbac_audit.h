@@ -23,9 +23,7 @@ namespace distbench::kubetest {
 // see a test catch a drift), else the repository's chart.
 std::string rbacChartDir();
 
-// helm as the chart tests find it: $DISTBENCH_HELM_BIN, else
-// ${DISTBENCH_HELM_CACHE:-~/.cache/distbench/helm}/bin
-// (scripts/install-helm.sh), else PATH. Without it, "" and `why` (where it
+// helm as the chart tests find it (kube_tools.h). Without it, "" and `why` (where it
 // looked), and under CI (CI=true) a gtest failure as well: CI does not
 // skip the audit.
 std::string helmOrWhyNot(std::string& why);

@@ -100,6 +100,15 @@ double efficiencyFlag(const std::string& text) {
 
 }  // namespace
 
+std::vector<FlagSpec> predictFlags() {
+  // --rank repeats, so predictCommand takes it out before parsing; listed
+  // for whoever needs to know which flags take a value.
+  return {{"--bandwidth", true},  {"--rank", true},
+          {"--world-size", true}, {"--parameter-servers", true},
+          {"--link-burst", true}, {"--efficiency", true},
+          {"--json", false}};
+}
+
 int predictCommand(const std::vector<std::string>& args, const ReportLoader& load) {
   // --rank may be given several times; the parser keeps one value per
   // flag, so collect them first.
@@ -119,13 +128,7 @@ int predictCommand(const std::vector<std::string>& args, const ReportLoader& loa
       }
     }
   }
-  const ParsedArgs parsed = ArgParser({{"--bandwidth", true},
-                                       {"--world-size", true},
-                                       {"--parameter-servers", true},
-                                       {"--link-burst", true},
-                                       {"--efficiency", true},
-                                       {"--json", false}})
-                                .parse(rest);
+  const ParsedArgs parsed = ArgParser(predictFlags()).parse(rest);
   if (parsed.has("--help")) {
     std::cout << kPredictUsage;
     return kExitOk;

@@ -161,13 +161,7 @@ int parseBaselineRuns(const std::string& text) {
 }
 
 ParsedArgs parseReportArgs(const std::vector<std::string>& args) {
-  std::vector<FlagSpec> flags = diffOptionFlags();
-  flags.push_back({"--output", true});
-  flags.push_back({"-o", true});
-  flags.push_back({"--baseline", true});
-  flags.push_back({"--trend", false});
-  flags.push_back({"--baseline-runs", true});
-  return ArgParser(flags).parse(args);
+  return ArgParser(reportFlags()).parse(args);
 }
 
 // What `distbench report` was asked for, checked before any file is read.
@@ -266,6 +260,16 @@ int runPage(const ReportRequest& request, const std::vector<ChartLibrary>& libra
 }
 
 }  // namespace
+
+std::vector<FlagSpec> reportFlags() {
+  std::vector<FlagSpec> flags = diffOptionFlags();
+  flags.push_back({"--output", true});
+  flags.push_back({"-o", true});
+  flags.push_back({"--baseline", true});
+  flags.push_back({"--trend", false});
+  flags.push_back({"--baseline-runs", true});
+  return flags;
+}
 
 int reportCommand(const std::vector<std::string>& args, const ReportLoader& load) {
   const ParsedArgs parsed = parseReportArgs(args);

@@ -11,10 +11,7 @@ std::optional<value> getObject(const Kubectl& kubectl, const std::string& resour
   const std::vector<std::string> args = {"get", resource, name, "-o", "json"};
   const KubectlResult r = kubectl.run(args);
   if (r.ok()) return value::parse(r.out);
-  if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound &&
-      r.err.find("the server doesn't have a resource type") == std::string::npos) {
-    return std::nullopt;
-  }
+  if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) return std::nullopt;
   throw KubectlError(explainKubectlFailure(args, r));
 }
 

@@ -3,8 +3,10 @@
 #include <cpprest/json.h>
 #include <sys/stat.h>
 
+#include <optional>
+
 #include "distbench/api/object_names.h"
-#include "distbench/plugin/kubectl_error.h"
+#include "distbench/plugin/cluster_objects.h"
 #include "distbench/plugin/object_fields.h"
 #include "distbench/report/attribution.h"
 #include "distbench/report/report_json.h"
@@ -30,16 +32,9 @@ bool isFile(const std::string& path) {
     throw KubectlError("no ConfigMap " + configMap);
   }
   const std::string run = configMap.substr(0, configMap.size() - suffix.size());
-  const std::vector<std::string> args = {"get", "distbenchmark", run, "-o", "json"};
-  const KubectlResult r = kubectl.run(args);
-  if (!r.ok()) {
-    if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) {
-      throw KubectlError("no DistBenchmark " + run + " (and no ConfigMap " + configMap + ")");
-    }
-    throw KubectlError(explainKubectlFailure(args, r));
-  }
-  const web::json::value b = web::json::value::parse(r.out);
-  const web::json::value& status = fieldAt(b, "status");
+  const std::optional<web::json::value> b = getObject(kubectl, kBenchmarks, run);
+  if (!b) throw KubectlError("no DistBenchmark " + run + " (and no ConfigMap " + configMap + ")");
+  const web::json::value& status = fieldAt(*b, "status");
   const std::string phase = textAt(status, "phase");
   throw report::ReportError(
       "DistBenchmark " + run + " has stored no report (phase " +
@@ -65,14 +60,9 @@ cli::ReportLoader clusterReports(const Kubectl& kubectl) {
   return [&kubectl](const std::string& source) {
     if (source.rfind(kConfigMapPrefix, 0) != 0) return report::loadReportFile(source);
     const std::string name = source.substr(kConfigMapPrefix.size());
-    const std::vector<std::string> args = {"get", "configmap", name, "-o", "json"};
-    const KubectlResult r = kubectl.run(args);
-    if (!r.ok()) {
-      if (classifyKubectlFailure(r.err) == KubectlFailure::NotFound) noReport(kubectl, name);
-      throw KubectlError(explainKubectlFailure(args, r));
-    }
-    const web::json::value cm = web::json::value::parse(r.out);
-    const std::string json = textAt(fieldAt(cm, "data"), api::kReportKey);
+    const std::optional<web::json::value> cm = getObject(kubectl, "configmap", name);
+    if (!cm) noReport(kubectl, name);
+    const std::string json = textAt(fieldAt(*cm, "data"), api::kReportKey);
     if (json.empty()) {
       throw report::ReportError("ConfigMap " + name + " has no key " + api::kReportKey);
     }

@@ -1,8 +1,10 @@
 #include "distbench/plugin/rank_pod.h"
 
 #include <cctype>
+#include <stdexcept>
 
 #include "distbench/api/object_names.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/api/role.h"
 #include "distbench/cli/arg_parser.h"
 
@@ -30,16 +32,21 @@ std::string rankPod(const std::string& benchmark, const std::string& rank, int p
       (parameterServers > 0 ? ", ps0..ps" + std::to_string(parameterServers - 1) : std::string()) +
       ", trainer0..trainer" + std::to_string(trainers - 1) + ", or a global rank 0.." +
       std::to_string(parameterServers + trainers);
-  int global = indexAfter(rank, "");
-  if (rank == "master" || global == 0) return api::podName(benchmark, api::Role::Master, 0);
-  int ps = indexAfter(rank, "ps");
-  int trainer = indexAfter(rank, "trainer");
-  if (global > 0) {
-    if (global <= parameterServers)
-      ps = global - 1;
-    else
-      trainer = global - 1 - parameterServers;
+  // A global rank is named by the layout's own label (api::rankLabel).
+  std::string label = rank;
+  if (const int global = indexAfter(rank, ""); global >= 0) {
+    api::TopologySpec topology;
+    topology.parameterServers = parameterServers;
+    topology.trainers = trainers;
+    try {
+      label = api::rankLabel(topology, global);
+    } catch (const std::out_of_range&) {
+      // no such rank: said below
+    }
   }
+  if (label == "master") return api::podName(benchmark, api::Role::Master, 0);
+  const int ps = indexAfter(label, "ps");
+  const int trainer = indexAfter(label, "trainer");
   if (ps >= 0 && ps < parameterServers)
     return api::podName(benchmark, api::Role::ParameterServer, ps);
   if (trainer >= 0 && trainer < trainers)

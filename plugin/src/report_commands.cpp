@@ -25,25 +25,19 @@ bool wantsHelp(const std::vector<std::string>& args) {
          std::find(args.begin(), args.end(), "-h") != args.end();
 }
 
-// The flags of distbench's command that take a value, so that their values
-// are not read as run names.
+// The flags of distbench's report commands that take a value, so that
+// their values are not read as run names.
 bool takesValue(const std::string& flag) {
-  static const std::vector<std::string> flags = {"-o",
-                                                 "--output",
-                                                 "--baseline",
-                                                 "--baseline-runs",
-                                                 "--threshold",
-                                                 "--percentiles",
-                                                 "--confidence",
-                                                 "--resamples",
-                                                 "--seed",
-                                                 "--bandwidth",
-                                                 "--rank",
-                                                 "--world-size",
-                                                 "--parameter-servers",
-                                                 "--link-burst",
-                                                 "--efficiency"};
-  return std::find(flags.begin(), flags.end(), flag) != flags.end();
+  static const std::set<std::string> flags = [] {
+    std::set<std::string> names;
+    for (const auto& specs : {cli::reportFlags(), cli::predictFlags()}) {
+      for (const cli::FlagSpec& f : specs) {
+        if (f.takesValue) names.insert(f.name);
+      }
+    }
+    return names;
+  }();
+  return flags.count(flag) != 0;
 }
 
 // args with each run name (a positional, or --baseline's value) made a

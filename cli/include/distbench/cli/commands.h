@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "distbench/cli/arg_parser.h"
 #include "distbench/cli/report_loader.h"
 
 namespace distbench::cli {
@@ -18,6 +19,11 @@ int runCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
 int reportCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
 int predictCommand(const std::vector<std::string>& args, const ReportLoader& load = fileReports());
+
+// The flags of report and predict (diff's: diffOptionFlags(), diff_options.h),
+// for a front end that must tell a flag's value from a report's name.
+std::vector<FlagSpec> reportFlags();
+std::vector<FlagSpec> predictFlags();
 
 extern const char* const kMainUsage;
 extern const char* const kValidateUsage;

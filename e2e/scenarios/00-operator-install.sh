@@ -20,7 +20,8 @@ t0=$(now_ms)
 helm install "$E2E_RELEASE" "$e2e_root/charts/distbench-operator" \
   --namespace "$E2E_OPERATOR_NS" --create-namespace \
   --set image.repository="${E2E_OPERATOR_IMAGE%:*}" --set image.tag="$E2E_VERSION" \
-  --set image.pullPolicy=Never --set logFormat=text --timeout 120s >/dev/null ||
+  --set image.pullPolicy=Never --set logFormat=text --set progressIntervalSeconds=1 \
+  --timeout 120s >/dev/null ||
   { on_failure; die "helm install"; }
 log "helm install $E2E_RELEASE done"
 

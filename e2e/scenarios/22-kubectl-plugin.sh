@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # kubectl distbench on the real node, as a user runs it: kubectl-distbench
 # on the PATH beside kubectl, `kubectl distbench run -f examples/small.yaml
-# --wait` (the example with the local worker image) follows the run to its
-# rows, then `kubectl distbench report small` writes the page, which must be
+# --wait` (the example with the local worker image) follows the run, its
+# progress bar included, to the master's table, then `kubectl distbench report small` writes the page, which must be
 # the page `distbench report` writes from the same report saved at the
 # source it names (configmap/small-report); get, list and logs answer.
 set -euo pipefail
@@ -26,7 +26,11 @@ log "kubectl distbench run --wait: exit $rc after $(($(date +%s) - t0)) s"
 sed 's/^/  | /' "$work/run.out" "$work/run.err"
 check "run --wait exits 0 (Succeeded, no baseline)" test "$rc" -eq 0
 check "it followed the run: Running" grep -q "Running, gang 0, ranks [0-6]/6 ready" "$work/run.out"
-check "it ended with the rows" grep -q "examples/s" "$work/run.out"
+check "it drew the progress of trainer 0's epochs to the end" \
+  grep -q "progress \[#*\]  105/105 epochs  100%" "$work/run.out"
+check "it ended with the master's own table, from the report" grep -q "Trainer0:  p50:" "$work/run.out"
+check "status.progress says every epoch is done" \
+  test "$(kubectl -n "$E2E_NS" get dbench small -o jsonpath='{.status.progress.done}/{.status.progress.total} {.status.progress.unit}')" = "105/105 epochs"
 check "and where the page is" grep -q "report: kubectl distbench report small" "$work/run.out"
 
 (cd "$work" && "$E2E_KUBECTL" distbench -n "$E2E_NS" report small) || die "kubectl distbench report"

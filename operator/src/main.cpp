@@ -146,6 +146,8 @@ BenchmarkControllerOptions controllerOptions(const OperatorFlags& flags,
       std::chrono::seconds(static_cast<int64_t>(std::ceil(flags.createFailureTimeoutSeconds)));
   options.reportFetchTimeout =
       std::chrono::seconds(static_cast<int64_t>(std::ceil(flags.reportFetchTimeoutSeconds)));
+  options.progressInterval =
+      std::chrono::seconds(static_cast<int64_t>(std::ceil(flags.progressIntervalSeconds)));
   options.suspectNodes =
       parseSuspectNodeAction(flags.suspectNodes).value_or(SuspectNodeAction::None);
   options.cluster.metricsFrom = web::json::value::parse(flags.workerMetricsFrom);

@@ -70,13 +70,16 @@ cli::ReportLoader clusterReports(const Kubectl& kubectl) {
   };
 }
 
-std::string storedAttribution(const Kubectl& kubectl, const std::string& run) {
+StoredOutput storedOutput(const Kubectl& kubectl, const std::string& run) {
+  StoredOutput out;
   try {
-    return report::formatAttributionFooter(
-        report::attribute(clusterReports(kubectl)(reportSource(run))));
+    const report::Report r = clusterReports(kubectl)(reportSource(run));
+    out.masterOutput = r.masterOutput;
+    if (out.masterOutput.empty())
+      out.attribution = report::formatAttributionFooter(report::attribute(r));
   } catch (const std::exception&) {
-    return "";
   }
+  return out;
 }
 
 }  // namespace distbench::plugin

@@ -45,8 +45,8 @@ int getCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
   if (!scheduleNamed) {
     if (auto run = getObject(kubectl, kBenchmarks, name)) {
       std::cout << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
-                                        ? storedAttribution(kubectl, name)
-                                        : "");
+                                        ? storedOutput(kubectl, name)
+                                        : StoredOutput{});
       return kExitOk;
     }
   }

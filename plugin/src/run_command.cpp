@@ -122,8 +122,8 @@ int runCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
     if (runSettled(*run) || (finishedAt && Clock::now() - *finishedAt > kSettleLimit)) {
       std::cout << "\n"
                 << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
-                                        ? storedAttribution(kubectl, name)
-                                        : "");
+                                        ? storedOutput(kubectl, name)
+                                        : StoredOutput{});
       return runExitCode(*run);
     }
     const auto waited = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start);

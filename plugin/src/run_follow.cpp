@@ -30,6 +30,9 @@ std::vector<std::string> RunFollower::observe(const value& b) {
     lines.push_back(state);
     lastState_ = state;
   }
+  const std::string progress = progressBar(b);
+  if (!progress.empty() && progress != lastProgress_) lines.push_back("progress " + progress);
+  lastProgress_ = progress;
   return lines;
 }
 

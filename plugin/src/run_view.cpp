@@ -1,5 +1,6 @@
 #include "distbench/plugin/run_view.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -73,12 +74,31 @@ std::string runStateLine(const value& b) {
   return line;
 }
 
-std::string runSummary(const value& b, const std::string& attribution) {
+std::string progressBar(const value& b, std::size_t width) {
+  const value& p = fieldAt(fieldAt(b, "status"), "progress");
+  if (!p.is_object()) return "";
+  const int64_t done = integerAt(p, "done");
+  const int64_t total = integerAt(p, "total");
+  const std::size_t filled =
+      total > 0 ? static_cast<std::size_t>(std::min<int64_t>(done, total) *
+                                           static_cast<int64_t>(width) / total)
+                : 0;
+  return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]  " +
+         std::to_string(done) + "/" + std::to_string(total) + " " + textAt(p, "unit") +
+         (total > 0 ? "  " + std::to_string(std::min<int64_t>(done, total) * 100 / total) + "%"
+                    : "");
+}
+
+std::string runSummary(const value& b, const StoredOutput& stored) {
   const value& status = fieldAt(b, "status");
   std::string out = textAt(fieldAt(b, "metadata"), "name") + ": " + runStateLine(b) + "\n";
   const value& results = fieldAt(status, "results");
   const value& rows = fieldAt(results, "rows");
-  if (rows.is_array() && rows.size() > 0) {
+  if (!stored.masterOutput.empty()) {
+    out += "\n" + stored.masterOutput;
+    if (stored.masterOutput.back() != '\n') out += "\n";
+    out += "\n";
+  } else if (rows.is_array() && rows.size() > 0) {
     out += "\n" + pad("group", 36) + pad("row", 14) + pad("p50 (s)", 9) + pad("p75 (s)", 9) +
            pad("p90 (s)", 9) + pad("p95 (s)", 9) + "rate\n";
     for (const value& row : rows.as_array()) {
@@ -94,8 +114,10 @@ std::string runSummary(const value& b, const std::string& attribution) {
     }
     out += "\n";
   }
-  if (!attribution.empty()) {
-    out += attribution;
+  if (!stored.masterOutput.empty()) {
+    // Its attribution footer is in it.
+  } else if (!stored.attribution.empty()) {
+    out += stored.attribution;
   } else if (!textAt(status, "bottleneck").empty()) {
     out += "bottleneck: " + textAt(status, "bottleneck") + "\n";
   }

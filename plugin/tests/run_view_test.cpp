@@ -11,6 +11,7 @@
 namespace distbench::plugin {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using web::json::value;
@@ -72,6 +73,40 @@ TEST(RunFollow, StateChangesAndRestartsEachOnceWithTheirCause) {
               ElementsAre("restart 1: OOMKilled: trainer1 (pod small-trainer-1) was OOMKilled",
                           "Pending, gang 1, ranks 0/3 ready"));
   EXPECT_FALSE(runFinished(running));
+}
+
+TEST(RunFollow, ProgressIsABarDrawnWhenItMoves) {
+  RunFollower f;
+  const char* state = R"({"phase":"Running","restartCount":0,
+      "master":{"active":1,"ready":1},"trainers":{"active":2,"ready":2})";
+  EXPECT_THAT(f.observe(run(std::string(state) + "}")),
+              ElementsAre("Running, gang 0, ranks 3/3 ready"));
+  const value p40 = run(std::string(state) +
+                        R"(,"progress":{"unit":"iterations","done":40,"total":100,"gang":0}})");
+  EXPECT_THAT(f.observe(p40),
+              ElementsAre("progress [############..................]  40/100 iterations  40%"));
+  EXPECT_TRUE(f.observe(p40).empty());
+  EXPECT_THAT(f.observe(run(std::string(state) +
+                            R"(,"progress":{"unit":"iterations","done":100,"total":100}})")),
+              ElementsAre("progress [##############################]  100/100 iterations  100%"));
+  EXPECT_EQ(progressBar(run(std::string(state) + "}")), "");
+  EXPECT_EQ(progressBar(run(std::string(state) + R"(,"progress":{"unit":"steps","done":0,"total":0}})"), 4),
+            "[....]  0/0 steps");
+}
+
+TEST(RunView, TheMastersOutputFromTheReportStandsForTheRowsAndTheFooter) {
+  StoredOutput stored;
+  stored.masterOutput = "-----\ndistbench ddp\n-----\n  1M/2R   0.437\nbottleneck: compute\n";
+  const std::string text = runSummary(run(kSucceeded), stored);
+  EXPECT_THAT(text, HasSubstr("small: Succeeded, gang 1\n\n-----\ndistbench ddp\n"));
+  EXPECT_THAT(text, HasSubstr("bottleneck: compute\n\n"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("p50 (s)")));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("bottleneck: resnet18")));
+  EXPECT_THAT(text, HasSubstr("report: kubectl distbench report small"));
+  StoredOutput older;
+  older.attribution = "attribution: compute-bound\n";
+  EXPECT_THAT(runSummary(run(kSucceeded), older),
+              AllOf(HasSubstr("p50 (s)"), HasSubstr("attribution: compute-bound\n")));
 }
 
 TEST(RunView, ASchedulesLastRunKeptRunsAndTrend) {

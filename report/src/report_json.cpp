@@ -342,6 +342,7 @@ std::string toJson(const Report& report) {
     root["attribution"] = embeddedObject(report.attributionJson, "attribution");
   }
   if (!report.localJson.empty()) root["local"] = embeddedObject(report.localJson, "local");
+  if (!report.masterOutput.empty()) root["masterOutput"] = value::string(report.masterOutput);
   return root.serialize();
 }
 
@@ -383,6 +384,7 @@ Report parseReport(const std::string& json, const std::string& source) {
     report.attributionJson = r.object(root, "", "attribution").serialize();
   }
   if (root.has_field("local")) report.localJson = r.object(root, "", "local").serialize();
+  if (root.has_field("masterOutput")) report.masterOutput = r.string(root, "", "masterOutput");
   return report;
 }
 

@@ -114,6 +114,7 @@ TEST(ReportJson, OptionalBlocksAreAbsentUnlessSetAndSurviveARoundTrip) {
   const value plain = value::parse(toJson(r));
   EXPECT_FALSE(plain.has_field("attribution"));
   EXPECT_FALSE(plain.has_field("local"));
+  EXPECT_FALSE(plain.has_field("masterOutput"));
   EXPECT_TRUE(parseReport(toJson(r)).localJson.empty());
 
   r.attributionJson = R"({"summary":"compute-bound","rows":[]})";
@@ -124,6 +125,16 @@ TEST(ReportJson, OptionalBlocksAreAbsentUnlessSetAndSurviveARoundTrip) {
   const Report parsed = parseReport(toJson(r));
   EXPECT_EQ(value::parse(parsed.attributionJson), value::parse(r.attributionJson));
   EXPECT_EQ(value::parse(parsed.localJson), value::parse(r.localJson));
+}
+
+TEST(ReportJson, TheMastersOutputIsKeptByteForByte) {
+  Report r = makeReport();
+  r.masterOutput = "-----\n  1M/2R: p50:  0.437s \"quoted\"\tand a tab\nBottleneck: x\n";
+  EXPECT_EQ(value::parse(toJson(r)).at("masterOutput").as_string(), r.masterOutput);
+  EXPECT_EQ(parseReport(toJson(r)).masterOutput, r.masterOutput);
+  value doc = value::parse(toJson(r));
+  doc["masterOutput"] = value::number(3);
+  EXPECT_THROW(parseReport(doc.serialize()), ReportError);
 }
 
 TEST(ReportJson, AnOptionalBlockThatIsNotAnObjectIsNamed) {

@@ -279,6 +279,7 @@ int run(const Flags& flags) {
     if (std::optional<report::Report> masterReport = kind.run(context)) {
       addDeviceFacts(*masterReport, gpus);
       attributeRun(*masterReport);
+      masterReport->masterOutput = printedSoFar();
       writeReportIfAsked(flags, *masterReport, kind.headline);
     }
   } catch (const std::exception& e) {

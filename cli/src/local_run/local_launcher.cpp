@@ -11,6 +11,7 @@
 #include <optional>
 #include <system_error>
 
+#include "distbench/api/progress_line.h"
 #include "distbench/process/child_process.h"
 #include "distbench/process/line_splitter.h"
 
@@ -218,7 +219,7 @@ class Supervisor {
 
   void handleLine(RankState& rank, Stream stream, std::string_view line) {
     if (stream == Stream::Err) {
-      if (auto progress = parseProgressLine(line)) {
+      if (auto progress = api::parseProgressLine(line)) {
         output_.progress(rank.spec->rank, rank.spec->rankLabel, *progress);
         return;
       }

@@ -29,7 +29,7 @@ class CapturedOutput : public RunOutput {
   void result(std::string_view line) override { results.emplace_back(line); }
   void log(std::string_view line) override { logs.emplace_back(line); }
   void progress(int rank, const std::string& label, const Progress& p) override {
-    progressEvents.emplace_back(rank, label, p.epoch, p.total);
+    progressEvents.emplace_back(rank, label, p.done, p.total);
   }
 
   // Index of the first log line containing `text`, or -1.

@@ -5,37 +5,6 @@
 namespace distbench::cli {
 namespace {
 
-TEST(ParseProgressLine, ReadsEpochAndTotal) {
-  auto progress = parseProgressLine("@@distbench-progress epoch=12 total=105");
-  ASSERT_TRUE(progress.has_value());
-  EXPECT_EQ(progress->epoch, 12);
-  EXPECT_EQ(progress->total, 105);
-}
-
-TEST(ParseProgressLine, FieldOrderAndExtraFieldsDoNotMatter) {
-  auto progress = parseProgressLine("@@distbench-progress  total=5 phase=warmup epoch=0");
-  ASSERT_TRUE(progress.has_value());
-  EXPECT_EQ(progress->epoch, 0);
-  EXPECT_EQ(progress->total, 5);
-}
-
-TEST(ParseProgressLine, OrdinaryLogLinesAreNotProgress) {
-  EXPECT_FALSE(parseProgressLine("epoch=1 total=2"));
-  EXPECT_FALSE(parseProgressLine(""));
-  EXPECT_FALSE(parseProgressLine("[trainer0] @@distbench-progress epoch=1 total=2"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progressive epoch=1 total=2"));
-}
-
-TEST(ParseProgressLine, MalformedProgressIsRejected) {
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress epoch=1"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress total=3"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress epoch=x total=3"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress epoch=-1 total=3"));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress epoch=1 total="));
-  EXPECT_FALSE(parseProgressLine("@@distbench-progress epoch 1 total 3"));
-}
-
 TEST(ProgressBoard, StatusLineListsRanksInRankOrder) {
   ProgressBoard board;
   board.update(4, "trainer1", {11, 105});
@@ -54,6 +23,12 @@ TEST(ProgressBoard, NarrowTerminalGetsASummaryThatFits) {
   EXPECT_LE(line.size(), 79u);
   EXPECT_NE(line.find("slowest trainer5 3/105"), std::string::npos) << line;
   EXPECT_LE(board.statusLine(20).size(), 20u);
+}
+
+TEST(ProgressBoard, StatusLineSaysWhatIsCounted) {
+  ProgressBoard board;
+  board.update(1, "trainer0", {40, 400, "iterations"});
+  EXPECT_EQ(board.statusLine(200), "iterations  trainer0 40/400");
 }
 
 TEST(ProgressBoard, EmptyBoardHasNoStatus) {

@@ -80,6 +80,7 @@ BenchmarkController::BenchmarkController(kube::KubeClient& client,
   r.createParallelism = options.createParallelism;
   r.createFailureTimeout = options.createFailureTimeout;
   r.reportFetchTimeout = options.reportFetchTimeout;
+  r.progressInterval = options.progressInterval;
   r.suspectNodes = options.suspectNodes;
   r.cluster = options.cluster;
   reconciler_ =

@@ -424,6 +424,8 @@ std::vector<value> desiredPods(const api::DistBenchmark& b, const Owner& owner,
   options.masterAddr = masterAddr;
   options.configPath = std::string(kConfigDir) + "/" + kConfigFile;
   options.runKeyFile = std::string(kRunKeyDir) + "/" + kRunKeyFile;
+  // Trainer 0's lines become status.progress (run_progress.h).
+  options.progress = true;
   const api::RenderedBenchmark rendered = api::render(b, options);
   std::vector<value> pods;
   for (const api::RankProcess& rank : rendered.ranks)

@@ -18,6 +18,7 @@
 #include "distbench/operator/benchmarks/run_bottleneck.h"
 #include "distbench/operator/benchmarks/run_finish.h"
 #include "distbench/operator/benchmarks/run_policy.h"
+#include "distbench/operator/benchmarks/run_progress.h"
 #include "distbench/operator/benchmarks/run_report.h"
 #include "distbench/operator/common/crd_names.h"
 #include "distbench/operator/common/finite_status.h"
@@ -322,6 +323,15 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
           ctx.events.push_back({false, kEventBottleneck, *bottleneck});
         }
       }
+      // Every trainer finished: whatever the last read saw, all is done.
+      if (ctx.status.has_field("progress")) {
+        value& p = ctx.status["progress"];
+        if (p.has_field("total") && p.has_field("done") &&
+            kube::intField(p, "done") != kube::intField(p, "total")) {
+          p["done"] = p.at("total");
+          p["observedTime"] = value::string(ctx.nowText);
+        }
+      }
       ctx.setPhase("Succeeded", d.message);
       ctx.status["completionTime"] = value::string(ctx.nowText);
       ctx.clear(kCondRunning, "Finished", d.message);
@@ -335,6 +345,8 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
       // Written before the pods go: a crash in between restarts no gang twice.
       const int64_t gang = kube::intField(ctx.status, "restartCount", 0);
       ctx.status["restartCount"] = value::number(gang + 1);
+      // The new gang starts from nothing.
+      if (ctx.status.has_field("progress")) ctx.status.erase("progress");
       ctx.setPhase("Pending", d.message);
       ctx.clear(kCondRunning, "Restarting", d.message);
       ctx.transition(kCondRestarting, true, d.reason, d.message, true);
@@ -346,18 +358,69 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
       ctx.setPhase("Running", d.message);
       ctx.transition(kCondRunning, true, d.reason, d.message, false);
       ctx.clear(kCondRestarting, "GangRunning", d.message);
+      followProgress(ctx, g, wake);
       break;
     case Action::Wait:
       ctx.setPhase("Pending", d.message);
       break;
     case Action::Keep:
+      if (ctx.phase() == "Running") followProgress(ctx, g, wake);
       break;
   }
   if (!writeStatus(ctx)) return kube::Result::retry();
   return wake.count() > 0 ? kube::Result::after(wake) : kube::Result::awaitChange();
 }
 
+void Reconciler::followProgress(Context& ctx, const GangState& g,
+                                std::chrono::milliseconds& wake) {
+  const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(
+      options_.progressInterval);
+  if (interval.count() <= 0) return;
+  const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
+  const std::string pod = api::podName(ctx.name, api::Role::Trainer, 0);
+  const bool running = std::any_of(g.pods.begin(), g.pods.end(), [&](const PodState& p) {
+    return p.name == pod && p.gang == gang && p.phase == "Running" && !p.deleting;
+  });
+  // Until it runs, its log has nothing to say; its change of phase brings
+  // the next reconcile.
+  if (!running) return;
+  auto wakeAt = [&](kube::SystemTime due) {
+    const auto in = std::max(std::chrono::milliseconds(1),
+                             std::chrono::duration_cast<std::chrono::milliseconds>(due - ctx.now));
+    if (wake.count() == 0 || in < wake) wake = in;
+  };
+  const std::string key = ctx.ns + "/" + ctx.name + "/" + ctx.uid;
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    auto due = progressDue_.find(key);
+    if (due != progressDue_.end() && ctx.now < due->second) {
+      wakeAt(due->second);
+      return;
+    }
+  }
+  std::optional<api::Progress> progress;
+  // A kubelet that does not answer is asked again later, not every interval.
+  auto next = ctx.now + interval;
+  try {
+    progress = api::lastProgress(client_.getText(
+        kube::corePath(ctx.ns, "pods", pod) + "/log?" + progressLogQuery(), kProgressLogLimitBytes));
+  } catch (const kube::KubeApiError&) {
+    next = ctx.now + std::max<std::chrono::milliseconds>(interval, seconds(60));
+  }
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    progressDue_[key] = next;
+  }
+  wakeAt(next);
+  if (progress && !saysProgress(ctx.status, *progress, gang))
+    ctx.status["progress"] = progressStatus(*progress, gang, ctx.nowText);
+}
+
 kube::Result Reconciler::finished(Context& ctx) {
+  {
+    std::lock_guard<std::mutex> lock(memoMutex_);
+    progressDue_.erase(ctx.ns + "/" + ctx.name + "/" + ctx.uid);
+  }
   FinishFacts facts;
   facts.succeeded = ctx.phase() == "Succeeded";
   facts.specValid = ctx.specValid;

@@ -19,6 +19,16 @@ int positiveInt(const std::string& flag, const std::string& text) {
   throw FlagError(flag + ": expected a whole number >= 1, got \"" + text + "\"");
 }
 
+double nonNegativeSeconds(const std::string& flag, const std::string& text) {
+  try {
+    size_t used = 0;
+    const double s = std::stod(text, &used);
+    if (used == text.size() && s >= 0) return s;
+  } catch (const std::exception&) {
+  }
+  throw FlagError(flag + ": expected seconds >= 0, got \"" + text + "\"");
+}
+
 double positiveSeconds(const std::string& flag, const std::string& text) {
   try {
     size_t used = 0;
@@ -120,6 +130,8 @@ OperatorFlags parseOperatorFlags(const std::vector<std::string>& args) {
        [&](auto& k, auto& v) { f.createFailureTimeoutSeconds = positiveSeconds(k, v); }},
       {"--report-fetch-timeout",
        [&](auto& k, auto& v) { f.reportFetchTimeoutSeconds = positiveSeconds(k, v); }},
+      {"--progress-interval",
+       [&](auto& k, auto& v) { f.progressIntervalSeconds = nonNegativeSeconds(k, v); }},
       {"--worker-metrics-from",
        [&](auto& k, auto& v) { f.workerMetricsFrom = networkPolicyPeers(k, v); }},
       {"--worker-image", [&](auto& k, auto& v) { f.workerImage = imageReference(k, v); }},
@@ -195,6 +207,8 @@ Reconciles distbench.io/v1alpha1 DistBenchmark resources into pods.
   --report-fetch-timeout S        how long after Succeeded to keep asking for the master's log,
                                   which carries the report, while its kubelet does not
                                   answer: then ReportStored False (default 60)
+  --progress-interval S           how often a Running benchmark's status.progress is read from
+                                  trainer 0's log (default 10; 0: never)
   --worker-metrics-from JSON      NetworkPolicyPeers that may scrape gang pods' metrics port,
                                   e.g. '[{"namespaceSelector":{"matchLabels":{"name":"monitoring"}}}]'
                                   (default [], any source)

@@ -66,6 +66,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
     BenchmarkControllerOptions o;
     o.createFailureTimeout = createFailureTimeout;
     o.reportFetchTimeout = reportFetchTimeout_;
+    o.progressInterval = progressInterval_;
     o.cluster.allowPrivilegedOverrides = allowPrivilegedOverrides_;
     o.suspectNodes = suspectNodes_;
     o.ns = ns_;
@@ -192,6 +193,7 @@ class ControllerTest : public kubetest::BenchmarkNamespaceTest {
 
   std::unique_ptr<BenchmarkController> controller_;
   std::chrono::seconds reportFetchTimeout_{60};  // set before startController
+  std::chrono::seconds progressInterval_{10};    // --progress-interval, likewise
   bool allowPrivilegedOverrides_ = false;        // --allow-privileged-overrides, likewise
   SuspectNodeAction suspectNodes_ = SuspectNodeAction::None;  // --suspect-nodes, likewise
   // Called with each Event's reason, on the reconciling thread, right after

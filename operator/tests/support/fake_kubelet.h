@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -79,10 +80,18 @@ class FakeKubelet {
 
   // What benchmark `name`'s master container printed.
   void writeMasterLog(const std::string& ns, const std::string& name, const std::string& text) {
-    const std::string pod = api::podName(name, api::Role::Master, 0);
+    writeLog(ns, api::podName(name, api::Role::Master, 0), text);
+  }
+
+  // What pod `pod`'s worker container printed (so far: a later call
+  // replaces it, as a log that grew).
+  void writeLog(const std::string& ns, const std::string& pod, const std::string& text) {
     for (const std::string& d : {logs_, logs_ + "/" + ns, logs_ + "/" + ns + "/" + pod})
       ::mkdir(d.c_str(), 0755);
-    std::ofstream(logs_ + "/" + ns + "/" + pod + "/worker.log") << text;
+    // Whole or not at all for a reader: written aside, then renamed.
+    const std::string path = logs_ + "/" + ns + "/" + pod + "/worker.log";
+    std::ofstream(path + ".new") << text;
+    std::rename((path + ".new").c_str(), path.c_str());
   }
 
   // A master's log: a few lines, then the report frame of `json`.

@@ -11,6 +11,7 @@
 #include "distbench/worker/collectives/collectives_metrics.h"
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/comm/run_control.h"
+#include "distbench/worker/common/progress_reporter.h"
 
 namespace distbench::worker {
 namespace {
@@ -34,12 +35,21 @@ std::chrono::milliseconds progressWindowOf(const Rendezvous& rendezvous,
 }  // namespace
 
 void runCollectivesRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                        CollectivesRankMetrics& metrics) {
+                        CollectivesRankMetrics& metrics, bool progressLines) {
   StoreHeartbeat heartbeat(rendezvous);
   RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
+  const std::vector<CollectiveCase> plan = planOf(benchmark);
+  ProgressReporter progress(progressLines, "cases", static_cast<long>(plan.size()));
+  // Called before each case: the one before it is done.
+  bool first = true;
   const std::vector<std::vector<double>> perCase =
-      runCollectives(planOf(benchmark), benchmark.spec.benchmark.collectives, rendezvous.trainers(),
-                     &metrics, [&] { control.checkStillOn(); });
+      runCollectives(plan, benchmark.spec.benchmark.collectives, rendezvous.trainers(), &metrics,
+                     [&] {
+                       control.checkStillOn();
+                       progress.advance(first ? 0 : 1);
+                       first = false;
+                     });
+  progress.finish();
   // Cases back to back; every case has the same number of iterations.
   std::vector<double> flat;
   for (const auto& samples : perCase) flat.insert(flat.end(), samples.begin(), samples.end());

@@ -15,7 +15,8 @@ namespace {
 
 std::optional<report::Report> run(const KindRun& c) {
   if (c.identity.role == api::Role::Trainer) {
-    runCollectivesRank(c.rendezvous, c.benchmark, c.metricsKeptUntilExit<CollectivesRankMetrics>());
+    runCollectivesRank(c.rendezvous, c.benchmark, c.metricsKeptUntilExit<CollectivesRankMetrics>(),
+                       c.progressLines);
     return std::nullopt;
   }
   const int ranks = c.identity.numTrainers;

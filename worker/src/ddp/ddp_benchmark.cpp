@@ -7,6 +7,7 @@
 #include "distbench/worker/comm/process_group.h"
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/comm/run_control.h"
+#include "distbench/worker/common/progress_reporter.h"
 #include "distbench/worker/ddp/bucket_summary.h"
 #include "distbench/worker/ddp/ddp_metrics.h"
 #include "distbench/worker/ddp/ddp_row.h"
@@ -37,13 +38,20 @@ int64_t parameterCount(const std::string& model, int64_t numClasses) {
 }  // namespace
 
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   const ComputeDevice& device, DdpTrainerMetrics& metrics) {
+                   const ComputeDevice& device, DdpTrainerMetrics& metrics,
+                   bool progressLines) {
   const WorkerIdentity& id = rendezvous.identity();
   const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
   const int T = id.numTrainers;
   StoreHeartbeat heartbeat(rendezvous);
   RunControl control(rendezvous);
   const std::vector<SweepRow> rows = sweepOf(benchmark);
+  long myRows = 0;
+  for (const SweepRow& row : rows) myRows += id.roleIndex < row.ranks ? 1 : 0;
+  ProgressReporter progress(
+      progressLines, "iterations",
+      static_cast<long>(ddp.models.size()) * myRows * (ddp.warmupIterations + ddp.iterations));
+  progress.advance(0);
 
   for (size_t m = 0; m < ddp.models.size(); ++m) {
     const std::string& model = ddp.models[m];
@@ -62,7 +70,10 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         std::vector<std::vector<BucketTiming>> timelines;
         const DdpPhaseSamples samples = runDdpRow(
             benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
-            [&] { control.checkStillOn(); },
+            [&] {
+              control.checkStillOn();
+              progress.advance();
+            },
             [&](const std::vector<BucketTiming>& t) { timelines.push_back(t); });
         control.publish(rowKey(m, r), samples.flatten());
         if (row.ddp) {

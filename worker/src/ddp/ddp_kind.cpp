@@ -15,7 +15,8 @@ namespace {
 
 std::optional<report::Report> run(const KindRun& c) {
   if (c.identity.role == api::Role::Trainer) {
-    runDdpTrainer(c.rendezvous, c.benchmark, c.device, c.metricsKeptUntilExit<DdpTrainerMetrics>());
+    runDdpTrainer(c.rendezvous, c.benchmark, c.device, c.metricsKeptUntilExit<DdpTrainerMetrics>(),
+                  c.progressLines);
     return std::nullopt;
   }
   printSuiteBanner(c.benchmark, "PyTorch distributed benchmark suite", c.gpus);

@@ -9,6 +9,7 @@
 #include "distbench/api/resource_estimate.h"
 #include "distbench/worker/comm/rendezvous.h"
 #include "distbench/worker/comm/run_control.h"
+#include "distbench/worker/common/progress_reporter.h"
 #include "distbench/worker/fabric/compute_probe.h"
 #include "distbench/worker/fabric/fabric_rounds.h"
 #include "distbench/worker/fabric/fabric_wire.h"
@@ -51,7 +52,7 @@ std::vector<double> timeAllreduce(ProcessGroup& group, const api::FabricSpec& f)
 }  // namespace
 
 void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   const ComputeDevice& device) {
+                   const ComputeDevice& device, bool progressLines) {
   const api::FabricSpec& f = benchmark.spec.benchmark.fabric;
   StoreHeartbeat heartbeat(rendezvous);
   RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
@@ -66,6 +67,15 @@ void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
   // first, node 1's first, ...), so that a burst of outside load lands on
   // one sample of several nodes rather than on every sample of one.
   ComputeProbe probe(device, api::fabricProbeSide(f, benchmark.spec.runtime.device));
+  report::FabricPlanOptions planOptions;
+  planOptions.allPairsUpTo = f.allPairsUpTo;
+  planOptions.thresholdPercent = f.thresholdPercent;
+  planOptions.seed = static_cast<uint64_t>(benchmark.spec.benchmark.seed);
+  PairTransferPlan transfers{f.messageBytes, f.warmupSamples, f.samplesPerPair};
+  ProgressReporter progress(
+      progressLines, "steps",
+      1 + f.computeProbeSamples + fabricRoundsAtMost(n, transfers, planOptions) + 1);
+  progress.advance(0);
   for (int i = 0; i < 1 + f.computeProbeSamples; ++i) {  // the first, unmeasured
     for (int turn = 0; turn < n; ++turn) {
       if (turn == me) {
@@ -75,6 +85,7 @@ void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
       group.barrier();
     }
     control.checkStillOn();
+    progress.advance();
   }
 
   report::FabricMeasurements sofar;
@@ -84,15 +95,13 @@ void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
     node.name = "trainer" + std::to_string(t);
     sofar.nodes.push_back(node);
   }
-  report::FabricPlanOptions planOptions;
-  planOptions.allPairsUpTo = f.allPairsUpTo;
-  planOptions.thresholdPercent = f.thresholdPercent;
-  planOptions.seed = static_cast<uint64_t>(benchmark.spec.benchmark.seed);
-  PairTransferPlan transfers{f.messageBytes, f.warmupSamples, f.samplesPerPair};
-  result.received =
-      runFabricRounds(group, transfers, planOptions, sofar, [&] { control.checkStillOn(); });
+  result.received = runFabricRounds(group, transfers, planOptions, sofar, [&] {
+    control.checkStillOn();
+    progress.advance();
+  });
 
   result.allreduceSeconds = timeAllreduce(group, f);
+  progress.finish();
   control.publish(kResultsKey, encodeFabricResult(result));
   control.finish();
 }

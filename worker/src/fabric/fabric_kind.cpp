@@ -17,7 +17,7 @@ namespace {
 
 std::optional<report::Report> run(const KindRun& c) {
   if (c.identity.role == api::Role::Trainer) {
-    runFabricRank(c.rendezvous, c.benchmark, c.device);
+    runFabricRank(c.rendezvous, c.benchmark, c.device, c.progressLines);
     return std::nullopt;
   }
   printSuiteBanner(c.benchmark, "distbench fabric", c.gpus);

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -97,6 +98,10 @@ void record(const report::FabricRound& round, int index, const RoundSamples& got
 // pass: a link's samples then spread over the whole phase, and a burst of
 // outside load (another job on a shared machine) lands on one sample of
 // many links rather than on every sample of the few it met.
+// Every pair once, and a round for each node on its own: past this the
+// planner is at fault.
+int maxAdaptiveRounds(int n) { return n * (n - 1) / 2 + n; }
+
 std::vector<FabricReceived> runPasses(ProcessGroup& group, const PairTransferPlan& transfers,
                                       report::FabricMeasurements& sofar,
                                       const std::function<void()>& betweenRounds) {
@@ -139,6 +144,15 @@ std::vector<FabricReceived> runPasses(ProcessGroup& group, const PairTransferPla
 
 }  // namespace
 
+long fabricRoundsAtMost(int n, const PairTransferPlan& transfers,
+                        const report::FabricPlanOptions& planOptions) {
+  if (n <= planOptions.allPairsUpTo) {
+    return static_cast<long>(report::roundRobinRounds(n).size()) *
+           std::max(0, transfers.samplesPerPair);
+  }
+  return maxAdaptiveRounds(n);
+}
+
 std::vector<FabricReceived> runFabricRounds(ProcessGroup& group, const PairTransferPlan& transfers,
                                             const report::FabricPlanOptions& planOptions,
                                             report::FabricMeasurements& sofar,
@@ -151,7 +165,7 @@ std::vector<FabricReceived> runFabricRounds(ProcessGroup& group, const PairTrans
   // whole, all its samples, before the planner is asked again.
   std::set<std::pair<int, int>> measured;
   std::vector<FabricReceived> received;
-  const int maxRounds = n * (n - 1) / 2 + n;
+  const int maxRounds = maxAdaptiveRounds(n);
   for (int round = 0;; ++round) {
     const report::FabricRound plan = report::planNextRound(sofar, planOptions);
     if (plan.empty()) break;

@@ -1,7 +1,6 @@
 // HybridDDPRPC's entry (common/benchmark_kind.h): a master, parameter
 // servers and trainers over the global Gloo group and the trainers' group
 // (Gloo or NCCL, on the trainers' device).
-#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -27,16 +26,13 @@ namespace {
 // The seed's banner, printed once the results are in.
 void printBanner(const api::DistBenchmark& b, const std::vector<DeviceFacts>& gpus) {
   const int T = b.spec.topology.trainers, P = b.spec.topology.parameterServers;
-  std::printf("-------------------------------------------\n");
-  std::printf("                  Info                     \n");
-  std::printf("-------------------------------------------\n\n");
+  const std::string rule = "-------------------------------------------\n";
+  printNow(rule + "                  Info                     \n" + rule + "\n");
   printInfo(b,
             formatText("%d trainer%s, %d parameter server%s, 1 master", T, T == 1 ? "" : "s", P,
                        P == 1 ? "" : "s"),
             gpus);
-  std::printf("-------------------------------------------\n");
-  std::printf("PyTorch Distributed Benchmark (DDP and RPC)\n");
-  std::printf("-------------------------------------------\n");
+  printNow(rule + "PyTorch Distributed Benchmark (DDP and RPC)\n" + rule);
 }
 
 std::optional<report::Report> run(const KindRun& c) {

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 
 #include "distbench/api/dense_layers.h"
 #include "distbench/worker/comm/ddp_bucketer.h"
+#include "distbench/worker/common/progress_reporter.h"
 #include "distbench/worker/common/stopwatch.h"
 #include "distbench/worker/gpu/step_clock.h"
 #include "distbench/worker/hybrid/batch_generator.h"
@@ -66,6 +66,8 @@ class Trainer {
 
     const int total = spec_.warmupEpochs + spec_.epochs;
     int64_t step = 0;
+    ProgressReporter progress(options.progressLines, "epochs", total);
+    progress.advance(0);
     for (int epoch = 0; epoch < total; ++epoch) {
       const bool warmup = epoch < spec_.warmupEpochs;
       // Every trainer starts the measured epochs together.
@@ -85,10 +87,7 @@ class Trainer {
                                  allreduceBytes_ - before.allreduceBytes};
       metrics_.observeEpoch(seconds, examples, warmup);
       reportEpoch({id_.roleIndex, epoch, examples, seconds, warmup, phases, traffic});
-      if (options.progressLines) {
-        std::fprintf(stderr, "@@distbench-progress epoch=%d total=%d\n", epoch + 1, total);
-        std::fflush(stderr);
-      }
+      progress.advance();
     }
     client_.done();
     if (!options.dumpStateDir.empty()) {

@@ -58,6 +58,12 @@ TEST_F(ReportToLog, MasterPrintsTheReportItWritesToItsLog) {
   const report::Report r = report::parseReport(*carried);
   EXPECT_EQ(r.kind, "Collectives");
   EXPECT_EQ(r.series.size(), 9u * 2);  // ops x sizes
+  // The report keeps what the master printed before it, as printed: the
+  // table a cluster run shows once its pod is gone.
+  const size_t frame = out.find(std::string(report::kReportLogPrefix) + " begin ");
+  ASSERT_NE(frame, std::string::npos);
+  EXPECT_EQ(r.masterOutput, out.substr(0, frame));
+  EXPECT_NE(r.masterOutput.find("Bottleneck: "), std::string::npos) << r.masterOutput;
 
   // Said on stderr, in the frame's own numbers.
   const size_t begin = out.find(std::string(report::kReportLogPrefix) + " begin ");

@@ -35,8 +35,9 @@ inline constexpr const char* kEnvMetricsAddress = "DISTBENCH_METRICS_ADDRESS";
 inline constexpr const char* kEnvLocalRank = "LOCAL_RANK";
 inline constexpr const char* kEnvLocalWorldSize = "LOCAL_WORLD_SIZE";
 
-// Set by `distbench run` only: a terminal is watching, so HybridDDPRPC
-// trainers print "@@distbench-progress" lines. Any value turns it on.
+// Trainers print progress lines (progress_line.h): `distbench run` shows
+// them, the operator reads trainer 0's into status.progress. Any value
+// turns it on.
 inline constexpr const char* kEnvProgress = "DISTBENCH_PROGRESS";
 
 // Set by the operator on worker pods from the downward API, since only the

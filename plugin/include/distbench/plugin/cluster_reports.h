@@ -9,6 +9,7 @@
 
 #include "distbench/cli/report_loader.h"
 #include "distbench/plugin/kubectl.h"
+#include "distbench/plugin/run_view.h"
 
 namespace distbench::plugin {
 
@@ -21,9 +22,9 @@ std::string reportSource(const std::string& name);
 // stored no report: still running, failed), anything else as a file.
 cli::ReportLoader clusterReports(const Kubectl& kubectl);
 
-// The lines under the master's table (report::formatAttributionFooter) of
-// the run's stored report; "" when it has none or it cannot be read: what
-// the caller prints does not depend on it.
-std::string storedAttribution(const Kubectl& kubectl, const std::string& run);
+// What the run's stored report adds to its status (run_view.h); empty when
+// it has no report or it cannot be read: what the caller prints does not
+// depend on it.
+StoredOutput storedOutput(const Kubectl& kubectl, const std::string& run);
 
 }  // namespace distbench::plugin

@@ -13,12 +13,14 @@ namespace distbench::plugin {
 class RunFollower {
  public:
   // Lines for this read of the run: its state when it changed ("Running,
-  // gang 0, ranks 6/6 ready"), and each gang restart with its cause and the
-  // failed rank's last line, from the Restarting condition.
+  // gang 0, ranks 6/6 ready"), each gang restart with its cause and the
+  // failed rank's last line, from the Restarting condition, and the
+  // progress bar when status.progress moved.
   std::vector<std::string> observe(const web::json::value& benchmark);
 
  private:
   std::string lastState_;
+  std::string lastProgress_;
   int64_t lastGang_ = 0;
 };
 

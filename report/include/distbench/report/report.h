@@ -73,6 +73,9 @@ struct Report {
   // CPU caps and their counters).
   std::string attributionJson;
   std::string localJson;
+  // What the master printed on stdout, as it printed it: the banner, the
+  // result table and the attribution footer. "" in reports from before it.
+  std::string masterOutput;
 };
 
 // A report that cannot be read: the message names the file and the field.

@@ -30,6 +30,7 @@ struct BenchmarkControllerOptions {
   int createParallelism = 24;  // Reconciler::Options
   std::chrono::seconds createFailureTimeout{60};
   std::chrono::seconds reportFetchTimeout{60};  // Reconciler::Options
+  std::chrono::seconds progressInterval{10};    // Reconciler::Options
   SuspectNodeAction suspectNodes = SuspectNodeAction::None;  // Reconciler::Options
   ClusterOptions cluster;
 

@@ -62,6 +62,9 @@ class Reconciler {
     // log (its kubelet may be slow to answer, or briefly unreachable) before
     // it records ReportStored False (ReportUnavailable) and cleans up.
     std::chrono::seconds reportFetchTimeout{60};
+    // How often status.progress of a Running benchmark is brought up to
+    // date from trainer 0's log (run_progress.h); 0: never.
+    std::chrono::seconds progressInterval{10};
     // What a Fabric run's slow nodes get (suspect_node_marks.h).
     SuspectNodeAction suspectNodes = SuspectNodeAction::None;
     ClusterOptions cluster;
@@ -94,6 +97,9 @@ class Reconciler {
   // pod deletes; `wake` is when a deadline next needs a look.
   kube::Result apply(Context& ctx, const GangDecision& decision, const GangState& gang,
                      const std::vector<web::json::value>& current, std::chrono::milliseconds wake);
+  // Reads trainer 0's progress into status.progress when it is due
+  // (Options::progressInterval), and brings `wake` to the next read.
+  void followProgress(Context& ctx, const GangState& gang, std::chrono::milliseconds& wake);
   // Ends the run: phase Failed, the Failed condition and an Event with
   // `reason`, condition `condition` (the rule that ended the run; default
   // `reason`, when the rule is the cause) True, then clean-up.
@@ -163,6 +169,8 @@ class Reconciler {
   // reconcile writes the Endpoints only when they change.
   std::mutex memoMutex_;
   std::map<std::string, std::string> masterEndpoints_;
+  // "<ns>/<name>/<uid>" -> when its trainer 0's log is next read for progress.
+  std::map<std::string, kube::SystemTime> progressDue_;
   // "<ns>/<name>/<uid>" of benchmarks whose run key Secret exists.
   std::set<std::string> runKeySecrets_;
 };

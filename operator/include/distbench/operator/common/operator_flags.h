@@ -33,6 +33,9 @@ struct OperatorFlags {
   // Seconds after Succeeded the operator goes on asking for the master's log
   // (the report) while its kubelet does not answer.
   double reportFetchTimeoutSeconds = 60;
+  // Seconds between reads of a Running benchmark's trainer 0 log for
+  // status.progress; 0: progress is not followed.
+  double progressIntervalSeconds = 10;
   // JSON list of NetworkPolicyPeers that may reach the gang pods' metrics
   // port; "[]": any source.
   std::string workerMetricsFrom = "[]";

@@ -18,8 +18,9 @@ namespace distbench::worker {
 class Rendezvous;
 class CollectivesRankMetrics;
 
+// `progressLines`: cases done (progress_reporter.h).
 void runCollectivesRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                        CollectivesRankMetrics& metrics);
+                        CollectivesRankMetrics& metrics, bool progressLines = false);
 
 std::vector<CollectiveResult> runCollectivesMaster(Rendezvous& rendezvous,
                                                    const api::DistBenchmark& benchmark);

@@ -1,6 +1,8 @@
 // What a master prints on stdout around its result table: the seeds'
 // banners, and text flushed as it comes, so a table that grows row by row
-// (the DDP sweep) shows each row when it completes.
+// (the DDP sweep) shows each row when it completes. All of it is kept, too:
+// the report carries it (Report::masterOutput), so that the table a cluster
+// run printed can be shown where its pod's log is gone.
 #pragma once
 
 #include <string>
@@ -24,6 +26,10 @@ void printInfo(const api::DistBenchmark& benchmark, const std::string& topology,
 void printSuiteBanner(const api::DistBenchmark& benchmark, const char* title,
                       const std::vector<DeviceFacts>& gpus);
 
+// Prints `text` and keeps it.
 void printNow(const std::string& text);
+
+// Everything printNow (and the functions above) printed so far.
+std::string printedSoFar();
 
 }  // namespace distbench::worker

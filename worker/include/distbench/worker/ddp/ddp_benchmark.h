@@ -18,9 +18,11 @@ class ComputeDevice;
 class Rendezvous;
 class DdpTrainerMetrics;
 
-// `device`: this trainer's, which its row groups use too.
+// `device`: this trainer's, which its row groups use too. `progressLines`:
+// iterations done of the rows this trainer is in (progress_reporter.h).
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   const ComputeDevice& device, DdpTrainerMetrics& metrics);
+                   const ComputeDevice& device, DdpTrainerMetrics& metrics,
+                   bool progressLines = false);
 
 struct DdpMasterOutput {
   std::vector<DdpModelResult> models;

@@ -15,8 +15,10 @@ namespace distbench::worker {
 class ComputeDevice;
 class Rendezvous;
 
+// `progressLines`: steps done (progress_reporter.h): each compute probe
+// sample, each round of transfers, and the allreduce.
 void runFabricRank(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   const ComputeDevice& device);
+                   const ComputeDevice& device, bool progressLines = false);
 
 report::FabricMeasurements runFabricMaster(Rendezvous& rendezvous,
                                            const api::DistBenchmark& benchmark);

@@ -28,6 +28,11 @@ namespace distbench::worker {
 // `betweenRounds`, if set, runs after each round. Throws std::runtime_error
 // when the planner does not finish within n (n - 1) / 2 + n rounds or plans
 // a pair it already measured.
+// How many rounds runFabricRounds takes on `n` trainers: exactly, up to
+// allPairsUpTo nodes; past it at most that many (the planner may stop sooner).
+long fabricRoundsAtMost(int n, const PairTransferPlan& transfers,
+                        const report::FabricPlanOptions& planOptions);
+
 std::vector<FabricReceived> runFabricRounds(ProcessGroup& group, const PairTransferPlan& transfers,
                                             const report::FabricPlanOptions& planOptions,
                                             report::FabricMeasurements& sofar,

@@ -18,7 +18,7 @@ namespace distbench::worker {
 
 struct TrainerOptions {
   std::string dumpStateDir;    // non-empty: write final dense parameters there
-  bool progressLines = false;  // "@@distbench-progress ..." on stderr for distbench run
+  bool progressLines = false;  // progress lines (api/progress_line.h) on stderr
 };
 
 void runHybridTrainer(const WorkerIdentity& identity, const api::DistBenchmark& benchmark,

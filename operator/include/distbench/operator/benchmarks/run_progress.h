@@ -1,0 +1,39 @@
+// status.progress of a Running benchmark: how far trainer 0 has got, as its
+// progress lines say (api/progress_line.h). The operator reads a bounded
+// tail of trainer 0's log through the API server every --progress-interval,
+// as it reads the master's log for the report, so neither the gang's
+// NetworkPolicy nor the worker's metrics port need admit it, and writes
+// status.progress when the line changed. Pure: the reconciler does the
+// reading and writing.
+#pragma once
+
+#include <cpprest/json.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "distbench/api/progress_line.h"
+
+namespace distbench::op {
+
+// How much of trainer 0's log one read takes: a progress line is printed at
+// most once a second, so the last one is within these lines unless the
+// trainer logs a great deal else; then progress is not updated, and nothing
+// else is lost.
+inline constexpr std::size_t kProgressLogTailLines = 200;
+inline constexpr std::size_t kProgressLogLimitBytes = 64 * 1024;
+// The pods/log query reading that much of the worker container.
+std::string progressLogQuery();
+
+// status.progress for `progress`, seen in gang `gang` at `observedTime`
+// (RFC 3339): {unit, done, total, gang, observedTime}.
+web::json::value progressStatus(const api::Progress& progress, int gang,
+                                const std::string& observedTime);
+
+// Whether status.progress `current` (absent, or as progressStatus wrote
+// it) already says `progress` of gang `gang`: then it is not written again,
+// and its observedTime stays the time the line was first seen.
+bool saysProgress(const web::json::value& status, const api::Progress& progress, int gang);
+
+}  // namespace distbench::op

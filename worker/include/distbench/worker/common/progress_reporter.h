@@ -1,0 +1,45 @@
+// A trainer's progress lines (api/progress_line.h) on stderr: what
+// `distbench run` shows and the operator reads into status.progress. At most
+// one line a second, so a fast loop does not fill the log; the first and the
+// last (done == total) are always printed, so a reader never sees a run end
+// short of its total.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+namespace distbench::worker {
+
+class ProgressReporter {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Sink = std::function<void(const std::string& line)>;
+
+  // `enabled` false (DISTBENCH_PROGRESS unset): prints nothing. `total`
+  // steps of `unit` (plural: "iterations"). The sink is stderr unless a test
+  // gives one.
+  ProgressReporter(bool enabled, std::string unit, long total, Sink sink = {},
+                   std::chrono::milliseconds interval = std::chrono::seconds(1));
+
+  // `steps` more are done.
+  void advance(long steps = 1);
+  // Every step is done (a loop that ends early, as an adaptive plan does).
+  void finish();
+
+  long done() const { return done_; }
+
+ private:
+  void print(Clock::time_point now);
+
+  bool enabled_;
+  std::string unit_;
+  long total_;
+  Sink sink_;
+  std::chrono::milliseconds interval_;
+  long done_ = 0;
+  long printedDone_ = -1;  // -1: nothing printed yet
+  Clock::time_point lastPrint_{};
+};
+
+}  // namespace distbench::worker

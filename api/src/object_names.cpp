@@ -7,7 +7,26 @@ std::string workersServiceName(const std::string& benchmark) { return benchmark 
 std::string masterServiceName(const std::string& benchmark) { return benchmark + "-master"; }
 std::string networkPolicyName(const std::string& benchmark) { return benchmark + "-gang"; }
 std::string reportConfigMapName(const std::string& benchmark) { return benchmark + "-report"; }
+std::string rankLogsConfigMapName(const std::string& benchmark) { return benchmark + "-logs"; }
 std::string runKeySecretName(const std::string& benchmark) { return benchmark + "-run-key"; }
+
+std::string rankLogKey(int gang, const std::string& rankLabel) {
+  return "gang-" + std::to_string(gang) + "." + rankLabel + ".log";
+}
+
+std::optional<int> gangOfRankLogKey(const std::string& key) {
+  const std::string prefix = "gang-";
+  if (key.rfind(prefix, 0) != 0) return std::nullopt;
+  const std::size_t dot = key.find('.', prefix.size());
+  if (dot == std::string::npos || dot == prefix.size() || dot - prefix.size() > 9)
+    return std::nullopt;
+  int gang = 0;
+  for (std::size_t i = prefix.size(); i < dot; ++i) {
+    if (key[i] < '0' || key[i] > '9') return std::nullopt;
+    gang = gang * 10 + (key[i] - '0');
+  }
+  return gang;
+}
 
 std::string podNamePrefix(const std::string& benchmark) { return benchmark + "-"; }
 

@@ -4,7 +4,8 @@
 # own field, spec.podTemplates.parameterServer.image, as a broken image would
 # be. With backoffLimit 1 the operator restarts the gang once, then the run
 # is Failed with reason BackoffLimitExceeded, and both the condition and an
-# Event name the failed rank.
+# Event name the failed rank; the rank's last lines outlive its gang
+# (ConfigMap <name>-logs).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 scenario_start ps-fails
@@ -33,4 +34,15 @@ events=$(kubectl -n "$E2E_NS" get events -o json | jq -r --arg n "$BENCH" \
 [[ -n $events ]] || { on_failure; die "no BackoffLimitExceeded Event on DistBenchmark $BENCH"; }
 rank_named "$events" || { on_failure; die "the BackoffLimitExceeded Event does not name the rank: $events"; }
 log "ok: Event BackoffLimitExceeded: $events"
+
+# Gang 0's pods were replaced; the operator kept the failed rank's last lines.
+kept=$(kubectl -n "$E2E_NS" get configmap "$BENCH-logs" -o json | jq -r '.data["gang-0.ps0.log"] // ""')
+grep -q "exit 1 on purpose" <<<"$kept" ||
+  { on_failure; die "ConfigMap $BENCH-logs keeps no gang-0.ps0.log with the rank's last line: '$kept'"; }
+[[ -x $E2E_BIN/kubectl-distbench ]] || die "no $E2E_BIN/kubectl-distbench: build the kubectl-distbench target"
+shown=$(PATH="$E2E_BIN:$(dirname "$E2E_KUBECTL"):$PATH" "$E2E_KUBECTL" distbench -n "$E2E_NS" \
+  logs "$BENCH" --gang 0 --rank ps0) || { on_failure; die "kubectl distbench logs --gang 0"; }
+grep -q "ps0 of gang 0, which failed" <<<"$shown" && grep -q "exit 1 on purpose" <<<"$shown" ||
+  { on_failure; die "kubectl distbench logs --gang 0 --rank ps0 did not show the kept lines: $shown"; }
+log "ok: gang 0's failed rank's log kept in $BENCH-logs and shown by kubectl distbench logs --gang 0"
 kubectl delete namespace "$E2E_NS" --wait=false >/dev/null

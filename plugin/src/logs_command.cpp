@@ -1,11 +1,13 @@
 // logs: a rank's log by role and index. A gang restart deletes the gang's
 // pods and makes them again under the same names, so the pods hold the
-// current gang's logs only; of an earlier gang what the operator recorded
-// is shown: each restart's cause and the failed rank's last line.
+// current gang's logs only; of an earlier gang (or of pods the run's
+// clean-up deleted) what the operator kept is shown: the failed ranks' last
+// lines in ConfigMap <name>-logs, and each restart's cause.
 #include <cpprest/json.h>
 
 #include <iostream>
 
+#include "distbench/api/object_names.h"
 #include "distbench/cli/arg_parser.h"
 #include "distbench/plugin/cluster_objects.h"
 #include "distbench/plugin/commands.h"
@@ -32,6 +34,36 @@ void printRestarts(const Kubectl& kubectl, const std::string& name) {
   }
 }
 
+// What the operator kept of gang `gang`'s rank `rank` (failed_rank_logs.h
+// in the operator): printed, true; else which ranks it kept, false.
+bool printKeptLog(const Kubectl& kubectl, const std::string& name, int64_t gang,
+                  const RankPod& rank) {
+  const std::string cm = api::rankLogsConfigMapName(name);
+  const auto kept = getObject(kubectl, "configmap", cm);
+  const value& data = kept ? fieldAt(*kept, "data") : value::null();
+  const std::string key = api::rankLogKey(static_cast<int>(gang), rank.label);
+  if (data.is_object() && data.has_field(key) && data.at(key).is_string()) {
+    std::cout << "(" << rank.label << " of gang " << gang
+              << ", which failed: its last lines, kept by the operator in ConfigMap " << cm
+              << ")\n"
+              << data.at(key).as_string();
+    return true;
+  }
+  std::string others;
+  if (data.is_object()) {
+    for (const auto& [k, v] : data.as_object()) {
+      if (api::gangOfRankLogKey(k) != gang) continue;
+      const std::string prefix = "gang-" + std::to_string(gang) + ".";
+      others += (others.empty() ? "" : ", ") + k.substr(prefix.size(), k.size() - prefix.size() - 4);
+    }
+  }
+  std::cout << "(" << rank.label << "'s log of gang " << gang << " was not kept: the operator "
+            << "keeps the last lines of the ranks that failed"
+            << (others.empty() ? "" : " (of gang " + std::to_string(gang) + ": " + others + ")")
+            << "; try --rank with one of them)\n";
+  return false;
+}
+
 }  // namespace
 
 const char* const kLogsHelp =
@@ -40,9 +72,10 @@ const char* const kLogsHelp =
 A rank's log (default: the master's, which ends with the result table).
 RANK: master, ps0.., trainer0.., or a global rank. The pods hold the
 current gang's logs (status.restartCount); a gang restart deletes every
-pod of the gang and makes them again, so for an earlier gang (--gang N)
-what the operator recorded is shown instead: each restart's cause and the
-failed rank's last line.
+pod of the gang and makes them again, so for an earlier gang (--gang N),
+or a pod the run's clean-up deleted, what the operator kept is shown: the
+last 100 lines of each rank that failed (up to 4 a gang, in ConfigMap
+NAME-logs), and each restart's cause.
 
 examples:
   kubectl distbench logs small
@@ -71,7 +104,8 @@ int logsCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
   const value& spec = run->at("spec");
   const int ps = static_cast<int>(integerAt(fieldAt(spec, "topology"), "parameterServers"));
   const int trainers = static_cast<int>(integerAt(fieldAt(spec, "topology"), "trainers"));
-  const std::string pod = rankPod(name, parsed.value("--rank").value_or("master"), ps, trainers);
+  const RankPod rank = rankPod(name, parsed.value("--rank").value_or("master"), ps, trainers);
+  const std::string& pod = rank.pod;
   const int64_t gang = integerAt(fieldAt(*run, "status"), "restartCount");
   if (auto asked = parsed.value("--gang")) {
     const int64_t n = cli::parseNonNegativeIntFlag("--gang", *asked);
@@ -80,15 +114,18 @@ int logsCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
                             std::to_string(gang));
     if (n < gang) {
       std::cout << "gang " << n << "'s pods were replaced (" << name << " is at gang " << gang
-                << "); what the operator recorded of its restarts:\n";
+                << ")\n";
+      if (printKeptLog(kubectl, name, n, rank)) return kExitOk;
+      std::cout << "what the operator recorded of the restarts:\n";
       printRestarts(kubectl, name);
       return kExitOk;
     }
   }
   if (!getObject(kubectl, "pods", pod)) {
     std::cerr << "kubectl distbench logs: pod " << pod << " is gone (the run's cleanPodPolicy "
-              << "deletes finished pods, or it was never made); what the operator recorded of "
-                 "restarts:\n";
+              << "deletes finished pods, or it was never made)\n";
+    if (printKeptLog(kubectl, name, gang, rank)) return kExitOk;
+    std::cout << "what the operator recorded of the restarts:\n";
     printRestarts(kubectl, name);
     return kExitCluster;
   }

@@ -25,8 +25,8 @@ int indexAfter(const std::string& text, const std::string& prefix) {
 
 }  // namespace
 
-std::string rankPod(const std::string& benchmark, const std::string& rank, int parameterServers,
-                    int trainers) {
+RankPod rankPod(const std::string& benchmark, const std::string& rank, int parameterServers,
+                int trainers) {
   const std::string range =
       "master" +
       (parameterServers > 0 ? ", ps0..ps" + std::to_string(parameterServers - 1) : std::string()) +
@@ -44,13 +44,14 @@ std::string rankPod(const std::string& benchmark, const std::string& rank, int p
       // no such rank: said below
     }
   }
-  if (label == "master") return api::podName(benchmark, api::Role::Master, 0);
+  if (label == "master") return {label, api::podName(benchmark, api::Role::Master, 0)};
   const int ps = indexAfter(label, "ps");
   const int trainer = indexAfter(label, "trainer");
   if (ps >= 0 && ps < parameterServers)
-    return api::podName(benchmark, api::Role::ParameterServer, ps);
+    return {"ps" + std::to_string(ps), api::podName(benchmark, api::Role::ParameterServer, ps)};
   if (trainer >= 0 && trainer < trainers)
-    return api::podName(benchmark, api::Role::Trainer, trainer);
+    return {"trainer" + std::to_string(trainer),
+            api::podName(benchmark, api::Role::Trainer, trainer)};
   throw cli::UsageError("--rank " + rank + ": " + benchmark + " has no such rank (" + range + ")");
 }
 

@@ -272,6 +272,27 @@ TEST_F(PluginKubeTest, GetAndListShowRowsVerdictsAndSchedules) {
   EXPECT_THAT(none.err, HasSubstr("no DistBenchmark or DistBenchmarkSchedule nosuch"));
 }
 
+// A report from a master that kept what it printed: get shows that, as the
+// master's log had it, in place of status.results' rows.
+TEST_F(PluginKubeTest, GetShowsTheMastersOwnOutputFromTheReport) {
+  web::json::value report = web::json::value::parse(process::slurp(fixture("default-run1.json")));
+  const std::string printed =
+      "-------------------------------------------\n"
+      "PyTorch Distributed Benchmark (DDP and RPC)\n"
+      "-------------------------------------------\n\n"
+      "Trainer0:  p50:  0.012s    1300/s\n"
+      "Bottleneck: HybridDDPRPC All: compute-bound\n";
+  report["masterOutput"] = web::json::value::string(printed);
+  writeFile(dir_.path() + "/printed.json", report.serialize());
+  storedRun("printed", dir_.path() + "/printed.json");
+  const auto get = plugin({"get", "printed"});
+  ASSERT_EQ(get.exitCode, 0) << get.err;
+  EXPECT_THAT(get.out, HasSubstr("printed: Succeeded, gang 0\n\n" + printed + "\n"));
+  EXPECT_THAT(get.out, Not(HasSubstr("examples/s"))) << "not the status rows as well";
+  EXPECT_THAT(get.out, Not(HasSubstr("Why (attribution"))) << "its footer is in what it printed";
+  EXPECT_THAT(get.out, HasSubstr("report: kubectl distbench report printed"));
+}
+
 TEST_F(PluginKubeTest, ARunWithoutAStoredReportSaysWhy) {
   storedRun("busy", "", R"({"phase":"Running","restartCount":0,
     "trainers":{"active":2,"ready":2,"succeeded":0,"failed":0}})");
@@ -337,6 +358,11 @@ TEST_F(PluginKubeTest, RunWaitFollowsTheRunToItsRows) {
     writeStatus("followed", R"({"phase":"Running","restartCount":0,"master":{"active":1,"ready":1},
         "parameterServers":{"active":1,"ready":1},"trainers":{"active":2,"ready":2}})");
     if (!shows("Running, gang 0, ranks 4/4 ready")) return;
+    writeStatus("followed", R"({"phase":"Running","restartCount":0,"master":{"active":1,"ready":1},
+        "parameterServers":{"active":1,"ready":1},"trainers":{"active":2,"ready":2},
+        "progress":{"unit":"epochs","done":3,"total":10,"gang":0,
+          "observedTime":"2026-11-28T10:00:00Z"}})");
+    if (!shows("progress [#########.....................]  3/10 epochs  30%")) return;
     writeStatus("followed", R"({"phase":"Pending","restartCount":1,"master":{"active":1,"ready":0},
         "parameterServers":{"active":1,"ready":0},"trainers":{"active":2,"ready":0},
         "conditions":[{"type":"Restarting","status":"True","reason":"RankFailed",
@@ -383,6 +409,23 @@ TEST_F(PluginKubeTest, LogsOfAGoneGangSayWhatTheOperatorRecorded) {
   const auto earlier = plugin({"logs", "restarted", "--rank", "trainer1", "--gang", "0"});
   EXPECT_EQ(earlier.exitCode, 0) << earlier.err;
   EXPECT_THAT(earlier.out, HasSubstr("gang 0's pods were replaced (restarted is at gang 1)"));
+  EXPECT_THAT(earlier.out, HasSubstr("trainer1's log of gang 0 was not kept"));
+  EXPECT_THAT(earlier.out, HasSubstr("what the operator recorded of the restarts:"));
+
+  // As the operator keeps a failed rank's last lines (ConfigMap <name>-logs).
+  writeFile(dir_.path() + "/trainer1.log", "trainer1: step 40\ntrainer1: allreduce: peer closed\n");
+  ASSERT_EQ(kubectl({"create", "configmap", "restarted-logs",
+                     "--from-file=gang-0.trainer1.log=" + dir_.path() + "/trainer1.log"})
+                .exitCode,
+            0);
+  const auto kept = plugin({"logs", "restarted", "--rank", "3", "--gang", "0"});
+  EXPECT_EQ(kept.exitCode, 0) << kept.err;
+  EXPECT_THAT(kept.out, HasSubstr("(trainer1 of gang 0, which failed: its last lines, kept by the "
+                                  "operator in ConfigMap restarted-logs)\n"
+                                  "trainer1: step 40\ntrainer1: allreduce: peer closed\n"));
+  const auto other = plugin({"logs", "restarted", "--rank", "trainer0", "--gang", "0"});
+  EXPECT_THAT(other.out, HasSubstr("trainer0's log of gang 0 was not kept: the operator keeps the "
+                                   "last lines of the ranks that failed (of gang 0: trainer1)"));
   const auto gone = plugin({"logs", "restarted", "--rank", "trainer1"});
   EXPECT_EQ(gone.exitCode, 4);
   EXPECT_THAT(gone.err, HasSubstr("pod restarted-trainer-1 is gone"));

@@ -9,12 +9,15 @@ namespace distbench::plugin {
 namespace {
 
 TEST(RankPod, RolesIndicesAndGlobalRanksNameTheGangsPods) {
-  EXPECT_EQ(rankPod("small", "master", 2, 4), "small-master-0");
-  EXPECT_EQ(rankPod("small", "0", 2, 4), "small-master-0");
-  EXPECT_EQ(rankPod("small", "ps1", 2, 4), "small-ps-1");
-  EXPECT_EQ(rankPod("small", "2", 2, 4), "small-ps-1");
-  EXPECT_EQ(rankPod("small", "trainer3", 2, 4), "small-trainer-3");
-  EXPECT_EQ(rankPod("small", "6", 2, 4), "small-trainer-3");
+  EXPECT_EQ(rankPod("small", "master", 2, 4).pod, "small-master-0");
+  EXPECT_EQ(rankPod("small", "0", 2, 4).pod, "small-master-0");
+  EXPECT_EQ(rankPod("small", "ps1", 2, 4).pod, "small-ps-1");
+  EXPECT_EQ(rankPod("small", "2", 2, 4).pod, "small-ps-1");
+  EXPECT_EQ(rankPod("small", "trainer3", 2, 4).pod, "small-trainer-3");
+  EXPECT_EQ(rankPod("small", "6", 2, 4).pod, "small-trainer-3");
+  EXPECT_EQ(rankPod("small", "6", 2, 4).label, "trainer3");
+  EXPECT_EQ(rankPod("small", "2", 2, 4).label, "ps1");
+  EXPECT_EQ(rankPod("small", "0", 2, 4).label, "master");
 }
 
 TEST(RankPod, ARankTheRunHasNotIsNamedWithWhatItHas) {

@@ -189,6 +189,15 @@ value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner, va
   return cm;
 }
 
+value desiredRankLogsConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
+  value cm = value::object();
+  cm["apiVersion"] = str("v1");
+  cm["kind"] = str("ConfigMap");
+  cm["metadata"] = metadata(api::rankLogsConfigMapName(b.metadata.name), b, owner);
+  cm["data"] = std::move(data);
+  return cm;
+}
+
 namespace {
 
 // A Service selecting this benchmark's pods, ready or not: ranks reach each

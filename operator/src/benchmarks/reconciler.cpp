@@ -7,6 +7,7 @@
 
 #include "distbench/api/object_names.h"
 #include "distbench/api/pod_security_profile.h"
+#include "distbench/api/rank_layout.h"
 #include "distbench/api/renderer.h"
 #include "distbench/api/run_key.h"
 #include "distbench/api/spec_error.h"
@@ -14,6 +15,7 @@
 #include "distbench/kube/json_fields.h"
 #include "distbench/kube/parallel_for.h"
 #include "distbench/operator/benchmarks/desired_objects.h"
+#include "distbench/operator/benchmarks/failed_rank_logs.h"
 #include "distbench/operator/benchmarks/master_endpoints.h"
 #include "distbench/operator/benchmarks/run_bottleneck.h"
 #include "distbench/operator/benchmarks/run_finish.h"
@@ -340,8 +342,11 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
       if (!writeStatus(ctx)) return kube::Result::retry();
       return finished(ctx);
     case Action::Fail:
+      // cleanPodPolicy may delete the failed pods with the run.
+      keepFailedRankLogs(ctx, g);
       return fail(ctx, d.reason, d.message, d.condition);
     case Action::Restart: {
+      keepFailedRankLogs(ctx, g);
       // Written before the pods go: a crash in between restarts no gang twice.
       const int64_t gang = kube::intField(ctx.status, "restartCount", 0);
       ctx.status["restartCount"] = value::number(gang + 1);
@@ -369,6 +374,72 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
   }
   if (!writeStatus(ctx)) return kube::Result::retry();
   return wake.count() > 0 ? kube::Result::after(wake) : kube::Result::awaitChange();
+}
+
+void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
+  const std::vector<const PodState*> ranks = ranksToKeepLogsOf(g);
+  if (ranks.empty()) return;
+  const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
+  std::vector<std::string> logs(ranks.size());
+  std::vector<size_t> indices(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i) indices[i] = i;
+  kube::parallelForEach(
+      indices, static_cast<int>(indices.size()),
+      [&](size_t i) {
+        try {
+          logs[i] = client_.getText(kube::corePath(ctx.ns, "pods", ranks[i]->name) + "/log?" +
+                                        failedLogQuery(),
+                                    kFailedLogLimitBytes);
+        } catch (const kube::ResponseTooLarge&) {
+          logs[i] = "(not kept: its last " + std::to_string(kFailedLogTailLines) +
+                    " lines hold more than " + std::to_string(kFailedLogLimitBytes) + " bytes)\n";
+        } catch (const kube::KubeApiError& e) {
+          logs[i] = std::string("(not kept: its log could not be read: ") + e.what() + ")\n";
+        }
+      },
+      &requestHelpers_);
+  std::map<std::string, std::string> added;
+  std::string who;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const std::string label = api::rankLabel(ctx.benchmark.spec.topology, ranks[i]->rank);
+    added[api::rankLogKey(gang, label)] = logs[i];
+    who += (who.empty() ? "" : ", ") + label;
+  }
+  const std::string cm = api::rankLogsConfigMapName(ctx.name);
+  try {
+    // Read from the server: the cache keeps no ConfigMap's data.
+    const value found =
+        ensure(nullptr, kube::corePath(ctx.ns, "configmaps"),
+               desiredRankLogsConfigMap(ctx.benchmark, {ctx.name, ctx.uid},
+                                        keptRankLogs(value::null(), added)));
+    // Made with these logs, or there from an earlier gang: then rewritten
+    // (update, as the chart's RBAC has it; a 409 from a stale cache reads
+    // it again).
+    auto keep = [&](value object) {
+      const value data = object.has_field("data") ? object.at("data") : value::object();
+      const bool kept = std::all_of(added.begin(), added.end(), [&](const auto& a) {
+        return data.has_field(a.first) && data.at(a.first).is_string() &&
+               data.at(a.first).as_string() == a.second;
+      });
+      if (kept) return;
+      object["data"] = keptRankLogs(data, added);
+      client_.replace(kube::corePath(ctx.ns, "configmaps", cm), object);
+    };
+    try {
+      keep(found);
+    } catch (const kube::KubeApiError& e) {
+      if (!e.conflict()) throw;
+      keep(client_.get(kube::corePath(ctx.ns, "configmaps", cm)));
+    }
+    ctx.events.push_back({false, "RankLogsKept",
+                          "the last lines of " + who + " (gang " + std::to_string(gang) +
+                              ") are kept in ConfigMap " + cm});
+  } catch (const NameConflict& e) {
+    ctx.events.push_back({true, "RankLogsNotKept", e.what()});
+  } catch (const kube::KubeApiError& e) {
+    ctx.events.push_back(
+        {true, "RankLogsNotKept", "ConfigMap " + cm + " could not be written: " + e.what()});
+  }
 }
 
 void Reconciler::followProgress(Context& ctx, const GangState& g,

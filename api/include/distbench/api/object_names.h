@@ -10,6 +10,7 @@
 // Services "a-master-workers" and "a-master-master", never "a-master".
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "distbench/api/role.h"
@@ -25,6 +26,14 @@ std::string runKeySecretName(const std::string& benchmark);    // <b>-run-key
 // Succeeded and keeps after clean-up, under kReportKey.
 std::string reportConfigMapName(const std::string& benchmark);
 inline constexpr const char* kReportKey = "report.json";
+// <b>-logs: the last lines of each rank that failed a gang, kept by the
+// operator when the gang restarts or the run fails, under
+// gang-<N>.<rank label>.log (failed_rank_logs.h in the operator).
+std::string rankLogsConfigMapName(const std::string& benchmark);
+// "gang-3.trainer1.log"
+std::string rankLogKey(int gang, const std::string& rankLabel);
+// The gang a key names; nothing for a key not made by rankLogKey.
+std::optional<int> gangOfRankLogKey(const std::string& key);
 // <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
 std::string podName(const std::string& benchmark, Role role, int roleIndex);
 // What every pod name of the benchmark starts with ("<b>-"): a cache

@@ -7,9 +7,14 @@
 
 namespace distbench::plugin {
 
+struct RankPod {
+  std::string label;  // master, ps1, trainer3: as logs and the operator name it
+  std::string pod;    // <benchmark>-trainer-3
+};
+
 // Throws cli::UsageError naming the rank and what would be taken.
 // parameterServers and trainers: the run's spec.topology.
-std::string rankPod(const std::string& benchmark, const std::string& rank, int parameterServers,
-                    int trainers);
+RankPod rankPod(const std::string& benchmark, const std::string& rank, int parameterServers,
+                int trainers);
 
 }  // namespace distbench::plugin

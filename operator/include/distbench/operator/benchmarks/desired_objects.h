@@ -62,6 +62,10 @@ web::json::value desiredConfigMap(const api::DistBenchmark& b, const Owner& owne
 // clean-up, until the benchmark itself goes.
 web::json::value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner,
                                         web::json::value data);
+// <name>-logs, holding `data` (failed_rank_logs.h): made at the first gang
+// restart or failure, kept until the benchmark itself goes.
+web::json::value desiredRankLogsConfigMap(const api::DistBenchmark& b, const Owner& owner,
+                                          web::json::value data);
 web::json::value desiredHeadlessService(const api::DistBenchmark& b, const Owner& owner);
 // <name>-run-key: `runKey` (api/run_key.h), which only the gang's pods mount,
 // so that a client that reaches the master's store cannot name the run's

@@ -100,6 +100,10 @@ class Reconciler {
   // Reads trainer 0's progress into status.progress when it is due
   // (Options::progressInterval), and brings `wake` to the next read.
   void followProgress(Context& ctx, const GangState& gang, std::chrono::milliseconds& wake);
+  // Keeps the last lines of the gang's failed ranks in <name>-logs
+  // (failed_rank_logs.h) before the gang's pods go; a Warning Event when
+  // they cannot be kept, which never holds up the restart or the failure.
+  void keepFailedRankLogs(Context& ctx, const GangState& gang);
   // Ends the run: phase Failed, the Failed condition and an Event with
   // `reason`, condition `condition` (the rule that ended the run; default
   // `reason`, when the rule is the cause) True, then clean-up.

@@ -1,9 +1,12 @@
-// status.progress against the real API server: the operator reads trainer
-// 0's log (pods/log, proxied to fake_kubelet_logs.py on a Node of the
-// test's own) while the run is Running, and writes the last progress line
-// it finds, across a gang restart and up to Succeeded.
+// What the operator reads of a gang's logs, against the real API server
+// (pods/log, proxied to fake_kubelet_logs.py on a Node of the test's own):
+// trainer 0's last progress line into status.progress while the run is
+// Running, and the last lines of the ranks that failed a gang into
+// <name>-logs before the gang goes.
+#include <algorithm>
 #include <thread>
 
+#include "distbench/api/object_names.h"
 #include "distbench/api/progress_line.h"
 #include "support/controller_test_fixture.h"
 #include "support/fake_kubelet.h"
@@ -11,7 +14,7 @@
 namespace distbench::op {
 namespace {
 
-class ProgressTest : public ControllerTest {
+class RankLogsTest : public ControllerTest {
  protected:
   void TearDown() override {
     ControllerTest::TearDown();
@@ -20,7 +23,7 @@ class ProgressTest : public ControllerTest {
 
   void startKubelet() {
     ASSERT_NO_THROW(kubelet_ = std::make_unique<kubetest::FakeKubelet>(
-                        *client_, *cluster_, dir_->path(), "progress-" + ns_));
+                        *client_, *cluster_, dir_->path(), "logs-" + ns_));
   }
 
   // Trainer 0's log so far: a line of its own, then progress lines.
@@ -37,10 +40,14 @@ class ProgressTest : public ControllerTest {
            str(b, {"status", "progress", "gang"}) == std::to_string(gang);
   }
 
+  value keptLogs(const std::string& name) {
+    return client_->get(kube::corePath(ns_, "configmaps", api::rankLogsConfigMapName(name)));
+  }
+
   std::unique_ptr<kubetest::FakeKubelet> kubelet_;
 };
 
-TEST_F(ProgressTest, FollowsTrainerZerosLinesAcrossARestartToTheEnd) {
+TEST_F(RankLogsTest, FollowsTrainerZerosLinesAcrossARestartToTheEnd) {
   startKubelet();
   if (HasFatalFailure()) return;
   progressInterval_ = std::chrono::seconds(1);
@@ -88,7 +95,7 @@ TEST_F(ProgressTest, FollowsTrainerZerosLinesAcrossARestartToTheEnd) {
   })) << last_.serialize();
 }
 
-TEST_F(ProgressTest, ZeroIntervalReadsNoLog) {
+TEST_F(RankLogsTest, ZeroIntervalReadsNoLog) {
   startKubelet();
   if (HasFatalFailure()) return;
   progressInterval_ = std::chrono::seconds(0);
@@ -108,6 +115,59 @@ TEST_F(ProgressTest, ZeroIntervalReadsNoLog) {
       << kubelet_->processLog();
   EXPECT_FALSE(getBenchmark("quiet").at("status").has_field("progress"));
   client_->remove(kube::corePath(ns_, "pods", "quiet-trainer-0"), kube::DeleteOptions{0, ""});
+}
+
+TEST_F(RankLogsTest, AFailedRanksLastLinesOutliveItsGang) {
+  startKubelet();
+  if (HasFatalFailure()) return;
+  startController();
+  value spec = value::object();
+  spec["runPolicy"]["backoffLimit"] = value::number(1);
+  spec["runPolicy"]["cleanPodPolicy"] = value::string("All");
+  createBenchmark("kept", spec);
+  ASSERT_TRUE(eventually([&] { return podsAre("kept", 4, "0"); }));
+  kubelet_->bind(ns_, "kept-trainer-1");
+  std::string log;
+  for (int i = 0; i < 150; ++i) log += "trainer1: step " + std::to_string(i) + "\n";
+  log += "trainer1: allreduce: peer closed\n";
+  kubelet_->writeLog(ns_, "kept-trainer-1", log);
+  allRunning("kept");
+  ASSERT_TRUE(benchmarkWhere("kept", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Running";
+  }));
+
+  setPod("kept-trainer-1", "Failed", 1, "allreduce: peer closed");
+  ASSERT_TRUE(benchmarkWhere("kept", [](const value& b) {
+    return str(b, {"status", "restartCount"}) == "1";
+  })) << last_.serialize();
+  // Its last 100 lines, read before the gang was deleted.
+  const value first = keptLogs("kept");
+  const std::string kept = str(first, {"data", "gang-0.trainer1.log"});
+  EXPECT_EQ(kept.substr(0, 17), "trainer1: step 51") << kept;
+  EXPECT_EQ(kept.substr(kept.size() - 33), "trainer1: allreduce: peer closed\n");
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), '\n'), 100);
+  EXPECT_TRUE(first.at("metadata").at("ownerReferences").at(0).at("controller").as_bool());
+  EXPECT_TRUE(eventually([&] {
+    return sawEvent(
+        "Normal RankLogsKept: the last lines of trainer1 (gang 0) are kept in "
+        "ConfigMap kept-logs");
+  }));
+
+  // The next gang fails for good; cleanPodPolicy All deletes its pods, the
+  // logs of both gangs stay.
+  client_->remove(kube::corePath(ns_, "pods", "kept-trainer-1"), kube::DeleteOptions{0, ""});
+  ASSERT_TRUE(eventually([&] { return podsAre("kept", 4, "1"); }));
+  kubelet_->bind(ns_, "kept-trainer-1");
+  kubelet_->writeLog(ns_, "kept-trainer-1", "trainer1: out of memory\n");
+  allRunning("kept");
+  setPod("kept-trainer-1", "Failed", 1, "out of memory");
+  ASSERT_TRUE(benchmarkWhere("kept", [](const value& b) {
+    return str(b, {"status", "phase"}) == "Failed";
+  })) << last_.serialize();
+  const value both = keptLogs("kept");
+  EXPECT_EQ(str(both, {"data", "gang-0.trainer1.log"}), kept);
+  EXPECT_EQ(str(both, {"data", "gang-1.trainer1.log"}), "trainer1: out of memory\n");
+  client_->remove(kube::corePath(ns_, "pods", "kept-trainer-1"), kube::DeleteOptions{0, ""});
 }
 
 }  // namespace

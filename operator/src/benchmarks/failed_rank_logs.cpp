@@ -1,0 +1,59 @@
+#include "distbench/operator/benchmarks/failed_rank_logs.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "distbench/api/object_names.h"
+
+namespace distbench::op {
+
+using web::json::value;
+
+std::string failedLogQuery() {
+  return "container=worker&tailLines=" + std::to_string(kFailedLogTailLines) +
+         "&limitBytes=" + std::to_string(kFailedLogLimitBytes);
+}
+
+std::vector<const PodState*> ranksToKeepLogsOf(const GangState& gang) {
+  std::vector<const PodState*> out;
+  for (const PodState* p : gang.failedPods()) {
+    if (out.size() == kFailedLogsPerGang) break;
+    if (p->phase == "Failed" && p->exitCode >= 0) out.push_back(p);
+  }
+  return out;
+}
+
+value keptRankLogs(const value& existing, const std::map<std::string, std::string>& added) {
+  value data = value::object();
+  std::size_t used = 0;
+  for (const auto& [key, log] : added) {
+    data[key] = value::string(log);
+    used += key.size() + log.size();
+  }
+  // Newest gang first; within a gang, by key.
+  std::vector<std::pair<int, std::string>> kept;
+  if (existing.is_object()) {
+    for (const auto& [key, v] : existing.as_object()) {
+      if (added.count(key) != 0) continue;
+      const std::optional<int> gang = api::gangOfRankLogKey(key);
+      if (!gang || !v.is_string()) {
+        data[key] = v;  // not ours: left as it is
+        continue;
+      }
+      kept.push_back({*gang, key});
+    }
+  }
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  for (const auto& [gang, key] : kept) {
+    const std::size_t size = key.size() + existing.at(key).as_string().size();
+    // An older gang never outlives a newer one.
+    if (used + size > kMaxKeptLogBytes) break;
+    used += size;
+    data[key] = existing.at(key);
+  }
+  return data;
+}
+
+}  // namespace distbench::op

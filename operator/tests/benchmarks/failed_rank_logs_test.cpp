@@ -1,0 +1,75 @@
+#include "distbench/operator/benchmarks/failed_rank_logs.h"
+
+#include <gtest/gtest.h>
+
+#include "distbench/api/object_names.h"
+
+namespace distbench::op {
+namespace {
+
+using web::json::value;
+
+PodState pod(const std::string& name, int rank, const std::string& phase, int exitCode,
+             bool deleting = false) {
+  PodState p;
+  p.name = name;
+  p.rank = rank;
+  p.phase = phase;
+  p.exitCode = exitCode;
+  p.deleting = deleting;
+  return p;
+}
+
+TEST(FailedRankLogs, KeysNameTheGangAndTheRank) {
+  EXPECT_EQ(api::rankLogKey(3, "trainer1"), "gang-3.trainer1.log");
+  EXPECT_EQ(api::gangOfRankLogKey("gang-3.trainer1.log"), 3);
+  EXPECT_EQ(api::gangOfRankLogKey("gang-12.ps0.log"), 12);
+  EXPECT_FALSE(api::gangOfRankLogKey("report.json"));
+  EXPECT_FALSE(api::gangOfRankLogKey("gang-.x.log"));
+  EXPECT_FALSE(api::gangOfRankLogKey("gang-1x.x.log"));
+  EXPECT_FALSE(api::gangOfRankLogKey("gang-12345678901.x.log"));
+}
+
+TEST(FailedRankLogs, TheFirstFailedRanksWithAnEndedContainerAreRead) {
+  GangState g;
+  g.pods = {pod("b-master-0", 0, "Running", -1),
+            pod("b-trainer-0", 2, "Failed", 1),
+            pod("b-trainer-1", 3, "Running", -1, /*deleting=*/true),  // lost with its node
+            pod("b-trainer-2", 4, "Failed", 137),
+            pod("b-trainer-3", 5, "Failed", 1),
+            pod("b-trainer-4", 6, "Failed", 1),
+            pod("b-trainer-5", 7, "Failed", 1)};
+  const std::vector<const PodState*> read = ranksToKeepLogsOf(g);
+  ASSERT_EQ(read.size(), kFailedLogsPerGang);
+  EXPECT_EQ(read[0]->name, "b-trainer-0");
+  EXPECT_EQ(read[1]->name, "b-trainer-2");
+  EXPECT_EQ(read[3]->name, "b-trainer-4");
+  GangState healthy;
+  healthy.pods = {pod("b-master-0", 0, "Running", -1)};
+  EXPECT_TRUE(ranksToKeepLogsOf(healthy).empty());
+}
+
+TEST(FailedRankLogs, NewLogsJoinTheKeptOnesAndTheOldestGangsMakeRoom) {
+  const std::string big(kMaxKeptLogBytes / 3, 'x');
+  value existing = value::object();
+  existing["gang-0.trainer1.log"] = value::string(big);
+  existing["gang-1.trainer1.log"] = value::string(big);
+  existing["gang-2.trainer0.log"] = value::string("short\n");
+  existing["note"] = value::string("someone's own key");
+  const value data = keptRankLogs(existing, {{"gang-3.trainer1.log", big}});
+  EXPECT_EQ(data.at("gang-3.trainer1.log").as_string(), big);
+  EXPECT_EQ(data.at("gang-2.trainer0.log").as_string(), "short\n");
+  EXPECT_TRUE(data.has_field("gang-1.trainer1.log"));
+  EXPECT_FALSE(data.has_field("gang-0.trainer1.log")) << "the oldest gang made room";
+  EXPECT_EQ(data.at("note").as_string(), "someone's own key");
+
+  const value first = keptRankLogs(value::null(), {{"gang-0.ps0.log", "a\n"}});
+  EXPECT_EQ(first.serialize(), R"({"gang-0.ps0.log":"a\n"})");
+}
+
+TEST(FailedRankLogs, TheLogQueryIsBounded) {
+  EXPECT_EQ(failedLogQuery(), "container=worker&tailLines=100&limitBytes=16384");
+}
+
+}  // namespace
+}  // namespace distbench::op

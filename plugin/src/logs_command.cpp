@@ -6,6 +6,7 @@
 #include <cpprest/json.h>
 
 #include <iostream>
+#include <optional>
 
 #include "distbench/api/object_names.h"
 #include "distbench/cli/arg_parser.h"
@@ -39,7 +40,14 @@ void printRestarts(const Kubectl& kubectl, const std::string& name) {
 bool printKeptLog(const Kubectl& kubectl, const std::string& name, int64_t gang,
                   const RankPod& rank) {
   const std::string cm = api::rankLogsConfigMapName(name);
-  const auto kept = getObject(kubectl, "configmap", cm);
+  std::optional<value> kept;
+  try {
+    kept = getObject(kubectl, "configmap", cm);
+  } catch (const KubectlError& e) {
+    // Not allowed to read ConfigMaps, say: what the Events say still helps.
+    std::cout << "(the logs the operator kept could not be read: " << e.what() << ")\n";
+    return false;
+  }
   const value& data = kept ? fieldAt(*kept, "data") : value::null();
   const std::string key = api::rankLogKey(static_cast<int>(gang), rank.label);
   if (data.is_object() && data.has_field(key) && data.at(key).is_string()) {
@@ -59,8 +67,10 @@ bool printKeptLog(const Kubectl& kubectl, const std::string& name, int64_t gang,
   }
   std::cout << "(" << rank.label << "'s log of gang " << gang << " was not kept: the operator "
             << "keeps the last lines of the ranks that failed"
-            << (others.empty() ? "" : " (of gang " + std::to_string(gang) + ": " + others + ")")
-            << "; try --rank with one of them)\n";
+            << (others.empty() ? ", and kept none of gang " + std::to_string(gang)
+                               : " (of gang " + std::to_string(gang) + ": " + others +
+                                     "; try --rank with one of them)")
+            << ")\n";
   return false;
 }
 

@@ -19,9 +19,10 @@ const char* const kMainUsage =
 distbench on a cluster, through kubectl (your kubeconfig, context,
 namespace and credentials, auth plugins included):
 
-  run -f SPEC.yaml [--wait]   apply a DistBenchmark; --wait follows it to its
-                              end and prints its rows and verdict
-  get NAME                    a run's state, rows, bottleneck and verdict; or a
+  run -f SPEC.yaml [--wait]   apply a DistBenchmark; --wait follows it (phase,
+                              progress, restarts) to its end and prints the
+                              master's table and the verdict
+  get NAME                    a run's state, table, bottleneck and verdict; or a
                               schedule's last run, kept runs and baseline
   list [-A]                   the runs and schedules of the namespace
   report NAME [-o PAGE.html]  the HTML page of a run's stored report (a

@@ -79,14 +79,13 @@ std::string progressBar(const value& b, std::size_t width) {
   if (!p.is_object()) return "";
   const int64_t done = integerAt(p, "done");
   const int64_t total = integerAt(p, "total");
-  const std::size_t filled =
-      total > 0 ? static_cast<std::size_t>(std::min<int64_t>(done, total) *
-                                           static_cast<int64_t>(width) / total)
-                : 0;
+  // As a fraction first: counts near 2^63 must not overflow.
+  const double part =
+      total > 0 ? static_cast<double>(std::max<int64_t>(0, std::min(done, total))) / total : 0.0;
+  const std::size_t filled = static_cast<std::size_t>(part * static_cast<double>(width));
   return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]  " +
          std::to_string(done) + "/" + std::to_string(total) + " " + textAt(p, "unit") +
-         (total > 0 ? "  " + std::to_string(std::min<int64_t>(done, total) * 100 / total) + "%"
-                    : "");
+         (total > 0 ? "  " + std::to_string(static_cast<int>(part * 100)) + "%" : "");
 }
 
 std::string runSummary(const value& b, const StoredOutput& stored) {

@@ -24,11 +24,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string shellQuoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using process::shellQuoted;
 
 void writeFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

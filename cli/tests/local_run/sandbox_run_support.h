@@ -52,11 +52,7 @@ spec:
 inline const std::string kDistbench = DISTBENCH_BINARY;
 inline const std::string kWorker = WORKER_BINARY;
 
-inline std::string shellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+using process::shellQuoted;
 
 // Why this machine cannot run the suite, or "".
 inline std::string skipReason() {
@@ -101,9 +97,9 @@ class CliRun {
  public:
   CliRun(const std::string& dir, const std::string& args)
       : out_(dir + "/out-" + std::to_string(++count_)), err_(out_ + ".err") {
-    const std::string line = "exec " + shellQuote(kDistbench) + " run --worker " +
-                             shellQuote(kWorker) + " " + args + " >" + shellQuote(out_) + " 2>" +
-                             shellQuote(err_);
+    const std::string line = "exec " + shellQuoted(kDistbench) + " run --worker " +
+                             shellQuoted(kWorker) + " " + args + " >" + shellQuoted(out_) + " 2>" +
+                             shellQuoted(err_);
     started_ = std::chrono::steady_clock::now();
     child_.emplace(process::ChildProcess::spawn({"/bin/sh", "-c", line}, {}));
   }

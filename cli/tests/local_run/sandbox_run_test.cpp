@@ -227,7 +227,7 @@ TEST_F(SandboxRun, CleanUpFlagSweepsAlone) {
   ::kill(killed.pid(), SIGKILL);
   killed.wait(10s);
   ASSERT_FALSE(leftovers().empty());
-  process::BinaryResult clean = process::runCaptured(shellQuote(kDistbench) + " run --clean-up",
+  process::BinaryResult clean = process::runCaptured(shellQuoted(kDistbench) + " run --clean-up",
                                                      dir() + "/clean.out", dir() + "/clean.err");
   EXPECT_EQ(clean.exitCode, 0) << clean.err;
   EXPECT_NE(clean.err.find("removed the leftovers of sandbox run"), std::string::npos) << clean.err;
@@ -236,8 +236,8 @@ TEST_F(SandboxRun, CleanUpFlagSweepsAlone) {
 TEST_F(SandboxRun, UnprivilegedRunIsRefusedAndStartsNothing) {
   const std::string spec = allreduceSpec(1024, 1);
   process::BinaryResult refused = process::runCaptured(
-      "setpriv --reuid=65534 --regid=65534 --clear-groups " + shellQuote(kDistbench) +
-          " run --worker " + shellQuote(kWorker) + " " + spec + " --links bandwidth=1gbit --no-report",
+      "setpriv --reuid=65534 --regid=65534 --clear-groups " + shellQuoted(kDistbench) +
+          " run --worker " + shellQuoted(kWorker) + " " + spec + " --links bandwidth=1gbit --no-report",
       dir() + "/refused.out", dir() + "/refused.err");
   EXPECT_EQ(refused.exitCode, 2) << refused.err;
   EXPECT_NE(refused.err.find("--links needs network namespaces"), std::string::npos) << refused.err;
@@ -245,8 +245,8 @@ TEST_F(SandboxRun, UnprivilegedRunIsRefusedAndStartsNothing) {
   EXPECT_EQ(refused.err.find("distbench: started"), std::string::npos) << refused.err;
 
   process::BinaryResult capped = process::runCaptured(
-      "setpriv --reuid=65534 --regid=65534 --clear-groups " + shellQuote(kDistbench) +
-          " run --worker " + shellQuote(kWorker) + " " + spec + " --slow rank1=cpu:50% --no-report",
+      "setpriv --reuid=65534 --regid=65534 --clear-groups " + shellQuoted(kDistbench) +
+          " run --worker " + shellQuoted(kWorker) + " " + spec + " --slow rank1=cpu:50% --no-report",
       dir() + "/capped.out", dir() + "/capped.err");
   EXPECT_EQ(capped.exitCode, 2) << capped.err;
   EXPECT_NE(capped.err.find("--slow needs to make a cgroup in"), std::string::npos) << capped.err;

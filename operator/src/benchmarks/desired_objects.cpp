@@ -180,22 +180,27 @@ value desiredRunKeySecret(const api::DistBenchmark& b, const Owner& owner,
   return secret;
 }
 
-value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
+namespace {
+
+// A ConfigMap `name` of the benchmark's holding `data`.
+value dataConfigMap(const std::string& name, const api::DistBenchmark& b, const Owner& owner,
+                    value data) {
   value cm = value::object();
   cm["apiVersion"] = str("v1");
   cm["kind"] = str("ConfigMap");
-  cm["metadata"] = metadata(api::reportConfigMapName(b.metadata.name), b, owner);
+  cm["metadata"] = metadata(name, b, owner);
   cm["data"] = std::move(data);
   return cm;
 }
 
+}  // namespace
+
+value desiredReportConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
+  return dataConfigMap(api::reportConfigMapName(b.metadata.name), b, owner, std::move(data));
+}
+
 value desiredRankLogsConfigMap(const api::DistBenchmark& b, const Owner& owner, value data) {
-  value cm = value::object();
-  cm["apiVersion"] = str("v1");
-  cm["kind"] = str("ConfigMap");
-  cm["metadata"] = metadata(api::rankLogsConfigMapName(b.metadata.name), b, owner);
-  cm["data"] = std::move(data);
-  return cm;
+  return dataConfigMap(api::rankLogsConfigMapName(b.metadata.name), b, owner, std::move(data));
 }
 
 namespace {

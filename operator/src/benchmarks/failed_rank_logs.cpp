@@ -2,16 +2,38 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 #include "distbench/api/object_names.h"
+#include "distbench/api/progress_line.h"
 
 namespace distbench::op {
 
 using web::json::value;
 
-std::string failedLogQuery() {
-  return "container=worker&tailLines=" + std::to_string(kFailedLogTailLines) +
-         "&limitBytes=" + std::to_string(kFailedLogLimitBytes);
+std::string keptLogText(const std::string& tail) {
+  std::vector<std::string_view> lines;
+  const std::string_view text(tail);
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    end = end == std::string_view::npos ? text.size() : end + 1;
+    const std::string_view line = text.substr(start, end - start);
+    std::string_view bare = line;
+    while (!bare.empty() && (bare.back() == '\n' || bare.back() == '\r')) bare.remove_suffix(1);
+    if (!api::parseProgressLine(bare)) lines.push_back(line);
+    start = end;
+  }
+  std::size_t first = lines.size();
+  std::size_t bytes = 0;
+  while (first > 0 && lines.size() - first < kFailedLogKeptLines &&
+         bytes + lines[first - 1].size() <= kFailedLogKeptBytes) {
+    bytes += lines[first - 1].size();
+    --first;
+  }
+  std::string kept;
+  kept.reserve(bytes);
+  for (std::size_t i = first; i < lines.size(); ++i) kept += lines[i];
+  return kept;
 }
 
 std::vector<const PodState*> ranksToKeepLogsOf(const GangState& gang) {

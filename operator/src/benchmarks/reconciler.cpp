@@ -17,6 +17,7 @@
 #include "distbench/operator/benchmarks/desired_objects.h"
 #include "distbench/operator/benchmarks/failed_rank_logs.h"
 #include "distbench/operator/benchmarks/master_endpoints.h"
+#include "distbench/operator/benchmarks/rank_log_tail.h"
 #include "distbench/operator/benchmarks/run_bottleneck.h"
 #include "distbench/operator/benchmarks/run_finish.h"
 #include "distbench/operator/benchmarks/run_policy.h"
@@ -89,7 +90,8 @@ Reconciler::Reconciler(kube::KubeClient& client, const kube::Informer& pods,
       networkPolicies_(networkPolicies),
       options_(std::move(options)),
       reports_(client, options_.reportFetchTimeout, options_.suspectNodes),
-      requestHelpers_(options_.requestHelpers) {
+      requestHelpers_(options_.requestHelpers),
+      logClient_(client.config(), options_.logReadTimeout) {
   if (options_.createParallelism < 1) options_.createParallelism = 1;
 }
 
@@ -98,11 +100,15 @@ kube::Result Reconciler::reconcile(const std::string& key) {
   if (!ctx.open(client_, key, [](const std::string& ns, const std::string& name) {
         return kube::groupPath(kGroup, kVersion, ns, kPlural, name);
       })) {
+    forgetProgress(ctx.ns, ctx.name);
     deleteOrphans(ctx.ns, ctx.name);
     return kube::Result::awaitChange();
   }
   // The garbage collector removes the children; nothing to decide.
-  if (ctx.deleting()) return kube::Result::awaitChange();
+  if (ctx.deleting()) {
+    forgetProgress(ctx.ns, ctx.name);
+    return kube::Result::awaitChange();
+  }
   ctx.stamp(options_.now());
   std::string invalid;
   try {
@@ -350,8 +356,9 @@ kube::Result Reconciler::apply(Context& ctx, const GangDecision& d, const GangSt
       // Written before the pods go: a crash in between restarts no gang twice.
       const int64_t gang = kube::intField(ctx.status, "restartCount", 0);
       ctx.status["restartCount"] = value::number(gang + 1);
-      // The new gang starts from nothing.
+      // The new gang starts from nothing, and its trainer 0 is read at once.
       if (ctx.status.has_field("progress")) ctx.status.erase("progress");
+      forgetProgress(ctx.ns, ctx.name);
       ctx.setPhase("Pending", d.message);
       ctx.clear(kCondRunning, "Restarting", d.message);
       ctx.transition(kCondRestarting, true, d.reason, d.message, true);
@@ -380,32 +387,39 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
   const std::vector<const PodState*> ranks = ranksToKeepLogsOf(g);
   if (ranks.empty()) return;
   const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
-  std::vector<std::string> logs(ranks.size());
+  // In parallel, each bounded by the log client's timeout: a kubelet that
+  // does not answer holds the restart up by that much at most.
+  std::vector<std::optional<std::string>> logs(ranks.size());
+  std::vector<std::string> unread(ranks.size());
   std::vector<size_t> indices(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) indices[i] = i;
   kube::parallelForEach(
       indices, static_cast<int>(indices.size()),
       [&](size_t i) {
         try {
-          logs[i] = client_.getText(kube::corePath(ctx.ns, "pods", ranks[i]->name) + "/log?" +
-                                        failedLogQuery(),
-                                    kFailedLogLimitBytes);
-        } catch (const kube::ResponseTooLarge&) {
-          logs[i] = "(not kept: its last " + std::to_string(kFailedLogTailLines) +
-                    " lines hold more than " + std::to_string(kFailedLogLimitBytes) + " bytes)\n";
+          logs[i] = keptLogText(readRankLog(ctx.ns, ranks[i]->name, kFailedLogReadLines,
+                                            kFailedLogReadBytes));
         } catch (const kube::KubeApiError& e) {
-          logs[i] = std::string("(not kept: its log could not be read: ") + e.what() + ")\n";
+          unread[i] = e.what();
         }
       },
       &requestHelpers_);
   std::map<std::string, std::string> added;
-  std::string who;
+  std::string kept;
+  std::string notKept;
   for (size_t i = 0; i < ranks.size(); ++i) {
     const std::string label = api::rankLabel(ctx.benchmark.spec.topology, ranks[i]->rank);
-    added[api::rankLogKey(gang, label)] = logs[i];
-    who += (who.empty() ? "" : ", ") + label;
+    if (logs[i]) {
+      added[api::rankLogKey(gang, label)] = *logs[i];
+      kept += (kept.empty() ? "" : ", ") + label;
+    } else {
+      notKept += (notKept.empty() ? "" : "; ") + label + "'s log could not be read: " + unread[i];
+    }
   }
   const std::string cm = api::rankLogsConfigMapName(ctx.name);
+  if (!notKept.empty())
+    ctx.events.push_back({true, "RankLogsNotKept", "gang " + std::to_string(gang) + ": " + notKept});
+  if (added.empty()) return;
   try {
     // Read from the server: the cache keeps no ConfigMap's data.
     const value found =
@@ -432,7 +446,7 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
       keep(client_.get(kube::corePath(ctx.ns, "configmaps", cm)));
     }
     ctx.events.push_back({false, "RankLogsKept",
-                          "the last lines of " + who + " (gang " + std::to_string(gang) +
+                          "the last lines of " + kept + " (gang " + std::to_string(gang) +
                               ") are kept in ConfigMap " + cm});
   } catch (const NameConflict& e) {
     ctx.events.push_back({true, "RankLogsNotKept", e.what()});
@@ -440,6 +454,23 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
     ctx.events.push_back(
         {true, "RankLogsNotKept", "ConfigMap " + cm + " could not be written: " + e.what()});
   }
+}
+
+std::string Reconciler::readRankLog(const std::string& ns, const std::string& pod,
+                                    std::size_t lines, std::size_t bytes) {
+  return readLogTail(
+      [&](const std::string& query, std::size_t maxBytes) {
+        return logClient_.getText(kube::corePath(ns, "pods", pod) + "/log?" + query, maxBytes);
+      },
+      lines, bytes);
+}
+
+void Reconciler::forgetProgress(const std::string& ns, const std::string& name) {
+  const std::string prefix = ns + "/" + name + "/";
+  std::lock_guard<std::mutex> lock(memoMutex_);
+  for (auto it = progressDue_.lower_bound(prefix);
+       it != progressDue_.end() && it->first.compare(0, prefix.size(), prefix) == 0;)
+    it = progressDue_.erase(it);
 }
 
 void Reconciler::followProgress(Context& ctx, const GangState& g,
@@ -473,25 +504,25 @@ void Reconciler::followProgress(Context& ctx, const GangState& g,
   // A kubelet that does not answer is asked again later, not every interval.
   auto next = ctx.now + interval;
   try {
-    progress = api::lastProgress(client_.getText(
-        kube::corePath(ctx.ns, "pods", pod) + "/log?" + progressLogQuery(), kProgressLogLimitBytes));
-  } catch (const kube::KubeApiError&) {
-    next = ctx.now + std::max<std::chrono::milliseconds>(interval, seconds(60));
+    progress = api::lastProgress(
+        readRankLog(ctx.ns, pod, kProgressLogTailLines, kProgressLogLimitBytes));
+  } catch (const kube::KubeApiError& e) {
+    // No answer in time, or the kubelet failing: not every interval. A
+    // plain refusal (no such container yet) is asked again as usual.
+    if (e.unavailable())
+      next = ctx.now + std::max<std::chrono::milliseconds>(interval, seconds(60));
   }
   {
     std::lock_guard<std::mutex> lock(memoMutex_);
     progressDue_[key] = next;
   }
   wakeAt(next);
-  if (progress && !saysProgress(ctx.status, *progress, gang))
+  if (progress && progressMoved(ctx.status, *progress, gang))
     ctx.status["progress"] = progressStatus(*progress, gang, ctx.nowText);
 }
 
 kube::Result Reconciler::finished(Context& ctx) {
-  {
-    std::lock_guard<std::mutex> lock(memoMutex_);
-    progressDue_.erase(ctx.ns + "/" + ctx.name + "/" + ctx.uid);
-  }
+  forgetProgress(ctx.ns, ctx.name);
   FinishFacts facts;
   facts.succeeded = ctx.phase() == "Succeeded";
   facts.specValid = ctx.specValid;

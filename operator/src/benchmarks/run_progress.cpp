@@ -6,11 +6,6 @@ namespace distbench::op {
 
 using web::json::value;
 
-std::string progressLogQuery() {
-  return "container=worker&tailLines=" + std::to_string(kProgressLogTailLines) +
-         "&limitBytes=" + std::to_string(kProgressLogLimitBytes);
-}
-
 value progressStatus(const api::Progress& progress, int gang, const std::string& observedTime) {
   value out = value::object(true);
   out["unit"] = value::string(progress.unit);
@@ -21,12 +16,13 @@ value progressStatus(const api::Progress& progress, int gang, const std::string&
   return out;
 }
 
-bool saysProgress(const value& status, const api::Progress& progress, int gang) {
-  if (!status.is_object() || !status.has_field("progress")) return false;
+bool progressMoved(const value& status, const api::Progress& progress, int gang) {
+  if (!status.is_object() || !status.has_field("progress")) return true;
   const value& p = status.at("progress");
-  return kube::stringField(p, "unit") == progress.unit &&
-         kube::intField(p, "done", -1) == progress.done &&
-         kube::intField(p, "total", -1) == progress.total && kube::intField(p, "gang", -1) == gang;
+  const bool sameCount = kube::stringField(p, "unit") == progress.unit &&
+                         kube::intField(p, "total", -1) == progress.total &&
+                         kube::intField(p, "gang", -1) == gang;
+  return !sameCount || kube::intField(p, "done", -1) < progress.done;
 }
 
 }  // namespace distbench::op

@@ -19,24 +19,24 @@ int positiveInt(const std::string& flag, const std::string& text) {
   throw FlagError(flag + ": expected a whole number >= 1, got \"" + text + "\"");
 }
 
-double nonNegativeSeconds(const std::string& flag, const std::string& text) {
+// Seconds > 0, or >= 0 where `zeroAllowed` (0 turns something off).
+double seconds(const std::string& flag, const std::string& text, bool zeroAllowed) {
   try {
     size_t used = 0;
     const double s = std::stod(text, &used);
-    if (used == text.size() && s >= 0) return s;
+    if (used == text.size() && (s > 0 || (zeroAllowed && s == 0))) return s;
   } catch (const std::exception&) {
   }
-  throw FlagError(flag + ": expected seconds >= 0, got \"" + text + "\"");
+  throw FlagError(flag + ": expected seconds " + (zeroAllowed ? ">= 0" : "> 0") + ", got \"" +
+                  text + "\"");
 }
 
 double positiveSeconds(const std::string& flag, const std::string& text) {
-  try {
-    size_t used = 0;
-    const double s = std::stod(text, &used);
-    if (used == text.size() && s > 0) return s;
-  } catch (const std::exception&) {
-  }
-  throw FlagError(flag + ": expected seconds > 0, got \"" + text + "\"");
+  return seconds(flag, text, false);
+}
+
+double nonNegativeSeconds(const std::string& flag, const std::string& text) {
+  return seconds(flag, text, true);
 }
 
 std::string oneOf(const std::string& flag, const std::string& text,

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "distbench/api/object_names.h"
 
 namespace distbench::op {
@@ -67,8 +69,26 @@ TEST(FailedRankLogs, NewLogsJoinTheKeptOnesAndTheOldestGangsMakeRoom) {
   EXPECT_EQ(first.serialize(), R"({"gang-0.ps0.log":"a\n"})");
 }
 
-TEST(FailedRankLogs, TheLogQueryIsBounded) {
-  EXPECT_EQ(failedLogQuery(), "container=worker&tailLines=100&limitBytes=16384");
+TEST(FailedRankLogs, WhatIsKeptIsTheLastLinesButProgress) {
+  std::string tail;
+  for (int i = 0; i < 150; ++i) {
+    tail += "trainer1: step " + std::to_string(i) + "\n";
+    tail += "@@distbench-progress done=" + std::to_string(i) + " total=150 unit=epochs\n";
+  }
+  tail += "trainer1: allreduce: peer closed";  // the last line, unended
+  const std::string kept = keptLogText(tail);
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), '\n'), 99);
+  EXPECT_EQ(kept.substr(0, 17), "trainer1: step 51");
+  EXPECT_EQ(kept.find("@@distbench-progress"), std::string::npos);
+  EXPECT_EQ(kept.substr(kept.size() - 32), "trainer1: allreduce: peer closed");
+
+  const std::string line(1000, 'x');
+  std::string wide;
+  for (int i = 0; i < 40; ++i) wide += line + "\n";
+  const std::string cut = keptLogText(wide);
+  EXPECT_LE(cut.size(), kFailedLogKeptBytes);
+  EXPECT_EQ(cut.size() % 1001, 0u) << "whole lines only";
+  EXPECT_EQ(keptLogText(""), "");
 }
 
 }  // namespace

@@ -8,23 +8,14 @@
 
 #include "distbench/api/object_names.h"
 #include "distbench/api/progress_line.h"
-#include "support/controller_test_fixture.h"
-#include "support/fake_kubelet.h"
+#include "support/kubelet_controller_test.h"
 
 namespace distbench::op {
 namespace {
 
-class RankLogsTest : public ControllerTest {
+class RankLogsTest : public KubeletControllerTest {
  protected:
-  void TearDown() override {
-    ControllerTest::TearDown();
-    kubelet_.reset();
-  }
-
-  void startKubelet() {
-    ASSERT_NO_THROW(kubelet_ = std::make_unique<kubetest::FakeKubelet>(
-                        *client_, *cluster_, dir_->path(), "logs-" + ns_));
-  }
+  void startKubelet() { KubeletControllerTest::startKubelet("logs"); }
 
   // Trainer 0's log so far: a line of its own, then progress lines.
   void trainerZeroPrinted(const std::string& name, const std::vector<api::Progress>& lines) {
@@ -43,8 +34,6 @@ class RankLogsTest : public ControllerTest {
   value keptLogs(const std::string& name) {
     return client_->get(kube::corePath(ns_, "configmaps", api::rankLogsConfigMapName(name)));
   }
-
-  std::unique_ptr<kubetest::FakeKubelet> kubelet_;
 };
 
 TEST_F(RankLogsTest, FollowsTrainerZerosLinesAcrossARestartToTheEnd) {

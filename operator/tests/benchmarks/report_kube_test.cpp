@@ -15,8 +15,7 @@
 #include "distbench/report/report_json.h"
 #include "distbench/report/report_log.h"
 #include "distbench/testing/kube/operator_process.h"
-#include "support/controller_test_fixture.h"
-#include "support/fake_kubelet.h"
+#include "support/kubelet_controller_test.h"
 
 namespace distbench::op {
 namespace {
@@ -49,18 +48,11 @@ std::string conditionStatus(const value& b, const std::string& type, std::string
   return "";
 }
 
-class ReportTest : public ControllerTest {
+class ReportTest : public KubeletControllerTest {
  protected:
-  void TearDown() override {
-    ControllerTest::TearDown();
-    kubelet_.reset();
-  }
-
-  // fake_kubelet_logs.py on a free port, and a Node pointing at it.
   void startKubelet() {
-    ASSERT_NO_THROW(kubelet_ = std::make_unique<kubetest::FakeKubelet>(
-                        *client_, *cluster_, dir_->path(), "report-" + ns_));
-    logs_ = kubelet_->logs();
+    KubeletControllerTest::startKubelet("report");
+    if (kubelet_) logs_ = kubelet_->logs();
   }
 
   // What the master container printed: a few lines, then the report frame.
@@ -106,7 +98,6 @@ class ReportTest : public ControllerTest {
     return spec;
   }
 
-  std::unique_ptr<kubetest::FakeKubelet> kubelet_;
   std::string logs_;
 };
 

@@ -13,18 +13,15 @@ TEST(RunProgress, StatusCarriesTheLineTheGangAndWhenItWasSeen) {
                            R"("observedTime":"2026-11-29T01:00:00Z"})");
 }
 
-TEST(RunProgress, TheSameLineOfTheSameGangIsNotWrittenAgain) {
+TEST(RunProgress, OnlyProgressThatMovedIsWritten) {
   value status = value::object();
-  EXPECT_FALSE(saysProgress(status, {1, 4, "epochs"}, 0));
-  status["progress"] = progressStatus({1, 4, "epochs"}, 0, "2026-11-29T01:00:00Z");
-  EXPECT_TRUE(saysProgress(status, {1, 4, "epochs"}, 0));
-  EXPECT_FALSE(saysProgress(status, {2, 4, "epochs"}, 0));
-  EXPECT_FALSE(saysProgress(status, {1, 4, "epochs"}, 1)) << "another gang";
-  EXPECT_FALSE(saysProgress(status, {1, 4, "steps"}, 0));
-}
-
-TEST(RunProgress, TheLogQueryIsBounded) {
-  EXPECT_EQ(progressLogQuery(), "container=worker&tailLines=200&limitBytes=65536");
+  EXPECT_TRUE(progressMoved(status, {1, 4, "epochs"}, 0)) << "none yet";
+  status["progress"] = progressStatus({2, 4, "epochs"}, 0, "2026-11-29T01:00:00Z");
+  EXPECT_FALSE(progressMoved(status, {2, 4, "epochs"}, 0)) << "the same line";
+  EXPECT_FALSE(progressMoved(status, {1, 4, "epochs"}, 0)) << "an older line: never back";
+  EXPECT_TRUE(progressMoved(status, {3, 4, "epochs"}, 0));
+  EXPECT_TRUE(progressMoved(status, {1, 4, "epochs"}, 1)) << "another gang";
+  EXPECT_TRUE(progressMoved(status, {1, 9, "steps"}, 0)) << "another count";
 }
 
 }  // namespace

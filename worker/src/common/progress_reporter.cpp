@@ -28,7 +28,8 @@ void ProgressReporter::advance(long steps) {
   if (!enabled_) return;
   const Clock::time_point now = Clock::now();
   if (printedDone_ == done_) return;
-  if (printedDone_ < 0 || done_ == total_ || now - lastPrint_ >= interval_) print(now);
+  if (printedDone_ < 0 || done_ <= kPromptSteps || done_ == total_ || now - lastPrint_ >= interval_)
+    print(now);
 }
 
 void ProgressReporter::finish() { advance(total_ - done_); }

@@ -68,13 +68,17 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         // Every measured iteration's timeline stays here; only its medians
         // per bucket travel.
         std::vector<std::vector<BucketTiming>> timelines;
+        // Called before each iteration: the one before it is done.
+        bool first = true;
         const DdpPhaseSamples samples = runDdpRow(
             benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
             [&] {
               control.checkStillOn();
-              progress.advance();
+              progress.advance(first ? 0 : 1);
+              first = false;
             },
             [&](const std::vector<BucketTiming>& t) { timelines.push_back(t); });
+        progress.advance();  // the row's last iteration
         control.publish(rowKey(m, r), samples.flatten());
         if (row.ddp) {
           control.publish(bucketsKey(m, r), flattenBuckets(summarizeBucketTimelines(timelines)));

@@ -15,13 +15,15 @@ struct Lines {
   }
 };
 
-TEST(ProgressReporter, PrintsTheFirstAndTheLastLineAndAtMostOneAnInterval) {
+TEST(ProgressReporter, PrintsTheFirstStepsAndTheLastAndAtMostOneAnInterval) {
   Lines out;
   ProgressReporter progress(true, "iterations", 1000, out.sink(), std::chrono::hours(1));
+  progress.advance(0);
   for (int i = 0; i < 1000; ++i) progress.advance();
-  ASSERT_EQ(out.lines.size(), 2u);
-  EXPECT_EQ(out.lines[0], "@@distbench-progress done=1 total=1000 unit=iterations\n");
-  EXPECT_EQ(out.lines[1], "@@distbench-progress done=1000 total=1000 unit=iterations\n");
+  ASSERT_EQ(out.lines.size(), 5u);
+  EXPECT_EQ(out.lines[0], "@@distbench-progress done=0 total=1000 unit=iterations\n");
+  EXPECT_EQ(out.lines[3], "@@distbench-progress done=3 total=1000 unit=iterations\n");
+  EXPECT_EQ(out.lines[4], "@@distbench-progress done=1000 total=1000 unit=iterations\n");
 }
 
 TEST(ProgressReporter, WithoutAnIntervalEveryChangeIsALineAndNoneTwice) {
@@ -43,8 +45,10 @@ TEST(ProgressReporter, FinishReachesTheTotalOfALoopThatEndedEarly) {
   Lines out;
   ProgressReporter progress(true, "rounds", 10, out.sink(), std::chrono::hours(1));
   progress.advance(4);
+  progress.advance(1);  // within the interval: not printed
   progress.finish();
   ASSERT_EQ(out.lines.size(), 2u);
+  EXPECT_EQ(out.lines[0], "@@distbench-progress done=4 total=10 unit=rounds\n");
   EXPECT_EQ(out.lines[1], "@@distbench-progress done=10 total=10 unit=rounds\n");
 }
 

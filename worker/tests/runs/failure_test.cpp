@@ -68,7 +68,7 @@ TEST(Failures, KilledParameterServerEndsTrainersAndMaster) {
   b.spec.runtime.peerTimeoutSeconds = 5;
   LocalCluster cluster(b);
   // Mid-run: a trainer has finished a few epochs.
-  ASSERT_TRUE(cluster.waitForOutput(3, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(3, "done=3 ", seconds(60))) << cluster.allOutput();
   const int victim = 1;  // ps0
   cluster.kill(victim, SIGKILL);
   const auto took = cluster.waitAll(seconds(60));
@@ -92,7 +92,7 @@ TEST(Failures, KilledTrainerEndsEveryone) {
   api::DistBenchmark b = failureBenchmark();
   b.spec.runtime.peerTimeoutSeconds = 5;
   LocalCluster cluster(b);
-  ASSERT_TRUE(cluster.waitForOutput(4, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(4, "done=3 ", seconds(60))) << cluster.allOutput();
   cluster.kill(3, SIGKILL);  // trainer0
   const auto took = cluster.waitAll(seconds(60));
   for (int r : {0, 1, 2, 4}) {

@@ -47,7 +47,7 @@ std::map<int, process::ChildProcess::Env> everyRank(int world, const std::string
 
 TEST(RunKey, AVerdictFromOutsideTheGangIsNotSeen) {
   LocalCluster cluster(keyedBenchmark(100));
-  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(2, "done=3 ", seconds(60))) << cluster.allOutput();
   strike(cluster.masterPort());
   for (int r = 0; r < cluster.worldSize(); ++r) {
     ASSERT_FALSE(cluster.exitStatus(r).has_value()) << "the run ended before the strike:\n"
@@ -66,7 +66,7 @@ TEST(RunKey, WithoutAKeyTheSameVerdictEndsTheRun) {
   api::DistBenchmark b = keyedBenchmark(100000);
   const int world = static_cast<int>(api::worldSize(b.spec));
   LocalCluster cluster(b, {}, 0, {}, true, everyRank(world, api::kEnvRunKeyFile, ""));
-  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(2, "done=3 ", seconds(60))) << cluster.allOutput();
   strike(cluster.masterPort());
   cluster.waitAll(seconds(60));
   for (int r = 0; r < world; ++r) {
@@ -101,7 +101,7 @@ TEST(RunKey, ARankWithAnotherKeyIsNotInTheGang) {
 // termination message, which the operator copies into status and Events.
 TEST(RunKey, AVerdictNamingTheKeyIsPrintedWithoutIt) {
   LocalCluster cluster(keyedBenchmark(100));
-  ASSERT_TRUE(cluster.waitForOutput(2, "epoch=3 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(2, "done=3 ", seconds(60))) << cluster.allOutput();
   const std::string key = cluster.runKey();
   WorkerIdentity rank;
   rank.role = api::Role::Trainer;

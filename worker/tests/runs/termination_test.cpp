@@ -92,19 +92,19 @@ void expectTerminatedAndNamed(LocalCluster& cluster, int victim, const std::stri
 
 TEST(Termination, HybridTrainerMidRun) {
   LocalCluster cluster(hybrid());
-  ASSERT_TRUE(cluster.waitForOutput(3, "epoch=2 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(3, "done=2 ", seconds(60))) << cluster.allOutput();
   expectTerminatedAndNamed(cluster, 3, "trainer0 (rank 3)");
 }
 
 TEST(Termination, HybridParameterServerMidRun) {
   LocalCluster cluster(hybrid());
-  ASSERT_TRUE(cluster.waitForOutput(3, "epoch=2 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(3, "done=2 ", seconds(60))) << cluster.allOutput();
   expectTerminatedAndNamed(cluster, 1, "ps0 (rank 1)");
 }
 
 TEST(Termination, HybridMasterMidRunBySigint) {
   LocalCluster cluster(hybrid());
-  ASSERT_TRUE(cluster.waitForOutput(3, "epoch=2 ", seconds(60))) << cluster.allOutput();
+  ASSERT_TRUE(cluster.waitForOutput(3, "done=2 ", seconds(60))) << cluster.allOutput();
   expectTerminatedAndNamed(cluster, 0, "master (rank 0)", SIGINT);
 }
 

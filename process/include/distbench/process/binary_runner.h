@@ -18,6 +18,13 @@ struct BinaryResult {
   std::string err;
 };
 
+// `text` as one word for /bin/sh, whatever it holds.
+inline std::string shellQuoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 inline std::string slurp(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;

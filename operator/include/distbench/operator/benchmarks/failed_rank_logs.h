@@ -22,9 +22,13 @@
 
 namespace distbench::op {
 
-// What is read of one failed rank's log: its last lines, at most this much.
-inline constexpr std::size_t kFailedLogTailLines = 100;
-inline constexpr std::size_t kFailedLogLimitBytes = 16 * 1024;
+// What is kept of one failed rank's log: its last lines but progress
+// lines, at most this much; read from the end of the log (rank_log_tail.h)
+// with room for the progress lines among them.
+inline constexpr std::size_t kFailedLogKeptLines = 100;
+inline constexpr std::size_t kFailedLogKeptBytes = 16 * 1024;
+inline constexpr std::size_t kFailedLogReadLines = 300;
+inline constexpr std::size_t kFailedLogReadBytes = 64 * 1024;
 // Ranks read per gang: the first to fail tell why; a gang of 64 that all
 // failed on one peer's loss would say the same 64 times.
 inline constexpr std::size_t kFailedLogsPerGang = 4;
@@ -32,8 +36,10 @@ inline constexpr std::size_t kFailedLogsPerGang = 4;
 // gangs' logs make room for the newest.
 inline constexpr std::size_t kMaxKeptLogBytes = 512 * 1024;
 
-// The pods/log query reading that much of the worker container.
-std::string failedLogQuery();
+// What is kept of `tail`, the end of a failed rank's log: its progress
+// lines (api/progress_line.h) dropped, then the last kFailedLogKeptLines
+// whole lines that fit kFailedLogKeptBytes.
+std::string keptLogText(const std::string& tail);
 
 // The failed ranks of `gang` whose logs are read, in rank order: those
 // whose container ended (a kubelet that still answers), at most

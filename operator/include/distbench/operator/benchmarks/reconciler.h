@@ -65,6 +65,10 @@ class Reconciler {
     // How often status.progress of a Running benchmark is brought up to
     // date from trainer 0's log (run_progress.h); 0: never.
     std::chrono::seconds progressInterval{10};
+    // How long one read of a rank's log (progress, a failed rank's lines)
+    // may take: a kubelet that does not answer must not hold a restart up
+    // for the API client's whole timeout.
+    std::chrono::seconds logReadTimeout{10};
     // What a Fabric run's slow nodes get (suspect_node_marks.h).
     SuspectNodeAction suspectNodes = SuspectNodeAction::None;
     ClusterOptions cluster;
@@ -100,6 +104,12 @@ class Reconciler {
   // Reads trainer 0's progress into status.progress when it is due
   // (Options::progressInterval), and brings `wake` to the next read.
   void followProgress(Context& ctx, const GangState& gang, std::chrono::milliseconds& wake);
+  // Drops the progress memo of benchmark `name`, whatever its UID.
+  void forgetProgress(const std::string& ns, const std::string& name);
+  // The end of pod `pod`'s worker log (rank_log_tail.h) through logClient_.
+  // Throws KubeApiError.
+  std::string readRankLog(const std::string& ns, const std::string& pod, std::size_t lines,
+                          std::size_t bytes);
   // Keeps the last lines of the gang's failed ranks in <name>-logs
   // (failed_rank_logs.h) before the gang's pods go; a Warning Event when
   // they cannot be kept, which never holds up the restart or the failure.
@@ -169,6 +179,8 @@ class Reconciler {
   Options options_;
   ReportStore reports_;
   kube::HelperBudget requestHelpers_;
+  // The client's credentials with Options::logReadTimeout.
+  kube::KubeClient logClient_;
   // "<ns>/<master Service>" -> "<pod IP> <pod UID>" last written, so a
   // reconcile writes the Endpoints only when they change.
   std::mutex memoMutex_;

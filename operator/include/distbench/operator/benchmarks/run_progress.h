@@ -17,23 +17,23 @@
 
 namespace distbench::op {
 
-// How much of trainer 0's log one read takes: a progress line is printed at
-// most once a second, so the last one is within these lines unless the
-// trainer logs a great deal else; then progress is not updated, and nothing
-// else is lost.
+// How much of trainer 0's log one read takes (rank_log_tail.h): a progress
+// line is printed at most once a second, so the last one is within these
+// lines unless the trainer logs a great deal else; then progress is not
+// updated until it is.
 inline constexpr std::size_t kProgressLogTailLines = 200;
 inline constexpr std::size_t kProgressLogLimitBytes = 64 * 1024;
-// The pods/log query reading that much of the worker container.
-std::string progressLogQuery();
 
 // status.progress for `progress`, seen in gang `gang` at `observedTime`
 // (RFC 3339): {unit, done, total, gang, observedTime}.
 web::json::value progressStatus(const api::Progress& progress, int gang,
                                 const std::string& observedTime);
 
-// Whether status.progress `current` (absent, or as progressStatus wrote
-// it) already says `progress` of gang `gang`: then it is not written again,
-// and its observedTime stays the time the line was first seen.
-bool saysProgress(const web::json::value& status, const api::Progress& progress, int gang);
+// Whether status.progress (absent, or as progressStatus wrote it) should be
+// replaced by `progress` read in gang `gang`: not when it already says as
+// much (its observedTime stays when the line was first seen), nor when it
+// says more of the same count in the same gang (a read that found an older
+// line never takes progress back).
+bool progressMoved(const web::json::value& status, const api::Progress& progress, int gang);
 
 }  // namespace distbench::op

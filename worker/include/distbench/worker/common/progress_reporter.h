@@ -1,8 +1,10 @@
 // A trainer's progress lines (api/progress_line.h) on stderr: what
-// `distbench run` shows and the operator reads into status.progress. At most
-// one line a second, so a fast loop does not fill the log; the first and the
-// last (done == total) are always printed, so a reader never sees a run end
-// short of its total.
+// `distbench run` shows and the operator reads into status.progress. The
+// first steps (up to kPromptSteps) each as it is done, so that a reader
+// (a test waiting for training to be under way) sees it start at once; then
+// at most one line a second, so a fast loop does not fill the log; the last
+// (done == total) always, so a reader never sees a run end short of its
+// total.
 #pragma once
 
 #include <chrono>
@@ -13,6 +15,7 @@ namespace distbench::worker {
 
 class ProgressReporter {
  public:
+  static constexpr long kPromptSteps = 3;
   using Clock = std::chrono::steady_clock;
   using Sink = std::function<void(const std::string& line)>;
 

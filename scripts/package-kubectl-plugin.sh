@@ -24,12 +24,14 @@ out_dir=${2:?usage: package-kubectl-plugin.sh BIN_DIR OUT_DIR [URI]}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 plugin=$bin_dir/kubectl-distbench
 [[ -x $plugin ]] || { echo "package-kubectl-plugin: no $plugin: build the kubectl-distbench target" >&2; exit 2; }
-[[ $(uname -m) == x86_64 ]] || { echo "package-kubectl-plugin: builds linux/amd64 only, this is $(uname -m)" >&2; exit 2; }
+# 77: ctest's skip (SKIP_RETURN_CODE), not a failure, elsewhere.
+[[ $(uname -m) == x86_64 ]] || { echo "package-kubectl-plugin: builds linux/amd64 only, this is $(uname -m)" >&2; exit 77; }
 
 # glibc's own libraries stay the system's: they cannot be mixed with another glibc.
 is_glibc() {
   case $(basename "$1") in
-    libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | ld-linux*.so.* | libresolv.so.*) return 0 ;;
+    libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | ld-linux*.so.* | libresolv.so.* | \
+      libutil.so.* | libanl.so.* | libmvec.so.* | libnss_*.so.* | libthread_db.so.* | libBrokenLocale.so.*) return 0 ;;
   esac
   return 1
 }
@@ -42,10 +44,16 @@ trap 'rm -rf "$stage" "$check"' EXIT
 name=kubectl-distbench_linux_amd64
 mkdir -p "$stage/$name/lib"
 install -m 0755 "$plugin" "$root/plugin/kubectl_complete-distbench" "$stage/$name/"
+deps=$(ldd "$plugin")
+if grep 'not found' <<<"$deps" >/dev/null; then
+  echo "package-kubectl-plugin: $plugin needs libraries this machine lacks:" >&2
+  grep 'not found' <<<"$deps" >&2
+  exit 1
+fi
 while read -r lib; do
   is_glibc "$lib" && continue
   install -m 0644 "$(readlink -f "$lib")" "$stage/$name/lib/$(basename "$lib")"
-done < <(ldd "$plugin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
+done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<<"$deps")
 # grep without -q throughout: it reads its whole input, so the writer never
 # dies of SIGPIPE under pipefail.
 # Exactly that: an empty entry (a trailing ':') would load from the working
@@ -60,10 +68,12 @@ tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$stage" -cf -
   gzip -n >"$archive"
 sha=$(sha256sum "$archive" | cut -d' ' -f1)
 version=$("$plugin" --version | awk '{ print $2 }')
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] ||
+  { echo "package-kubectl-plugin: '$plugin --version' gave no version: '$version'" >&2; exit 1; }
 uri=${3:-file://$archive}
 glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
 # krew's index wants a homepage; a manifest installed by hand does not.
-homepage=${DISTBENCH_HOMEPAGE:+  homepage: $DISTBENCH_HOMEPAGE
+homepage=${DISTBENCH_HOMEPAGE:+  homepage: \"$DISTBENCH_HOMEPAGE\"
 }
 cat >"$out_dir/distbench.yaml" <<MANIFEST
 apiVersion: krew.googlecontainertools.github.com/v1alpha2
@@ -88,7 +98,7 @@ $homepage  shortDescription: Run and read distbench benchmarks of distributed Py
         matchLabels:
           os: linux
           arch: amd64
-      uri: $uri
+      uri: "$uri"
       sha256: $sha
       bin: kubectl-distbench
       files:
@@ -99,8 +109,9 @@ MANIFEST
 # The check: unpacked elsewhere, with nothing of this machine's environment.
 tar -C "$check" -xzf "$archive"
 unpacked=$check/$name
-outside=$(env -i ldd "$unpacked/kubectl-distbench" | awk '$2 == "=>" { print $3 }' | while read -r lib; do
-  [[ $lib == "$unpacked/lib/"* ]] || is_glibc "$lib" || echo "$lib"
+loaded=$(env -i ldd "$unpacked/kubectl-distbench")
+outside=$(awk '$2 == "=>" { print $1 " => " $3 }' <<<"$loaded" | while read -r soname _ lib; do
+  [[ $lib == "$unpacked/lib/"* ]] || is_glibc "$lib" || echo "$soname ($lib)"
 done)
 [[ -z $outside ]] || { echo "package-kubectl-plugin: the unpacked plugin loads from outside itself: $outside" >&2; exit 1; }
 (cd / && env -i "$unpacked/kubectl-distbench" --help) | grep '^usage: kubectl distbench' >/dev/null ||

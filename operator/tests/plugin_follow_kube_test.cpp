@@ -64,17 +64,18 @@ TEST_F(PluginFollowTest, RunWaitFollowsARestartAndProgressToTheMastersTable) {
             shellQuoted(dir_->path() + "/spec.json") + " --wait --timeout 180",
         printed, dir_->path() + "/run.err");
   });
-  // However the test ends, the plugin does too: a deleted run ends its wait.
+  // However the test ends, the plugin does too (a deleted run ends its
+  // wait), and no bound pod is left Terminating on the shared API server.
   struct Joined {
     std::function<void()> end;
     ~Joined() { end(); }
   } joined{[&] {
-    if (!plugin.joinable()) return;
     try {
-      client_->remove(benchmarksPath("followed"));
+      if (plugin.joinable()) client_->remove(benchmarksPath("followed"));
+      forgetBoundPods("followed");
     } catch (const std::exception&) {
     }
-    plugin.join();
+    if (plugin.joinable()) plugin.join();
   }};
   auto shows = [&](const std::string& line) {
     return eventually([&] { return process::slurp(printed).find(line) != std::string::npos; },
@@ -117,7 +118,6 @@ TEST_F(PluginFollowTest, RunWaitFollowsARestartAndProgressToTheMastersTable) {
       out, ::testing::HasSubstr("progress [##############################]  10/10 epochs  100%"));
   EXPECT_THAT(out, ::testing::HasSubstr("followed: Succeeded, gang 1\n\n" + report.masterOutput));
   EXPECT_THAT(out, ::testing::HasSubstr("report: kubectl distbench report followed"));
-  forgetBoundPods("followed");
 }
 
 }  // namespace

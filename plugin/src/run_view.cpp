@@ -79,13 +79,18 @@ std::string progressBar(const value& b, std::size_t width) {
   if (!p.is_object()) return "";
   const int64_t done = integerAt(p, "done");
   const int64_t total = integerAt(p, "total");
-  // As a fraction first: counts near 2^63 must not overflow.
-  const double part =
-      total > 0 ? static_cast<double>(std::max<int64_t>(0, std::min(done, total))) / total : 0.0;
-  const std::size_t filled = static_cast<std::size_t>(part * static_cast<double>(width));
+  // done * n / total, exact (29/100 is 29 %, not 28), and without
+  // overflow for counts near 2^63.
+  const int64_t d = std::max<int64_t>(0, std::min(done, total));
+  auto share = [&](int64_t n) -> int64_t {
+    if (total <= 0) return 0;
+    if (d <= INT64_MAX / n) return d * n / total;
+    return static_cast<int64_t>(static_cast<long double>(d) * n / total);
+  };
+  const std::size_t filled = static_cast<std::size_t>(share(static_cast<int64_t>(width)));
   return "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]  " +
          std::to_string(done) + "/" + std::to_string(total) + " " + textAt(p, "unit") +
-         (total > 0 ? "  " + std::to_string(static_cast<int>(part * 100)) + "%" : "");
+         (total > 0 ? "  " + std::to_string(share(100)) + "%" : "");
 }
 
 std::string runSummary(const value& b, const StoredOutput& stored) {

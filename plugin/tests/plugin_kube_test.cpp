@@ -405,7 +405,9 @@ TEST_F(PluginKubeTest, LogsOfAGoneGangSayWhatTheOperatorRecorded) {
   const auto earlier = plugin({"logs", "restarted", "--rank", "trainer1", "--gang", "0"});
   EXPECT_EQ(earlier.exitCode, 0) << earlier.err;
   EXPECT_THAT(earlier.out, HasSubstr("gang 0's pods were replaced (restarted is at gang 1)"));
-  EXPECT_THAT(earlier.out, HasSubstr("trainer1's log of gang 0 was not kept"));
+  EXPECT_THAT(earlier.out, HasSubstr("trainer1's log of gang 0 was not kept: the operator keeps "
+                                     "the last lines of the ranks that failed, and kept none of "
+                                     "gang 0)"));
   EXPECT_THAT(earlier.out, HasSubstr("what the operator recorded of the restarts:"));
 
   // As the operator keeps a failed rank's last lines (ConfigMap <name>-logs).
@@ -421,7 +423,8 @@ TEST_F(PluginKubeTest, LogsOfAGoneGangSayWhatTheOperatorRecorded) {
                                   "trainer1: step 40\ntrainer1: allreduce: peer closed\n"));
   const auto other = plugin({"logs", "restarted", "--rank", "trainer0", "--gang", "0"});
   EXPECT_THAT(other.out, HasSubstr("trainer0's log of gang 0 was not kept: the operator keeps the "
-                                   "last lines of the ranks that failed (of gang 0: trainer1)"));
+                                   "last lines of the ranks that failed (of gang 0: trainer1; "
+                                   "try --rank with one of them))"));
   const auto gone = plugin({"logs", "restarted", "--rank", "trainer1"});
   EXPECT_EQ(gone.exitCode, 4);
   EXPECT_THAT(gone.err, HasSubstr("pod restarted-trainer-1 is gone"));

@@ -31,6 +31,12 @@ std::string keptLogText(const std::string& tail) {
     --first;
   }
   std::string kept;
+  if (first == lines.size() && !lines.empty()) {
+    // The last line alone is past the bound (a long traceback line): its
+    // end, marked, rather than nothing.
+    const std::string_view last = lines.back();
+    return "…" + std::string(last.substr(last.size() - (kFailedLogKeptBytes - 4)));
+  }
   kept.reserve(bytes);
   for (std::size_t i = first; i < lines.size(); ++i) kept += lines[i];
   return kept;

@@ -13,7 +13,7 @@ std::string logTailQuery(std::size_t lines, std::size_t bytes) {
 
 std::string readLogTail(const std::function<std::string(const std::string&, std::size_t)>& read,
                         std::size_t lines, std::size_t bytes) {
-  for (std::size_t n = std::max<std::size_t>(1, lines);; n = std::max<std::size_t>(1, n / 10)) {
+  for (std::size_t n = std::max<std::size_t>(1, lines);; n = std::max<std::size_t>(1, n / 4)) {
     bool cut = false;
     std::string text;
     try {
@@ -22,8 +22,8 @@ std::string readLogTail(const std::function<std::string(const std::string&, std:
     } catch (const kube::ResponseTooLarge&) {
       cut = true;
     }
-    if (!cut) return text;
-    if (n == 1) return "";
+    // The last line alone past the bound: its start, cut, is what there is.
+    if (!cut || n == 1) return text;
   }
 }
 

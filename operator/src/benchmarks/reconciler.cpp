@@ -387,8 +387,9 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
   const std::vector<const PodState*> ranks = ranksToKeepLogsOf(g);
   if (ranks.empty()) return;
   const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
-  // In parallel, each bounded by the log client's timeout: a kubelet that
-  // does not answer holds the restart up by that much at most.
+  // In parallel, each request with the log client's timeout, so a kubelet
+  // that does not answer holds the restart up by seconds, not the API
+  // client's 30.
   std::vector<std::optional<std::string>> logs(ranks.size());
   std::vector<std::string> unread(ranks.size());
   std::vector<size_t> indices(ranks.size());
@@ -397,8 +398,12 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
       indices, static_cast<int>(indices.size()),
       [&](size_t i) {
         try {
-          logs[i] = keptLogText(readRankLog(ctx.ns, ranks[i]->name, kFailedLogReadLines,
-                                            kFailedLogReadBytes));
+          std::string text = keptLogText(
+              readRankLog(ctx.ns, ranks[i]->name, kFailedLogReadLines, kFailedLogReadBytes));
+          if (text.empty())
+            unread[i] = "it printed nothing";
+          else
+            logs[i] = std::move(text);
         } catch (const kube::KubeApiError& e) {
           unread[i] = e.what();
         }
@@ -418,14 +423,14 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
   }
   const std::string cm = api::rankLogsConfigMapName(ctx.name);
   if (!notKept.empty())
-    ctx.events.push_back({true, "RankLogsNotKept", "gang " + std::to_string(gang) + ": " + notKept});
+    ctx.events.push_back(
+        {true, "RankLogsNotKept", "gang " + std::to_string(gang) + ": " + notKept});
   if (added.empty()) return;
   try {
     // Read from the server: the cache keeps no ConfigMap's data.
-    const value found =
-        ensure(nullptr, kube::corePath(ctx.ns, "configmaps"),
-               desiredRankLogsConfigMap(ctx.benchmark, {ctx.name, ctx.uid},
-                                        keptRankLogs(value::null(), added)));
+    const value found = ensure(nullptr, kube::corePath(ctx.ns, "configmaps"),
+                               desiredRankLogsConfigMap(ctx.benchmark, {ctx.name, ctx.uid},
+                                                        keptRankLogs(value::null(), added)));
     // Made with these logs, or there from an earlier gang: then rewritten
     // (update, as the chart's RBAC has it; a 409 from a stale cache reads
     // it again).
@@ -473,10 +478,9 @@ void Reconciler::forgetProgress(const std::string& ns, const std::string& name) 
     it = progressDue_.erase(it);
 }
 
-void Reconciler::followProgress(Context& ctx, const GangState& g,
-                                std::chrono::milliseconds& wake) {
-  const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(
-      options_.progressInterval);
+void Reconciler::followProgress(Context& ctx, const GangState& g, std::chrono::milliseconds& wake) {
+  const auto interval =
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.progressInterval);
   if (interval.count() <= 0) return;
   const int gang = static_cast<int>(kube::intField(ctx.status, "restartCount", 0));
   const std::string pod = api::podName(ctx.name, api::Role::Trainer, 0);
@@ -504,8 +508,8 @@ void Reconciler::followProgress(Context& ctx, const GangState& g,
   // A kubelet that does not answer is asked again later, not every interval.
   auto next = ctx.now + interval;
   try {
-    progress = api::lastProgress(
-        readRankLog(ctx.ns, pod, kProgressLogTailLines, kProgressLogLimitBytes));
+    progress =
+        api::lastProgress(readRankLog(ctx.ns, pod, kProgressLogTailLines, kProgressLogLimitBytes));
   } catch (const kube::KubeApiError& e) {
     // No answer in time, or the kubelet failing: not every interval. A
     // plain refusal (no such container yet) is asked again as usual.

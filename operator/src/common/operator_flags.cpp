@@ -24,11 +24,12 @@ double seconds(const std::string& flag, const std::string& text, bool zeroAllowe
   try {
     size_t used = 0;
     const double s = std::stod(text, &used);
-    if (used == text.size() && (s > 0 || (zeroAllowed && s == 0))) return s;
+    // A day at most: anything longer is a typo, and becomes an integer later.
+    if (used == text.size() && s <= 86400 && (s > 0 || (zeroAllowed && s == 0))) return s;
   } catch (const std::exception&) {
   }
-  throw FlagError(flag + ": expected seconds " + (zeroAllowed ? ">= 0" : "> 0") + ", got \"" +
-                  text + "\"");
+  throw FlagError(flag + ": expected seconds " + (zeroAllowed ? ">= 0" : "> 0") +
+                  " and at most 86400, got \"" + text + "\"");
 }
 
 double positiveSeconds(const std::string& flag, const std::string& text) {

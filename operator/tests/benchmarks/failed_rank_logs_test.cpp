@@ -89,6 +89,12 @@ TEST(FailedRankLogs, WhatIsKeptIsTheLastLinesButProgress) {
   EXPECT_LE(cut.size(), kFailedLogKeptBytes);
   EXPECT_EQ(cut.size() % 1001, 0u) << "whole lines only";
   EXPECT_EQ(keptLogText(""), "");
+
+  // A last line past the bound alone (a long traceback line): its end.
+  const std::string longLast = keptLogText("before\n" + std::string(20000, 'z') + "END\n");
+  EXPECT_EQ(longLast.rfind("…", 0), 0u);
+  EXPECT_EQ(longLast.substr(longLast.size() - 4), "END\n");
+  EXPECT_LE(longLast.size(), kFailedLogKeptBytes);
 }
 
 }  // namespace

@@ -57,13 +57,19 @@ TEST(RankLogTail, LinesPastTheBoundAreAskedForAgainFewer) {
   Kubelet ignoring(log, true);
   const std::string again = readLogTail(std::ref(ignoring), 100, 1000);
   EXPECT_EQ(again.substr(again.size() - 11), "the newest\n");
-  EXPECT_EQ(ignoring.asked.size(), 2u);
+  // 100 lines, then 25 (still 1235 bytes), then 6.
+  EXPECT_EQ(ignoring.asked,
+            (std::vector<std::string>{"container=worker&tailLines=100&limitBytes=1000",
+                                      "container=worker&tailLines=25&limitBytes=1000",
+                                      "container=worker&tailLines=6&limitBytes=1000"}));
 }
 
-TEST(RankLogTail, ALastLineLongerThanTheBoundGivesNothing) {
+TEST(RankLogTail, ALastLineLongerThanTheBoundGivesItsStart) {
   Kubelet kubelet("short\n" + std::string(5000, 'y') + "\n");
-  EXPECT_EQ(readLogTail(std::ref(kubelet), 100, 1000), "");
+  EXPECT_EQ(readLogTail(std::ref(kubelet), 100, 1000), std::string(1000, 'y'));
   EXPECT_EQ(kubelet.asked.back(), "container=worker&tailLines=1&limitBytes=1000");
+  Kubelet ignoring("short\n" + std::string(5000, 'y') + "\n", true);
+  EXPECT_EQ(readLogTail(std::ref(ignoring), 100, 1000), "");
 }
 
 }  // namespace

@@ -72,9 +72,12 @@ TEST(OperatorFlags, BadInputNamesTheFlag) {
   EXPECT_NE(error({"--leader-elect", "--lease-duration", "5", "--renew-deadline", "10"})
                 .find("lease-duration > renew-deadline"),
             std::string::npos);
-  EXPECT_EQ(error({"--progress-interval=-1"}), "--progress-interval: expected seconds >= 0, got \"-1\"");
+  EXPECT_EQ(error({"--progress-interval=-1"}),
+            "--progress-interval: expected seconds >= 0 and at most 86400, got \"-1\"");
   EXPECT_EQ(error({"--create-failure-timeout=0"}),
-            "--create-failure-timeout: expected seconds > 0, got \"0\"");
+            "--create-failure-timeout: expected seconds > 0 and at most 86400, got \"0\"");
+  EXPECT_EQ(error({"--report-fetch-timeout=inf"}),
+            "--report-fetch-timeout: expected seconds > 0 and at most 86400, got \"inf\"");
   EXPECT_EQ(parseOperatorFlags({"--progress-interval=0"}).progressIntervalSeconds, 0);
   EXPECT_EQ(parseOperatorFlags({}).progressIntervalSeconds, 10);
   EXPECT_EQ(error({"--worker-image="}), "--worker-image: must not be empty");

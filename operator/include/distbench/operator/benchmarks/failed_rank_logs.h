@@ -38,7 +38,8 @@ inline constexpr std::size_t kMaxKeptLogBytes = 512 * 1024;
 
 // What is kept of `tail`, the end of a failed rank's log: its progress
 // lines (api/progress_line.h) dropped, then the last kFailedLogKeptLines
-// whole lines that fit kFailedLogKeptBytes.
+// whole lines that fit kFailedLogKeptBytes; where the last line alone is
+// longer, its end, after "…".
 std::string keptLogText(const std::string& tail);
 
 // The failed ranks of `gang` whose logs are read, in rank order: those

@@ -14,18 +14,23 @@ std::string rankLogKey(int gang, const std::string& rankLabel) {
   return "gang-" + std::to_string(gang) + "." + rankLabel + ".log";
 }
 
-std::optional<int> gangOfRankLogKey(const std::string& key) {
+std::optional<RankLogKey> parseRankLogKey(const std::string& key) {
   const std::string prefix = "gang-";
+  const std::string suffix = ".log";
   if (key.rfind(prefix, 0) != 0) return std::nullopt;
   const std::size_t dot = key.find('.', prefix.size());
   if (dot == std::string::npos || dot == prefix.size() || dot - prefix.size() > 9)
     return std::nullopt;
-  int gang = 0;
+  if (key.size() <= dot + 1 + suffix.size() ||
+      key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  RankLogKey parsed;
   for (std::size_t i = prefix.size(); i < dot; ++i) {
     if (key[i] < '0' || key[i] > '9') return std::nullopt;
-    gang = gang * 10 + (key[i] - '0');
+    parsed.gang = parsed.gang * 10 + (key[i] - '0');
   }
-  return gang;
+  parsed.rankLabel = key.substr(dot + 1, key.size() - suffix.size() - dot - 1);
+  return parsed;
 }
 
 std::string podNamePrefix(const std::string& benchmark) { return benchmark + "-"; }

@@ -70,10 +70,12 @@ cli::ReportLoader clusterReports(const Kubectl& kubectl) {
   };
 }
 
-StoredOutput storedOutput(const Kubectl& kubectl, const std::string& run) {
+StoredOutput storedOutput(const Kubectl& kubectl, const web::json::value& run) {
   StoredOutput out;
+  if (conditionOf(run, "ReportStored") == nullptr) return out;
   try {
-    const report::Report r = clusterReports(kubectl)(reportSource(run));
+    const report::Report r =
+        clusterReports(kubectl)(reportSource(textAt(fieldAt(run, "metadata"), "name")));
     out.masterOutput = r.masterOutput;
     if (out.masterOutput.empty())
       out.attribution = report::formatAttributionFooter(report::attribute(r));

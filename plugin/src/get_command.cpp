@@ -8,7 +8,6 @@
 #include "distbench/plugin/commands.h"
 #include "distbench/plugin/exit_codes.h"
 #include "distbench/plugin/kubectl_error.h"
-#include "distbench/plugin/object_fields.h"
 #include "distbench/plugin/run_view.h"
 
 namespace distbench::plugin {
@@ -44,9 +43,7 @@ int getCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
   if (scheduleNamed) name = name.substr(9);
   if (!scheduleNamed) {
     if (auto run = getObject(kubectl, kBenchmarks, name)) {
-      std::cout << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
-                                        ? storedOutput(kubectl, name)
-                                        : StoredOutput{});
+      std::cout << runSummary(*run, storedOutput(kubectl, *run));
       return kExitOk;
     }
   }

@@ -52,17 +52,15 @@ bool printKeptLog(const Kubectl& kubectl, const std::string& name, int64_t gang,
   const std::string key = api::rankLogKey(static_cast<int>(gang), rank.label);
   if (data.is_object() && data.has_field(key) && data.at(key).is_string()) {
     std::cout << "(" << rank.label << " of gang " << gang
-              << ", which failed: its last lines, kept by the operator in ConfigMap " << cm
-              << ")\n"
+              << ", which failed: its last lines, kept by the operator in ConfigMap " << cm << ")\n"
               << data.at(key).as_string();
     return true;
   }
   std::string others;
   if (data.is_object()) {
     for (const auto& [k, v] : data.as_object()) {
-      if (api::gangOfRankLogKey(k) != gang) continue;
-      const std::string prefix = "gang-" + std::to_string(gang) + ".";
-      others += (others.empty() ? "" : ", ") + k.substr(prefix.size(), k.size() - prefix.size() - 4);
+      const std::optional<api::RankLogKey> of = api::parseRankLogKey(k);
+      if (of && of->gang == gang) others += (others.empty() ? "" : ", ") + of->rankLabel;
     }
   }
   std::cout << "(" << rank.label << "'s log of gang " << gang << " was not kept: the operator "

@@ -12,7 +12,6 @@
 #include "distbench/plugin/cluster_reports.h"
 #include "distbench/plugin/commands.h"
 #include "distbench/plugin/exit_codes.h"
-#include "distbench/plugin/object_fields.h"
 #include "distbench/plugin/run_follow.h"
 #include "distbench/plugin/run_view.h"
 
@@ -120,10 +119,7 @@ int runCommand(const Kubectl& kubectl, const std::vector<std::string>& args) {
     // What the operator writes after Succeeded (the stored report, the
     // comparison with spec.baseline) is waited for, but not forever.
     if (runSettled(*run) || (finishedAt && Clock::now() - *finishedAt > kSettleLimit)) {
-      std::cout << "\n"
-                << runSummary(*run, conditionOf(*run, "ReportStored") != nullptr
-                                        ? storedOutput(kubectl, name)
-                                        : StoredOutput{});
+      std::cout << "\n" << runSummary(*run, storedOutput(kubectl, *run));
       return runExitCode(*run);
     }
     const auto waited = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start);

@@ -52,6 +52,30 @@ std::string rate(const value& row) {
   return buffer;
 }
 
+// status.results' rows as a table, for a report without the master's own
+// output; "" without rows.
+std::string resultRows(const value& results) {
+  const value& rows = fieldAt(results, "rows");
+  std::string out;
+  if (rows.is_array() && rows.size() > 0) {
+    out += "\n" + pad("group", 36) + pad("row", 14) + pad("p50 (s)", 9) + pad("p75 (s)", 9) +
+           pad("p90 (s)", 9) + pad("p95 (s)", 9) + "rate\n";
+    for (const value& row : rows.as_array()) {
+      out += pad(textAt(row, "group"), 36) + pad(textAt(row, "row"), 14);
+      for (const char* p : {"p50", "p75", "p90", "p95"}) {
+        const value& v = fieldAt(row, p);
+        out += pad(v.is_number() ? seconds(v.as_double()) : "-", 9);
+      }
+      out += rate(row) + "\n";
+    }
+    if (fieldAt(results, "truncated").is_boolean() && fieldAt(results, "truncated").as_bool()) {
+      out += "(rows left out of the status; the report has them all)\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string runVerdict(const value& b) {
@@ -96,34 +120,18 @@ std::string progressBar(const value& b, std::size_t width) {
 std::string runSummary(const value& b, const StoredOutput& stored) {
   const value& status = fieldAt(b, "status");
   std::string out = textAt(fieldAt(b, "metadata"), "name") + ": " + runStateLine(b) + "\n";
-  const value& results = fieldAt(status, "results");
-  const value& rows = fieldAt(results, "rows");
   if (!stored.masterOutput.empty()) {
+    // Its attribution footer is in it.
     out += "\n" + stored.masterOutput;
     if (stored.masterOutput.back() != '\n') out += "\n";
     out += "\n";
-  } else if (rows.is_array() && rows.size() > 0) {
-    out += "\n" + pad("group", 36) + pad("row", 14) + pad("p50 (s)", 9) + pad("p75 (s)", 9) +
-           pad("p90 (s)", 9) + pad("p95 (s)", 9) + "rate\n";
-    for (const value& row : rows.as_array()) {
-      out += pad(textAt(row, "group"), 36) + pad(textAt(row, "row"), 14);
-      for (const char* p : {"p50", "p75", "p90", "p95"}) {
-        const value& v = fieldAt(row, p);
-        out += pad(v.is_number() ? seconds(v.as_double()) : "-", 9);
-      }
-      out += rate(row) + "\n";
+  } else {
+    out += resultRows(fieldAt(status, "results"));
+    if (!stored.attribution.empty()) {
+      out += stored.attribution;
+    } else if (!textAt(status, "bottleneck").empty()) {
+      out += "bottleneck: " + textAt(status, "bottleneck") + "\n";
     }
-    if (fieldAt(results, "truncated").is_boolean() && fieldAt(results, "truncated").as_bool()) {
-      out += "(rows left out of the status; the report has them all)\n";
-    }
-    out += "\n";
-  }
-  if (!stored.masterOutput.empty()) {
-    // Its attribution footer is in it.
-  } else if (!stored.attribution.empty()) {
-    out += stored.attribution;
-  } else if (!textAt(status, "bottleneck").empty()) {
-    out += "bottleneck: " + textAt(status, "bottleneck") + "\n";
   }
   const value& baseline = fieldAt(status, "baseline");
   if (baseline.is_object()) {

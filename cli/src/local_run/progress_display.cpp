@@ -1,6 +1,5 @@
 #include "distbench/cli/local_run/progress_display.h"
 
-
 namespace distbench::cli {
 namespace {
 
@@ -16,7 +15,9 @@ void ProgressBoard::update(int rank, const std::string& label, const Progress& p
 
 std::string ProgressBoard::statusLine(std::size_t width) const {
   if (entries_.empty()) return {};
-  std::string full = entries_.begin()->second.progress.unit;
+  // The lowest rank's unit: every rank of a kind counts the same thing.
+  const std::string& unit = entries_.begin()->second.progress.unit;
+  std::string full = unit;
   for (const auto& [rank, entry] : entries_) {
     full += "  " + entry.label + " " + fraction(entry.progress);
   }
@@ -33,7 +34,7 @@ std::string ProgressBoard::statusLine(std::size_t width) const {
     if (!slowest || ratio(entry.progress) < ratio(slowest->progress)) slowest = &entry;
     if (!fastest || ratio(entry.progress) > ratio(fastest->progress)) fastest = &entry;
   }
-  std::string summary = entries_.begin()->second.progress.unit + "  " + std::to_string(entries_.size()) + " ranks  slowest " +
+  std::string summary = unit + "  " + std::to_string(entries_.size()) + " ranks  slowest " +
                         slowest->label + " " + fraction(slowest->progress) + "  fastest " +
                         fastest->label + " " + fraction(fastest->progress);
   if (summary.size() > width) summary.resize(width);

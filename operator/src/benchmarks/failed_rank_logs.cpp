@@ -63,12 +63,12 @@ value keptRankLogs(const value& existing, const std::map<std::string, std::strin
   if (existing.is_object()) {
     for (const auto& [key, v] : existing.as_object()) {
       if (added.count(key) != 0) continue;
-      const std::optional<int> gang = api::gangOfRankLogKey(key);
-      if (!gang || !v.is_string()) {
+      const std::optional<api::RankLogKey> ours = api::parseRankLogKey(key);
+      if (!ours || !v.is_string()) {
         data[key] = v;  // not ours: left as it is
         continue;
       }
-      kept.push_back({*gang, key});
+      kept.push_back({ours->gang, key});
     }
   }
   std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {

@@ -392,10 +392,8 @@ void Reconciler::keepFailedRankLogs(Context& ctx, const GangState& g) {
   // client's 30.
   std::vector<std::optional<std::string>> logs(ranks.size());
   std::vector<std::string> unread(ranks.size());
-  std::vector<size_t> indices(ranks.size());
-  for (size_t i = 0; i < ranks.size(); ++i) indices[i] = i;
-  kube::parallelForEach(
-      indices, static_cast<int>(indices.size()),
+  kube::parallelFor(
+      ranks.size(), static_cast<int>(ranks.size()),
       [&](size_t i) {
         try {
           std::string text = keptLogText(

@@ -24,12 +24,17 @@ PodState pod(const std::string& name, int rank, const std::string& phase, int ex
 
 TEST(FailedRankLogs, KeysNameTheGangAndTheRank) {
   EXPECT_EQ(api::rankLogKey(3, "trainer1"), "gang-3.trainer1.log");
-  EXPECT_EQ(api::gangOfRankLogKey("gang-3.trainer1.log"), 3);
-  EXPECT_EQ(api::gangOfRankLogKey("gang-12.ps0.log"), 12);
-  EXPECT_FALSE(api::gangOfRankLogKey("report.json"));
-  EXPECT_FALSE(api::gangOfRankLogKey("gang-.x.log"));
-  EXPECT_FALSE(api::gangOfRankLogKey("gang-1x.x.log"));
-  EXPECT_FALSE(api::gangOfRankLogKey("gang-12345678901.x.log"));
+  ASSERT_TRUE(api::parseRankLogKey("gang-3.trainer1.log"));
+  EXPECT_EQ(api::parseRankLogKey("gang-3.trainer1.log")->gang, 3);
+  EXPECT_EQ(api::parseRankLogKey("gang-3.trainer1.log")->rankLabel, "trainer1");
+  ASSERT_TRUE(api::parseRankLogKey("gang-12.ps0.log"));
+  EXPECT_EQ(api::parseRankLogKey("gang-12.ps0.log")->gang, 12);
+  EXPECT_FALSE(api::parseRankLogKey("report.json"));
+  EXPECT_FALSE(api::parseRankLogKey("gang-.x.log"));
+  EXPECT_FALSE(api::parseRankLogKey("gang-1x.x.log"));
+  EXPECT_FALSE(api::parseRankLogKey("gang-12345678901.x.log"));
+  EXPECT_FALSE(api::parseRankLogKey("gang-1..log")) << "no rank";
+  EXPECT_FALSE(api::parseRankLogKey("gang-1.trainer1.txt"));
 }
 
 TEST(FailedRankLogs, TheFirstFailedRanksWithAnEndedContainerAreRead) {

@@ -40,15 +40,12 @@ void runCollectivesRank(Rendezvous& rendezvous, const api::DistBenchmark& benchm
   RunControl control(rendezvous, progressWindowOf(rendezvous, benchmark));
   const std::vector<CollectiveCase> plan = planOf(benchmark);
   ProgressReporter progress(progressLines, "cases", static_cast<long>(plan.size()));
-  // Called before each case: the one before it is done.
-  bool first = true;
-  const std::vector<std::vector<double>> perCase =
-      runCollectives(plan, benchmark.spec.benchmark.collectives, rendezvous.trainers(), &metrics,
-                     [&] {
-                       control.checkStillOn();
-                       progress.advance(first ? 0 : 1);
-                       first = false;
-                     });
+  // Called before each case.
+  const std::vector<std::vector<double>> perCase = runCollectives(
+      plan, benchmark.spec.benchmark.collectives, rendezvous.trainers(), &metrics, [&] {
+        control.checkStillOn();
+        progress.beginStep();
+      });
   progress.finish();
   // Cases back to back; every case has the same number of iterations.
   std::vector<double> flat;

@@ -32,7 +32,21 @@ void ProgressReporter::advance(long steps) {
     print(now);
 }
 
-void ProgressReporter::finish() { advance(total_ - done_); }
+void ProgressReporter::beginStep() {
+  advance(stepOpen_ ? 1 : 0);
+  stepOpen_ = true;
+}
+
+void ProgressReporter::endStep() {
+  if (!stepOpen_) return;
+  stepOpen_ = false;
+  advance(1);
+}
+
+void ProgressReporter::finish() {
+  stepOpen_ = false;
+  advance(total_ - done_);
+}
 
 void ProgressReporter::print(Clock::time_point now) {
   sink_(api::formatProgressLine({done_, total_, unit_}));

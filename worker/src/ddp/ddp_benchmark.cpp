@@ -38,8 +38,7 @@ int64_t parameterCount(const std::string& model, int64_t numClasses) {
 }  // namespace
 
 void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
-                   const ComputeDevice& device, DdpTrainerMetrics& metrics,
-                   bool progressLines) {
+                   const ComputeDevice& device, DdpTrainerMetrics& metrics, bool progressLines) {
   const WorkerIdentity& id = rendezvous.identity();
   const api::DDPSpec& ddp = benchmark.spec.benchmark.ddp;
   const int T = id.numTrainers;
@@ -68,17 +67,15 @@ void runDdpTrainer(Rendezvous& rendezvous, const api::DistBenchmark& benchmark,
         // Every measured iteration's timeline stays here; only its medians
         // per bucket travel.
         std::vector<std::vector<BucketTiming>> timelines;
-        // Called before each iteration: the one before it is done.
-        bool first = true;
+        // Called before each iteration.
         const DdpPhaseSamples samples = runDdpRow(
             benchmark.spec, model, id.roleIndex, device, group.get(), &metrics,
             [&] {
               control.checkStillOn();
-              progress.advance(first ? 0 : 1);
-              first = false;
+              progress.beginStep();
             },
             [&](const std::vector<BucketTiming>& t) { timelines.push_back(t); });
-        progress.advance();  // the row's last iteration
+        progress.endStep();  // the row's last iteration
         control.publish(rowKey(m, r), samples.flatten());
         if (row.ddp) {
           control.publish(bucketsKey(m, r), flattenBuckets(summarizeBucketTimelines(timelines)));

@@ -52,6 +52,25 @@ TEST(ProgressReporter, FinishReachesTheTotalOfALoopThatEndedEarly) {
   EXPECT_EQ(out.lines[1], "@@distbench-progress done=10 total=10 unit=rounds\n");
 }
 
+TEST(ProgressReporter, AStepBegunIsCountedWhenTheNextBeginsOrItEnds) {
+  Lines out;
+  ProgressReporter progress(true, "iterations", 4, out.sink(), std::chrono::milliseconds(0));
+  progress.beginStep();
+  EXPECT_EQ(progress.done(), 0) << "the first is under way";
+  progress.beginStep();
+  progress.beginStep();
+  EXPECT_EQ(progress.done(), 2);
+  progress.endStep();
+  progress.endStep();  // nothing begun since
+  EXPECT_EQ(progress.done(), 3);
+  progress.beginStep();
+  progress.finish();
+  EXPECT_EQ(progress.done(), 4);
+  ASSERT_EQ(out.lines.size(), 5u);
+  EXPECT_EQ(out.lines[0], "@@distbench-progress done=0 total=4 unit=iterations\n");
+  EXPECT_EQ(out.lines[4], "@@distbench-progress done=4 total=4 unit=iterations\n");
+}
+
 TEST(ProgressReporter, DisabledPrintsNothingButCounts) {
   Lines out;
   ProgressReporter progress(false, "epochs", 5, out.sink());

@@ -32,8 +32,12 @@ inline constexpr const char* kReportKey = "report.json";
 std::string rankLogsConfigMapName(const std::string& benchmark);
 // "gang-3.trainer1.log"
 std::string rankLogKey(int gang, const std::string& rankLabel);
-// The gang a key names; nothing for a key not made by rankLogKey.
-std::optional<int> gangOfRankLogKey(const std::string& key);
+struct RankLogKey {
+  int gang = 0;
+  std::string rankLabel;
+};
+// What a key names; nothing for a key not made by rankLogKey.
+std::optional<RankLogKey> parseRankLogKey(const std::string& key);
 // <b>-master-0, <b>-ps-<i>, <b>-trainer-<i>
 std::string podName(const std::string& benchmark, Role role, int roleIndex);
 // What every pod name of the benchmark starts with ("<b>-"): a cache

@@ -5,6 +5,8 @@
 // configmap/RUN-report` writes from that ConfigMap saved at that path.
 #pragma once
 
+#include <cpprest/json.h>
+
 #include <string>
 
 #include "distbench/cli/report_loader.h"
@@ -22,9 +24,9 @@ std::string reportSource(const std::string& name);
 // stored no report: still running, failed), anything else as a file.
 cli::ReportLoader clusterReports(const Kubectl& kubectl);
 
-// What the run's stored report adds to its status (run_view.h); empty when
-// it has no report or it cannot be read: what the caller prints does not
-// depend on it.
-StoredOutput storedOutput(const Kubectl& kubectl, const std::string& run);
+// What the stored report of `run` (the DistBenchmark as read) adds to its
+// status (run_view.h); empty before ReportStored, or when the report cannot
+// be read: what the caller prints does not depend on it.
+StoredOutput storedOutput(const Kubectl& kubectl, const web::json::value& run);
 
 }  // namespace distbench::plugin

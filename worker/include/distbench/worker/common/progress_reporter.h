@@ -27,6 +27,11 @@ class ProgressReporter {
 
   // `steps` more are done.
   void advance(long steps = 1);
+  // For loops that call back before each step rather than after: a step
+  // begins, so the one begun before it, if any, is done (the first prints
+  // the starting line). endStep(): the step begun last is done.
+  void beginStep();
+  void endStep();
   // Every step is done (a loop that ends early, as an adaptive plan does).
   void finish();
 
@@ -42,6 +47,7 @@ class ProgressReporter {
   std::chrono::milliseconds interval_;
   long done_ = 0;
   long printedDone_ = -1;  // -1: nothing printed yet
+  bool stepOpen_ = false;  // beginStep() without its step counted yet
   Clock::time_point lastPrint_{};
 };
 
